@@ -1,0 +1,138 @@
+/*
+ * Layer normalisation over the hidden dimension of x[batch][hidden]:
+ *
+ *   y[b][i] = (x[b][i] - mean[b]) / sqrt(var[b] + eps) * gamma[i] + beta[i]
+ *
+ * Two parallel loops: per-row statistics (mean and 1/stddev, with the row
+ * reductions done sequentially inside each iteration so the result does not
+ * depend on the thread count), then the element-wise normalisation.
+ * Checksum: sum of |y| in double.
+ */
+#include "carts_bench.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Sizes: -DMINI_DATASET / -DSMALL_DATASET (default) / -DMEDIUM_DATASET /
+ * -DLARGE_DATASET, or directly with -DLN_BATCH=... -DLN_HIDDEN=... */
+#if defined(MINI_DATASET)
+#define LN_BATCH_DEFAULT 4
+#define LN_HIDDEN_DEFAULT 32
+#elif defined(MEDIUM_DATASET)
+#define LN_BATCH_DEFAULT 256
+#define LN_HIDDEN_DEFAULT 4096
+#elif defined(LARGE_DATASET)
+#define LN_BATCH_DEFAULT 1024
+#define LN_HIDDEN_DEFAULT 8192
+#else /* SMALL_DATASET */
+#define LN_BATCH_DEFAULT 64
+#define LN_HIDDEN_DEFAULT 2048
+#endif
+
+#ifndef LN_BATCH
+#define LN_BATCH LN_BATCH_DEFAULT
+#endif
+#ifndef LN_HIDDEN
+#define LN_HIDDEN LN_HIDDEN_DEFAULT
+#endif
+#ifndef LN_EPS
+#define LN_EPS 1e-5f
+#endif
+
+static float **alloc_2d(int rows, int cols) {
+  float **a = (float **)malloc(rows * sizeof(float *));
+  for (int i = 0; i < rows; i++)
+    a[i] = (float *)malloc(cols * sizeof(float));
+  return a;
+}
+
+static void free_2d(float **a, int rows) {
+  for (int i = 0; i < rows; i++)
+    free(a[i]);
+  free(a);
+}
+
+static void init(float **x, float *gamma, float *beta, int batch, int hidden) {
+  for (int b = 0; b < batch; b++)
+    for (int i = 0; i < hidden; i++) {
+      int v = (b * 37 + i * 101) % 1009;
+      /* each row gets its own offset and scale */
+      x[b][i] = 0.5f * (float)(b % 11) - 2.0f +
+                ((float)v / 1009.0f - 0.5f) * (1.0f + 0.25f * (float)(b % 3));
+    }
+  for (int i = 0; i < hidden; i++) {
+    gamma[i] = 0.75f + 0.5f * (float)(i % 13) / 13.0f;
+    beta[i] = 0.01f * (float)(i % 17) - 0.08f;
+  }
+}
+
+/* mean[b] and rstd[b] = 1 / sqrt(var[b] + eps) for every row */
+static void ln_stats(float **x, float *mean, float *rstd, int batch,
+                     int hidden, float eps) {
+#pragma omp parallel for firstprivate(eps) schedule(static)
+  for (int b = 0; b < batch; b++) {
+    double s = 0.0;
+    for (int i = 0; i < hidden; i++)
+      s += x[b][i];
+    float m = (float)(s / hidden);
+    double v = 0.0;
+    for (int i = 0; i < hidden; i++) {
+      float d = x[b][i] - m;
+      v += d * d;
+    }
+    float var = (float)(v / hidden);
+    mean[b] = m;
+    rstd[b] = 1.0f / sqrtf(var + eps);
+  }
+}
+
+static void ln_normalize(float **x, float **y, float *mean, float *rstd,
+                         float *gamma, float *beta, int batch, int hidden) {
+#pragma omp parallel for shared(x, y, mean, rstd, gamma, beta)
+  for (int b = 0; b < batch; b++) {
+    float m = mean[b];
+    float r = rstd[b];
+    for (int i = 0; i < hidden; i++)
+      y[b][i] = (x[b][i] - m) * r * gamma[i] + beta[i];
+  }
+}
+
+int main(void) {
+  int batch = LN_BATCH;
+  int hidden = LN_HIDDEN;
+
+  CARTS_BENCHMARKS_START();
+  CARTS_E2E_TIMER_START(layernorm);
+
+  float **x = alloc_2d(batch, hidden);
+  float **y = alloc_2d(batch, hidden);
+  float *gamma = (float *)malloc(hidden * sizeof(float));
+  float *beta = (float *)malloc(hidden * sizeof(float));
+  float *mean = (float *)malloc(batch * sizeof(float));
+  float *rstd = (float *)malloc(batch * sizeof(float));
+
+  init(x, gamma, beta, batch, hidden);
+
+  CARTS_KERNEL_TIMER_START(layernorm);
+  ln_stats(x, mean, rstd, batch, hidden, LN_EPS);
+  ln_normalize(x, y, mean, rstd, gamma, beta, batch, hidden);
+  CARTS_KERNEL_TIMER_STOP(layernorm);
+
+  CARTS_E2E_TIMER_STOP();
+  CARTS_BENCHMARKS_STOP();
+
+  double checksum = 0.0;
+  for (int b = 0; b < batch; b++)
+    for (int i = 0; i < hidden; i++)
+      checksum += fabsf(y[b][i]);
+  CARTS_BENCH_CHECKSUM(checksum);
+
+  free_2d(x, batch);
+  free_2d(y, batch);
+  free(gamma);
+  free(beta);
+  free(mean);
+  free(rstd);
+  return 0;
+}

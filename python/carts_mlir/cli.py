@@ -1,0 +1,83 @@
+"""The ``carts`` command: one subcommand per user task, in the shape the seed documents use.
+
+    carts cgeist file.c [-D..] [-I..] [-fopenmp] [-O0] [--print-debug-info] -S [-o out.mlir]
+    carts run file.mlir --<stage> [--debug-only=...] [-o out.mlir]
+    carts execute file.c [-O3] [-D..] [-I..] [--no-arts]
+    carts pipeline
+    carts build
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable
+
+from .errors import CartsError
+
+
+def _cgeist(argv: list[str]) -> int:
+    from .frontend import cgeist_main
+
+    return cgeist_main(argv)
+
+
+def _run(argv: list[str]) -> int:
+    from . import opt
+
+    return opt.main(argv, prog="carts run")
+
+
+def _execute(argv: list[str]) -> int:
+    from .execute import execute_main
+
+    return execute_main(argv)
+
+
+def _pipeline(argv: list[str]) -> int:
+    from .pipeline import describe_stages
+
+    print(describe_stages())
+    return 0
+
+
+def _build(argv: list[str]) -> int:
+    from .build import rebuild_main
+
+    return rebuild_main(argv)
+
+
+COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
+    "cgeist": (_cgeist, "C (+ OpenMP) to MLIR with the libclang front end"),
+    "run": (_run, "run the ARTS pipeline on an .mlir file, stopping after a stage"),
+    "execute": (_execute, "compile and run a C program"),
+    "pipeline": (_pipeline, "list the pipeline stages and their passes"),
+    "build": (_build, "rebuild the C++ plugin of an editable install"),
+}
+
+
+def usage() -> str:
+    lines = ["usage: carts <command> [args...]", "", "commands:"]
+    lines += [f"  {name:<10} {help_}" for name, (_, help_) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage())
+        return 0 if argv else 2
+    name, rest = argv[0], argv[1:]
+    if name not in COMMANDS:
+        print(f"error: unknown command '{name}'\n{usage()}", file=sys.stderr)
+        return 2
+    try:
+        return COMMANDS[name][0](rest)
+    except CartsError as err:
+        print(err.render(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""Every environment variable carts-mlir reads, in one place."""
+
+from __future__ import annotations
+
+import os
+
+VARIABLES: dict[str, str] = {
+    "CARTS_PLUGIN": "path of libCartsPlugin.so to load instead of the installed one",
+    "CARTS_DEBUG_ONLY": "default for --debug-only (comma-separated channels)",
+}
+
+
+def get(name: str, default: str | None = None) -> str | None:
+    """Read one of the documented variables (an undocumented name is a programming error)."""
+    if name not in VARIABLES:
+        raise KeyError(f"undocumented environment variable {name}")
+    return os.environ.get(name, default)

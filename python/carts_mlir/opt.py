@@ -1,0 +1,194 @@
+"""``python -m carts_mlir.opt`` / ``carts-opt``: mlir-opt for carts-mlir.
+
+    carts-opt [input.mlir|-] [--pass-pipeline='builtin.module(...)'] [--<stage>]
+              [--start-from=<stage>] [--all-stages -o dir] [--debug-only=a,b]
+              [--split-input-file] [--verify-diagnostics] [--mlir-print-ir-after-all]
+              [--mlir-print-debuginfo] [--mlir-print-op-generic] [-o out.mlir]
+
+A failure prints located diagnostics and the command that reproduces it, exits 1 and
+leaves no output file behind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import env, ir, pipeline
+from .errors import CartsError
+
+SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a bad command line as one line, through CartsError."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise CartsError(f"{self.prog}: {message}")
+
+
+def build_parser(prog: str) -> argparse.ArgumentParser:
+    p = _Parser(prog=prog, description="Run ARTS pipeline stages or arbitrary passes on MLIR.")
+    p.add_argument("input", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
+    p.add_argument("-o", dest="output", help="output file (a directory with --all-stages)")
+    p.add_argument("--pass-pipeline", help="textual pipeline, e.g. 'builtin.module(canonicalize)'")
+    p.add_argument("--start-from", metavar="STAGE", help="the input is already at this stage")
+    p.add_argument("--all-stages", action="store_true", help="write one .mlir per stage into -o DIR")
+    p.add_argument("--debug-only", default=env.get("CARTS_DEBUG_ONLY", ""),
+                   help="comma-separated debug channels (one decision per line on stderr)")
+    p.add_argument("--split-input-file", action="store_true", help="process '// -----' chunks separately")
+    p.add_argument("--verify-diagnostics", action="store_true",
+                   help="check diagnostics against expected-error/warning/note/remark comments")
+    p.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass")
+    p.add_argument("--mlir-print-debuginfo", action="store_true", help="print locations")
+    p.add_argument("--mlir-print-op-generic", action="store_true", help="print the generic op form")
+    stages = p.add_argument_group("stages (run up to and including one)")
+    for st in pipeline.STAGES:
+        stages.add_argument(st.flag, dest="stop", action="store_const", const=st.name, help=st.does)
+    return p
+
+
+@dataclass
+class Options:
+    input: str
+    output: str | None
+    pass_pipeline: str | None
+    stop: str | None
+    start_from: str | None
+    all_stages: bool
+    debug_only: list[str] = field(default_factory=list)
+    split_input_file: bool = False
+    verify_diagnostics: bool = False
+    print_ir_after_all: bool = False
+    debug_info: bool = False
+    generic: bool = False
+
+
+def parse_options(argv: list[str], prog: str) -> Options:
+    a = build_parser(prog).parse_args(argv)
+    opts = Options(
+        input=a.input, output=a.output, pass_pipeline=a.pass_pipeline, stop=a.stop,
+        start_from=a.start_from, all_stages=a.all_stages,
+        debug_only=[c for c in a.debug_only.split(",") if c],
+        split_input_file=a.split_input_file, verify_diagnostics=a.verify_diagnostics,
+        print_ir_after_all=a.mlir_print_ir_after_all, debug_info=a.mlir_print_debuginfo,
+        generic=a.mlir_print_op_generic,
+    )
+    if opts.start_from:
+        pipeline.stage(opts.start_from)
+    if opts.all_stages and not opts.output:
+        raise CartsError("--all-stages needs -o <directory>")
+    if opts.pass_pipeline and (opts.stop or opts.start_from or opts.all_stages):
+        raise CartsError("--pass-pipeline cannot be combined with stage flags")
+    return opts
+
+
+def read_input(path: str) -> tuple[str, str]:
+    """(text, name used in locations)."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        return Path(path).read_text(), path
+    except OSError as err:
+        raise CartsError(f"cannot read input: {err.strerror}", location=path) from None
+
+
+def split_chunks(text: str, split: bool) -> list[str]:
+    """Input chunks; each is padded with newlines so locations keep the file's line numbers."""
+    if not split:
+        return [text]
+    chunks, line = [], 0
+    for part in SPLIT_MARKER.split(text):
+        chunks.append("\n" * line + part)
+        line += part.count("\n")
+    return chunks
+
+
+def selected_stages(opts: Options) -> list[pipeline.Stage]:
+    if opts.all_stages:
+        return pipeline.stages_between(opts.start_from, opts.stop)
+    if opts.stop:
+        return pipeline.stages_between(opts.start_from, opts.stop)
+    if opts.start_from:
+        return pipeline.stages_between(opts.start_from, None)
+    return []
+
+
+def process_chunk(text: str, name: str, opts: Options) -> tuple[str, list[tuple[str, str]]]:
+    """Parse, transform, print one chunk. Returns (final text, [(stage, text)] per stage)."""
+    module = ir.parse(text, source_name=name)
+    per_stage: list[tuple[str, str]] = []
+    if opts.pass_pipeline:
+        ir.run_pipeline(module, opts.pass_pipeline, print_ir_after_all=opts.print_ir_after_all,
+                        reproduce=f"carts-opt {name} --pass-pipeline='{opts.pass_pipeline}'")
+    for st in selected_stages(opts):
+        pipeline.run_stage(module, st, print_ir_after_all=opts.print_ir_after_all, input_name=name)
+        if opts.all_stages:
+            per_stage.append((st.name, ir.to_text(module, debug_info=True)))
+    ir.verify(module)
+    return ir.to_text(module, debug_info=opts.debug_info, generic=opts.generic), per_stage
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that a failure never leaves a partial file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def run(opts: Options) -> int:
+    from . import diagnostics_check
+
+    text, name = read_input(opts.input)
+    if opts.debug_only:
+        from . import _plugin
+
+        _plugin.set_debug_channels(opts.debug_only)
+    chunks = split_chunks(text, opts.split_input_file)
+    if opts.verify_diagnostics:
+        return diagnostics_check.verify_chunks(chunks, name, lambda c: process_chunk(c, name, opts))
+    outputs, stage_dumps = [], []
+    with ir.context():
+        for chunk in chunks:
+            out, dumps = process_chunk(chunk, name, opts)
+            outputs.append(out)
+            stage_dumps.append(dumps)
+    if opts.all_stages:
+        out_dir = Path(opts.output)
+        stem = Path(name).stem if name != "<stdin>" else "stdin"
+        for dumps in stage_dumps:
+            for i, (stage_name, stage_text) in enumerate(dumps):
+                write_atomically(out_dir / f"{stem}.{i + 1:02d}.{stage_name}.mlir", stage_text)
+        return 0
+    result = "// -----\n".join(outputs)
+    if opts.output:
+        write_atomically(Path(opts.output), result)
+    else:
+        sys.stdout.write(result)
+    return 0
+
+
+def main(argv: list[str] | None = None, prog: str = "carts-opt") -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return run(parse_options(argv, prog))
+    except CartsError as err:
+        print(err.render(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,108 @@
+"""The stage table: the ARTS pipeline as data.
+
+Each stage is one PassManager run. The drivers (``carts run``, ``python -m carts_mlir.opt``),
+the notebook API and the tests all read :data:`STAGES`; nothing else knows the order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import mlir.ir as mir
+
+from . import ir
+from .errors import CartsError
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One named stage: the passes it runs and why it sits where it does."""
+
+    name: str
+    passes: tuple[str, ...]
+    does: str
+    why_here: str
+
+    @property
+    def flag(self) -> str:
+        return f"--{self.name}"
+
+    @property
+    def pipeline(self) -> str:
+        return f"builtin.module({','.join(self.passes)})"
+
+
+STAGES: tuple[Stage, ...] = (
+    Stage("canonicalize-memrefs", ("arts-canonicalize-memrefs", "canonicalize", "cse"),
+          "inline allocation helpers; raise pointer-of-pointer arrays to N-D memrefs",
+          "every later analysis reasons about plain N-D memrefs"),
+    Stage("collect-metadata", ("arts-collect-metadata",),
+          "loop and array facts as attributes and a JSON file keyed by source location",
+          "runs on the sequential compile, before OpenMP structure is rewritten"),
+    Stage("openmp-to-arts", ("arts-openmp-to-arts", "arts-verify-no-omp"),
+          "omp.parallel/wsloop/single/barrier to arts.edt/for/barrier",
+          "the first stage that speaks ARTS; no omp op survives it"),
+    Stage("create-dbs", ("arts-create-dbs", "arts-verify-edt-deps"),
+          "coarse datablocks for every array a task touches; acquires with in/out/inout",
+          "needs the tasks of openmp-to-arts to know who touches what"),
+    Stage("concurrency", ("arts-concurrency",),
+          "workers and intranode/internode per parallel task from arts.cfg",
+          "work distribution below needs the worker count"),
+    Stage("concurrency-opt", ("arts-for-lowering", "arts-db-partitioning", "canonicalize"),
+          "per-chunk tasks with routes; datablock partitioning; distributed marking",
+          "chunk boundaries decide block boundaries, so for-lowering runs first"),
+    Stage("epochs", ("arts-epochs",),
+          "barriers become epochs around the task launches before them",
+          "the last high-level stage: all launches exist now"),
+    Stage("pre-lowering", ("arts-edt-lowering", "arts-db-lowering", "arts-epoch-lowering"),
+          "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops",
+          "needs final task and datablock structure"),
+    Stage("arts-to-llvm", ("arts-to-llvm",),
+          "runtime ABI calls, main -> mainBody + artsMain + main, then the LLVM dialect",
+          "last: everything above is ARTS-level"),
+)
+
+STAGE_BY_NAME: dict[str, Stage] = {stage.name: stage for stage in STAGES}
+
+
+def stage(name: str) -> Stage:
+    """Look a stage up by name (with or without the leading ``--``)."""
+    key = name.removeprefix("--")
+    if key not in STAGE_BY_NAME:
+        known = ", ".join(STAGE_BY_NAME)
+        raise CartsError(f"unknown stage '{name}' (stages: {known})")
+    return STAGE_BY_NAME[key]
+
+
+def stages_between(start: str | None, stop: str | None) -> list[Stage]:
+    """The stages from ``start`` (inclusive; default the first) to ``stop`` (inclusive)."""
+    names = [s.name for s in STAGES]
+    first = names.index(stage(start).name) if start else 0
+    last = names.index(stage(stop).name) if stop else len(names) - 1
+    if first > last:
+        raise CartsError(f"--start-from={start} comes after --{stop}")
+    return list(STAGES[first : last + 1])
+
+
+def run_stage(module: mir.Operation, st: Stage, *, print_ir_after_all: bool = False,
+              input_name: str = "<input>") -> None:
+    """Run one stage on ``module`` in place."""
+    try:
+        from mlir.passmanager import PassManager
+
+        PassManager.parse(st.pipeline)
+    except ValueError:
+        raise CartsError(f"stage '{st.name}' is not implemented yet "
+                         f"(its passes {', '.join(st.passes)} are not all in this build)") from None
+    ir.run_pipeline(module, st.pipeline, print_ir_after_all=print_ir_after_all,
+                    reproduce=f"carts-opt {input_name} --pass-pipeline='{st.pipeline}'")
+
+
+def describe_stages() -> str:
+    """The table printed by ``carts pipeline``."""
+    width = max(len(s.name) for s in STAGES) + 2
+    lines = ["ARTS pipeline stages (stop after one with --<stage>, resume with --start-from=<stage>):", ""]
+    for i, s in enumerate(STAGES, 1):
+        lines.append(f"{i:>2}. --{s.name:<{width}} {s.does}")
+        lines.append(f"    {'':<{width + 2}} passes: {', '.join(s.passes)}")
+    return "\n".join(lines)

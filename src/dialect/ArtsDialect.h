@@ -1,0 +1,28 @@
+//===- ArtsDialect.h - the ARTS dialect -----------------------------------===//
+
+#ifndef CARTS_DIALECT_ARTSDIALECT_H
+#define CARTS_DIALECT_ARTSDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "carts/ArtsDialect.h.inc"
+#include "carts/ArtsEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "carts/ArtsAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "carts/ArtsOps.h.inc"
+
+#endif // CARTS_DIALECT_ARTSDIALECT_H

@@ -1,0 +1,33 @@
+//===- ArtsDialect.td - the ARTS dialect shell --------------*- tablegen -*-===//
+//
+// The ARTS dialect models asynchronous many-task programs: event-driven tasks
+// (EDTs), datablocks with owners and access modes, and epochs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CARTS_ARTS_DIALECT
+#define CARTS_ARTS_DIALECT
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Arts_Dialect : Dialect {
+  let name = "arts";
+  let cppNamespace = "::mlir::arts";
+  let summary = "Event-driven tasks, datablocks and epochs of the ARTS runtime";
+  let description = [{
+    High-level ops (`arts.edt`, `arts.for`, `arts.db_alloc`, `arts.db_acquire`,
+    `arts.epoch`, ...) carry the parallel structure from the OpenMP input through
+    datablock creation, work distribution and partitioning. Lowered ops
+    (`arts.edt_create`, `arts.rec_dep`, `arts.dep_gep`, ...) mirror the ARTS v1
+    C API one to one and are converted to calls by arts-to-llvm.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::LLVM::LLVMDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let hasCanonicalizer = 0;
+}
+
+class Arts_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Arts_Dialect, mnemonic, traits>;
+
+#endif // CARTS_ARTS_DIALECT
