@@ -125,12 +125,22 @@ def _diagnostics_of(err: mir.MLIRError) -> list[Diagnostic]:
 
 
 def parse(text: str, source_name: str = "<stdin>") -> mir.Operation:
-    """Parse and verify MLIR text in the current context; return the top-level module op."""
+    """Parse and verify MLIR text in the current context; return the top-level module op.
+
+    Like mlir-opt, top-level ops that are not one ``builtin.module`` are wrapped in one. The
+    wrapper opens on the first line, so every location keeps its line number.
+    """
     try:
-        op = mir.Operation.parse(text, source_name=source_name)
+        op = mir.Operation.parse(text, source_name=source_name).operation
+        if op.name == "builtin.module":
+            return op
+    except mir.MLIRError as err:
+        if not any("single top-level operation" in d.message for d in err.error_diagnostics):
+            raise DiagnosedError(f"cannot parse {source_name}", _diagnostics_of(err)) from None
+    try:
+        return mir.Operation.parse("module {" + text + "\n}", source_name=source_name).operation
     except mir.MLIRError as err:
         raise DiagnosedError(f"cannot parse {source_name}", _diagnostics_of(err)) from None
-    return op.operation
 
 
 def parse_file(path: str | Path) -> mir.Operation:

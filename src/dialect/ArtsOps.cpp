@@ -242,7 +242,7 @@ LogicalResult EdtParamUnpackOp::verify() {
 LogicalResult EdtCreateOp::verifySymbolUses(SymbolTableCollection &symbolTable) {
   Operation *fn = symbolTable.lookupNearestSymbolFrom(*this, getOutlinedFuncAttr());
   if (!fn || !isa<FunctionOpInterface>(fn))
-    return emitOpError("outlined_func '") << getOutlinedFunc() << "' does not name a function";
+    return emitOpError("outlined_func '@") << getOutlinedFunc() << "' does not name a function";
   return success();
 }
 

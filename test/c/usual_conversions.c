@@ -32,9 +32,12 @@ int main(void) {
   if (d == 1.0) fails++; /* 0.1f is not 0.1 */
   int cmp = (3 > 2) + (2 > 3) + (1.5 < 2) + (one == 1);
   if (cmp != 3) fails++;
+  unsigned char uc = 255;
+  int promoted = uc * uc; /* promoted to int: no 8-bit wrap */
+  if (promoted != 65025) fails++;
   unsigned short us = 65535;
-  int promoted = us * us; /* promoted to int */
-  if (promoted != -131071) fails++; /* 65535^2 wraps in 32-bit int (gcc) */
+  unsigned int uprod = us * 2u; /* int operand meets unsigned: unsigned */
+  if (uprod != 131070u) fails++;
   if (fails) {
     printf("FAIL usual_conversions %d\n", fails);
     return 1;

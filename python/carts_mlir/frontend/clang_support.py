@@ -1,0 +1,308 @@
+"""libclang access: parsing with the right flags, diagnostics as located errors, and the
+few pieces of the libclang C API that the ``clang.cindex`` Python module does not wrap.
+
+libclang 18's Python module has no accessor for operator kinds or constant evaluation,
+but ``libclang.so`` exports the C functions (``clang_getCursorBinaryOperatorKind`` since
+clang 17, ``clang_Cursor_Evaluate`` since clang 3.9).  We call them through ctypes: unlike
+reading operators back from the token stream, they see through macro expansions
+(``#define IDX(i, j) ((i) * N + (j))``), where the tokens of a cursor are the macro's name.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import subprocess
+from dataclasses import dataclass
+from typing import Iterable
+
+import clang.cindex as ci
+
+from ..errors import CartsError
+
+CursorKind = ci.CursorKind
+TypeKind = ci.TypeKind
+
+#: Directory of the headers we ship (our ``omp.h``); searched before the system's.
+SHIM_INCLUDE_DIR = os.path.join(os.path.dirname(__file__), "include")
+
+# clang-c/Index.h: enum CXUnaryOperatorKind (stable since clang 17).
+_UNARY_KINDS = {
+    1: "post++",
+    2: "post--",
+    3: "pre++",
+    4: "pre--",
+    5: "&",
+    6: "*",
+    7: "+",
+    8: "-",
+    9: "~",
+    10: "!",
+}
+
+# clang-c/Index.h: enum CXEvalResultKind.
+_EVAL_INT, _EVAL_FLOAT, _EVAL_STR = 1, 2, 4
+
+
+def _lib():
+    return ci.conf.lib
+
+
+@functools.cache
+def _c_api() -> ctypes.CDLL:
+    """The libclang functions we call directly, with their signatures declared once."""
+    lib = _lib()
+    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
+    lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
+    lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
+    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getKind.restype = ctypes.c_int
+    lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
+    lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
+    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
+    lib.clang_EvalResult_getAsStr.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_getAsStr.restype = ctypes.c_char_p
+    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    lib.clang_EvalResult_dispose.restype = None
+    lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
+    lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
+    return lib
+
+
+@functools.cache
+def _binary_spellings() -> dict[int, str]:
+    lib = _c_api()
+    spellings = {}
+    for kind in range(1, 40):
+        text = ci._CXString.from_result(lib.clang_getBinaryOperatorKindSpelling(kind))
+        if text:
+            spellings[kind] = text.decode() if isinstance(text, bytes) else text
+    return spellings
+
+
+def binary_operator(cursor: ci.Cursor) -> str:
+    """The operator of a BINARY_OPERATOR / COMPOUND_ASSIGNMENT_OPERATOR cursor: ``"+"``,
+    ``"<="``, ``"+="``, ``"&&"``, ``","`` ..."""
+    kind = _c_api().clang_getCursorBinaryOperatorKind(cursor)
+    return _binary_spellings().get(kind, "?")
+
+
+def unary_operator(cursor: ci.Cursor) -> str:
+    """The operator of a UNARY_OPERATOR cursor: ``"-"``, ``"!"``, ``"~"``, ``"*"``, ``"&"``,
+    ``"pre++"``, ``"post--"`` ..."""
+    return _UNARY_KINDS.get(_c_api().clang_getCursorUnaryOperatorKind(cursor), "?")
+
+
+def evaluate(cursor: ci.Cursor) -> int | float | bytes | None:
+    """Clang's constant evaluation of an expression cursor (literals, ``sizeof``, enum
+    constants, constant arithmetic); None when it is not a constant."""
+    lib = _c_api()
+    result = lib.clang_Cursor_Evaluate(cursor)
+    if not result:
+        return None
+    try:
+        kind = lib.clang_EvalResult_getKind(result)
+        if kind == _EVAL_INT:
+            if lib.clang_EvalResult_isUnsignedInt(result):
+                return int(lib.clang_EvalResult_getAsUnsigned(result))
+            return int(lib.clang_EvalResult_getAsLongLong(result))
+        if kind == _EVAL_FLOAT:
+            return float(lib.clang_EvalResult_getAsDouble(result))
+        if kind == _EVAL_STR:
+            return lib.clang_EvalResult_getAsStr(result) or b""
+        return None
+    finally:
+        lib.clang_EvalResult_dispose(result)
+
+
+def is_function_like_macro(cursor: ci.Cursor) -> bool:
+    return bool(_c_api().clang_Cursor_isMacroFunctionLike(cursor))
+
+
+# --------------------------------------------------------------------------------------
+# Locations
+# --------------------------------------------------------------------------------------
+
+
+def location_of(cursor: ci.Cursor) -> str:
+    """``file:line:col`` of a cursor, as diagnostics print it."""
+    loc = cursor.location
+    name = loc.file.name if loc.file else "<unknown>"
+    return f"{name}:{loc.line}:{loc.column}"
+
+
+def unsupported(cursor: ci.Cursor, what: str) -> CartsError:
+    """The error for C the front end does not handle, located at ``cursor``."""
+    return CartsError(f"unsupported C construct: {what}", location_of(cursor))
+
+
+# --------------------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------------------
+
+
+@functools.cache
+def gcc_include_dir() -> str | None:
+    """gcc's private include directory (``stddef.h``, ``stdarg.h``, ...): libclang from
+    PyPI ships no resource headers of its own."""
+    for compiler in ("gcc", "cc"):
+        try:
+            out = subprocess.run(
+                [compiler, "-print-file-name=include"], capture_output=True, text=True, timeout=30
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        path = out.stdout.strip()
+        if out.returncode == 0 and os.path.isdir(path):
+            return path
+    return None
+
+
+@dataclass(frozen=True)
+class ParseOptions:
+    defines: tuple[str, ...] = ()
+    includes: tuple[str, ...] = ()
+    openmp: bool = False
+    extra_args: tuple[str, ...] = ()
+
+
+def clang_arguments(options: ParseOptions) -> list[str]:
+    """The command line libclang sees.  Never ``-fopenmp``: with it libclang hides the
+    loops of OpenMP constructs inside captured statements (we read the pragmas ourselves)."""
+    args = ["-x", "c", "-D__CARTS__"]
+    if options.openmp:
+        args.append("-D_OPENMP=201511")
+    args += [f"-D{d}" for d in options.defines]
+    args += [f"-I{i}" for i in options.includes]
+    args += list(options.extra_args)
+    args += ["-isystem", SHIM_INCLUDE_DIR]
+    gcc_dir = gcc_include_dir()
+    if gcc_dir:
+        args += ["-isystem", gcc_dir]
+    return args
+
+
+def parse(path: str, options: ParseOptions) -> ci.TranslationUnit:
+    """Parse ``path``; clang errors become a CartsError ``file:line:col: error: msg``."""
+    if not os.path.isfile(path):
+        raise CartsError("no such file", path)
+    index = ci.Index.create()
+    try:
+        tu = index.parse(
+            path,
+            args=clang_arguments(options),
+            options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD,
+        )
+    except ci.TranslationUnitLoadError as err:
+        raise CartsError(f"clang could not parse the file ({err})", path) from None
+    errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
+    if errors:
+        first, rest = errors[0], errors[1:]
+        message = first.spelling
+        for d in rest[:9]:
+            message += f"\n{_diag_location(d)}: error: {d.spelling}"
+        raise CartsError(message, _diag_location(first))
+    return tu
+
+
+def _diag_location(diag: ci.Diagnostic) -> str:
+    loc = diag.location
+    if loc.file is None:
+        return "<command line>"
+    return f"{loc.file.name}:{loc.line}:{loc.column}"
+
+
+# --------------------------------------------------------------------------------------
+# Skipped preprocessor ranges and macro definitions (for pragma handling)
+# --------------------------------------------------------------------------------------
+
+
+class _CXSourceRangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+
+
+def skipped_line_ranges(tu: ci.TranslationUnit, path: str) -> list[tuple[int, int]]:
+    """Line ranges of ``path`` the preprocessor skipped (inactive ``#if`` branches)."""
+    lib = _lib()
+    fn = lib.clang_getSkippedRanges
+    fn.argtypes = [ci.TranslationUnit, ctypes.c_void_p]
+    fn.restype = ctypes.POINTER(_CXSourceRangeList)
+    dispose = lib.clang_disposeSourceRangeList
+    dispose.argtypes = [ctypes.POINTER(_CXSourceRangeList)]
+    dispose.restype = None
+    file = ci.File.from_name(tu, path)
+    result = fn(tu, file)
+    if not result:
+        return []
+    try:
+        out = []
+        for k in range(result.contents.count):
+            rng = result.contents.ranges[k]
+            out.append((rng.start.line, rng.end.line))
+        return out
+    finally:
+        dispose(result)
+
+
+def object_macros(tu: ci.TranslationUnit) -> dict[str, list[str]]:
+    """Object-like macro definitions (name -> body token spellings); the last one wins.
+    Used to evaluate OpenMP clause arguments such as ``schedule(static, CHUNK)``."""
+    macros: dict[str, list[str]] = {}
+    for cursor in tu.cursor.get_children():
+        if cursor.kind != CursorKind.MACRO_DEFINITION or is_function_like_macro(cursor):
+            continue
+        tokens = [t.spelling for t in cursor.get_tokens()]
+        if tokens and tokens[0] == cursor.spelling:
+            macros[cursor.spelling] = tokens[1:]
+    return macros
+
+
+def children(cursor: ci.Cursor) -> list[ci.Cursor]:
+    return list(cursor.get_children())
+
+
+def expression_children(cursor: ci.Cursor) -> list[ci.Cursor]:
+    return [c for c in cursor.get_children() if c.kind.is_expression()]
+
+
+def strip_parens(cursor: ci.Cursor) -> ci.Cursor:
+    while cursor.kind == CursorKind.PAREN_EXPR:
+        cursor = children(cursor)[0]
+    return cursor
+
+
+def strip_implicit(cursor: ci.Cursor) -> ci.Cursor:
+    """Drop parentheses and implicit conversions (UNEXPOSED_EXPR wrappers)."""
+    while cursor.kind in (CursorKind.PAREN_EXPR, CursorKind.UNEXPOSED_EXPR):
+        kids = children(cursor)
+        if len(kids) != 1:
+            break
+        cursor = kids[0]
+    return cursor
+
+
+def walk(cursor: ci.Cursor) -> Iterable[ci.Cursor]:
+    """Pre-order walk of a cursor and its descendants."""
+    stack = [cursor]
+    while stack:
+        c = stack.pop()
+        yield c
+        stack.extend(reversed(children(c)))
+
+
+def node_key(cursor: ci.Cursor) -> tuple:
+    """A key identifying one AST node (declarations: the same key from the declaration
+    and from ``DeclRef.referenced``)."""
+    loc = cursor.location
+    return (cursor.kind.value, cursor.hash, loc.offset, loc.file.name if loc.file else None)

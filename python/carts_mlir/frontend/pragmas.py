@@ -1,0 +1,294 @@
+"""``#pragma omp`` lines: found in the token stream of the main file, parsed into
+directives with clauses, and handed out in source order to the statement emitter.
+
+libclang is run without ``-fopenmp`` (DESIGN.md §5 fact 9), so the AST has plain loops and
+the pragmas survive only as tokens.  A directive applies to the statement that follows it;
+a standalone directive (``barrier``) applies at its position in the enclosing block.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+import clang.cindex as ci
+
+from ..errors import CartsError
+from . import clang_support as cs
+
+#: Directive words that may form a directive name (the longest run is the directive).
+_DIRECTIVE_WORDS = {
+    "parallel", "for", "simd", "single", "master", "masked", "barrier", "critical", "atomic",
+    "task", "taskwait", "taskloop", "taskgroup", "taskyield", "sections", "section", "target",
+    "teams", "distribute", "ordered", "flush", "declare", "threadprivate", "loop", "scope",
+    "end", "data", "update", "enter", "exit", "requires", "cancel", "cancellation", "point",
+}
+
+#: Directives of the supported subset, and the clauses each accepts.
+SUPPORTED = {
+    "parallel for": {"private", "firstprivate", "shared", "reduction", "schedule", "collapse",
+                     "nowait", "default", "num_threads"},
+    "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads"},
+    "for": {"private", "firstprivate", "reduction", "schedule", "collapse", "nowait"},
+    "single": {"private", "firstprivate", "nowait"},
+    "master": set(),
+    "barrier": set(),
+}
+
+STANDALONE = {"barrier"}
+
+_TOKEN_RE = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\d[\w.]*)|(\S))")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause: ``reduction(+: s, t)`` is ``Clause("reduction", ("s", "t"), "+")``;
+    ``schedule(dynamic, 4)`` is ``Clause("schedule", ("4",), "dynamic")``."""
+
+    name: str
+    args: tuple[str, ...] = ()
+    modifier: str | None = None
+
+
+@dataclass
+class Pragma:
+    directive: str
+    clauses: list[Clause]
+    file: str
+    line: int
+    column: int
+    offset: int
+    text: str
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    @property
+    def standalone(self) -> bool:
+        return self.directive in STANDALONE
+
+    def clause(self, name: str) -> Clause | None:
+        for c in self.clauses:
+            if c.name == name:
+                return c
+        return None
+
+    def all(self, name: str) -> list[Clause]:
+        return [c for c in self.clauses if c.name == name]
+
+    def error(self, message: str) -> CartsError:
+        return CartsError(message, self.location)
+
+
+def _split_top_level(text: str, sep: str = ",") -> list[str]:
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    tail = "".join(cur).strip()
+    if tail:
+        parts.append(tail)
+    return parts
+
+
+def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
+    """Parse the text after ``#pragma omp`` into (directive, clauses)."""
+    pos, words = 0, []
+    while True:
+        m = re.match(r"\s*([A-Za-z_]\w*)", text[pos:])
+        if not m or m.group(1) not in _DIRECTIVE_WORDS:
+            break
+        # `for` is a directive word, but also ends a clause-less `parallel for`.
+        words.append(m.group(1))
+        pos += m.end()
+    directive = " ".join(words)
+    clauses: list[Clause] = []
+    rest = text[pos:]
+    i = 0
+    while i < len(rest):
+        if rest[i].isspace() or rest[i] == ",":
+            i += 1
+            continue
+        m = re.match(r"([A-Za-z_]\w*)", rest[i:])
+        if not m:
+            raise CartsError(f"cannot parse OpenMP clause near '{rest[i:].strip()}'", where)
+        name = m.group(1)
+        i += m.end()
+        while i < len(rest) and rest[i].isspace():
+            i += 1
+        inner = None
+        if i < len(rest) and rest[i] == "(":
+            depth, j = 0, i
+            while j < len(rest):
+                if rest[j] == "(":
+                    depth += 1
+                elif rest[j] == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            if depth != 0:
+                raise CartsError(f"unbalanced parentheses in OpenMP clause '{name}'", where)
+            inner = rest[i + 1 : j]
+            i = j + 1
+        clauses.append(_make_clause(name, inner, where))
+    return directive, clauses
+
+
+def _make_clause(name: str, inner: str | None, where: str) -> Clause:
+    if inner is None:
+        return Clause(name)
+    if name == "reduction":
+        if ":" not in inner:
+            raise CartsError("reduction clause needs 'operator: list'", where)
+        op, _, names = inner.partition(":")
+        return Clause(name, tuple(_split_top_level(names)), op.strip())
+    if name == "schedule":
+        parts = _split_top_level(inner)
+        kind = parts[0].strip() if parts else ""
+        return Clause(name, tuple(parts[1:]), kind)
+    return Clause(name, tuple(_split_top_level(inner)))
+
+
+@dataclass
+class PragmaQueue:
+    """The ``#pragma omp`` directives of one file, sorted by offset.  The statement emitter
+    takes, before each statement, the directives that precede it."""
+
+    pragmas: list[Pragma] = field(default_factory=list)
+    _offsets: list[int] = field(default_factory=list)
+    _next: int = 0
+
+    def __post_init__(self) -> None:
+        self.pragmas.sort(key=lambda p: p.offset)
+        self._offsets = [p.offset for p in self.pragmas]
+
+    def seek(self, offset: int) -> None:
+        """Skip every pragma before ``offset`` (start of a function body)."""
+        self._next = bisect.bisect_left(self._offsets, offset)
+
+    def take_before(self, offset: int) -> list[Pragma]:
+        out = []
+        while self._next < len(self.pragmas) and self.pragmas[self._next].offset < offset:
+            out.append(self.pragmas[self._next])
+            self._next += 1
+        return out
+
+    def within(self, start: int, end: int) -> list[Pragma]:
+        lo = bisect.bisect_left(self._offsets, start)
+        hi = bisect.bisect_left(self._offsets, end)
+        return self.pragmas[lo:hi]
+
+
+def collect_pragmas(tu: ci.TranslationUnit, path: str) -> PragmaQueue:
+    """Every active ``#pragma omp`` of the main file, parsed.  Other pragmas are ignored."""
+    with open(path, "rb") as f:
+        source = f.read().decode("utf-8", errors="replace")
+    lines = source.split("\n")
+    skipped = cs.skipped_line_ranges(tu, path)
+    tokens = list(tu.get_tokens(extent=tu.cursor.extent))
+    found: list[Pragma] = []
+    for k in range(len(tokens) - 2):
+        hash_tok = tokens[k]
+        if hash_tok.spelling != "#" or hash_tok.kind != ci.TokenKind.PUNCTUATION:
+            continue
+        loc = hash_tok.location
+        if loc.file is None or loc.file.name != path:
+            continue
+        if tokens[k + 1].spelling != "pragma" or tokens[k + 2].spelling != "omp":
+            continue
+        if tokens[k + 1].location.line != loc.line:
+            continue
+        line = loc.line
+        if any(lo <= line <= hi for lo, hi in skipped):
+            continue
+        text = _logical_line(lines, line - 1)
+        m = re.search(r"#\s*pragma\s+omp\b(.*)", text)
+        if not m:
+            continue
+        where = f"{path}:{line}:{loc.column}"
+        directive, clauses = parse_pragma_text(_strip_comments(m.group(1)), where)
+        found.append(Pragma(directive, clauses, path, line, loc.column, loc.offset, text.strip()))
+    return PragmaQueue(found)
+
+
+def _logical_line(lines: list[str], index: int) -> str:
+    text = lines[index]
+    while text.rstrip().endswith("\\") and index + 1 < len(lines):
+        index += 1
+        text = text.rstrip()[:-1] + " " + lines[index]
+    return text
+
+
+def _strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", " ", text)
+    return text.split("//", 1)[0]
+
+
+# --------------------------------------------------------------------------------------
+# Clause arguments
+# --------------------------------------------------------------------------------------
+
+
+def expand_macros(text: str, macros: dict[str, list[str]], depth: int = 0) -> str:
+    """Expand object-like macros in a clause argument (``CHUNK`` -> ``16``)."""
+    if depth > 20:
+        return text
+    out = []
+    changed = False
+    for m in _TOKEN_RE.finditer(text):
+        ident, number, punct = m.groups()
+        if ident and ident in macros:
+            out.append(" ".join(macros[ident]))
+            changed = True
+        else:
+            out.append(ident or number or punct or "")
+    result = " ".join(out)
+    return expand_macros(result, macros, depth + 1) if changed else result
+
+
+def constant_value(text: str) -> int | None:
+    """Evaluate an integer constant expression made of literals and + - * / % ( )."""
+    import ast
+
+    cleaned = re.sub(r"(?<=\d)[uUlL]+\b", "", text.strip())
+    try:
+        tree = ast.parse(cleaned, mode="eval")
+    except SyntaxError:
+        return None
+
+    def ev(node):
+        if isinstance(node, ast.Expression):
+            return ev(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp):
+            a, b = ev(node.left), ev(node.right)
+            if isinstance(node.op, ast.Add):
+                return a + b
+            if isinstance(node.op, ast.Sub):
+                return a - b
+            if isinstance(node.op, ast.Mult):
+                return a * b
+            if isinstance(node.op, (ast.Div, ast.FloorDiv)):
+                return int(a / b)
+            if isinstance(node.op, ast.Mod):
+                return a - int(a / b) * b
+        raise ValueError
+
+    try:
+        return int(ev(tree))
+    except (ValueError, ZeroDivisionError, TypeError):
+        return None

@@ -1,0 +1,285 @@
+"""C types to MLIR types (spec/frontend.md, "Output conventions").
+
+    char i8, short i16, int i32, long/long long/size_t i64, _Bool i1, float f32, double f64
+    float *      -> memref<?xf32>
+    float **     -> memref<?xmemref<?xf32>>
+    float (*)[M] -> memref<?xMxf32>          (a decayed `float a[N][M]` parameter)
+    float a[N][M]-> memref<NxMxf32>
+    char *, void *, FILE *, char ** -> !llvm.ptr   (strings and opaque handles)
+
+Unsigned types map to the same signless integers; the emitters pick unsigned operations
+from the C type.  Pointers to plain ``char`` stay ``!llvm.ptr`` so that ``main(argc,
+argv)`` keeps the C ABI and string arguments of libc calls need no conversion; every other
+pointer is a memref, which is what canonicalize-memrefs and create-dbs work on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import clang.cindex as ci
+from mlir import ir
+
+from . import clang_support as cs
+
+TypeKind = ci.TypeKind
+
+_INT_WIDTH = {
+    TypeKind.BOOL: 1,
+    TypeKind.CHAR_U: 8,
+    TypeKind.UCHAR: 8,
+    TypeKind.CHAR_S: 8,
+    TypeKind.SCHAR: 8,
+    TypeKind.SHORT: 16,
+    TypeKind.USHORT: 16,
+    TypeKind.INT: 32,
+    TypeKind.UINT: 32,
+    TypeKind.LONG: 64,
+    TypeKind.ULONG: 64,
+    TypeKind.LONGLONG: 64,
+    TypeKind.ULONGLONG: 64,
+}
+_UNSIGNED = {
+    TypeKind.BOOL,
+    TypeKind.CHAR_U,
+    TypeKind.UCHAR,
+    TypeKind.USHORT,
+    TypeKind.UINT,
+    TypeKind.ULONG,
+    TypeKind.ULONGLONG,
+}
+_FLOAT_WIDTH = {TypeKind.FLOAT: 32, TypeKind.DOUBLE: 64}
+
+
+def canon(t: ci.Type) -> ci.Type:
+    t = t.get_canonical()
+    if t.kind == TypeKind.ENUM:
+        return t.get_declaration().enum_type.get_canonical()
+    return t
+
+
+def is_int(t: ci.Type) -> bool:
+    return canon(t).kind in _INT_WIDTH
+
+
+def is_bool(t: ci.Type) -> bool:
+    return canon(t).kind == TypeKind.BOOL
+
+
+def is_unsigned(t: ci.Type) -> bool:
+    return canon(t).kind in _UNSIGNED
+
+
+def int_width(t: ci.Type) -> int:
+    return _INT_WIDTH[canon(t).kind]
+
+
+def is_float(t: ci.Type) -> bool:
+    return canon(t).kind in _FLOAT_WIDTH
+
+
+def float_width(t: ci.Type) -> int:
+    return _FLOAT_WIDTH[canon(t).kind]
+
+
+def is_arith(t: ci.Type) -> bool:
+    return is_int(t) or is_float(t)
+
+
+def is_void(t: ci.Type) -> bool:
+    return canon(t).kind == TypeKind.VOID
+
+
+def is_pointer(t: ci.Type) -> bool:
+    return canon(t).kind == TypeKind.POINTER
+
+
+def is_array(t: ci.Type) -> bool:
+    return canon(t).kind in (TypeKind.CONSTANTARRAY, TypeKind.INCOMPLETEARRAY,
+                             TypeKind.VARIABLEARRAY)
+
+
+def pointee(t: ci.Type) -> ci.Type:
+    return canon(canon(t).get_pointee())
+
+
+def is_function_pointer(t: ci.Type) -> bool:
+    t = canon(t)
+    while t.kind == TypeKind.POINTER:
+        t = canon(t.get_pointee())
+    return t.kind in (TypeKind.FUNCTIONPROTO, TypeKind.FUNCTIONNOPROTO)
+
+
+def is_opaque_pointer(t: ci.Type) -> bool:
+    """Pointers that stay ``!llvm.ptr``: to plain char, void, a struct from a system
+    header (``FILE``), or to another such pointer (``char **argv``)."""
+    t = canon(t)
+    if t.kind != TypeKind.POINTER:
+        return False
+    p = pointee(t)
+    if p.kind in (TypeKind.CHAR_S, TypeKind.CHAR_U, TypeKind.VOID):
+        return True
+    if p.kind == TypeKind.RECORD:
+        decl = p.get_declaration()
+        return decl.location.file is None or decl.location.is_in_system_header
+    return p.kind == TypeKind.POINTER and is_opaque_pointer(p)
+
+
+def is_memref_pointer(t: ci.Type) -> bool:
+    return is_pointer(t) and not is_opaque_pointer(t)
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """The arithmetic view of a C scalar type: what conversions and operators need."""
+
+    kind: str  # "int", "bool" or "float"
+    width: int
+    unsigned: bool = False
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "bool"
+
+    def mlir(self) -> ir.Type:
+        if self.kind == "float":
+            return ir.F32Type.get() if self.width == 32 else ir.F64Type.get()
+        return ir.IntegerType.get_signless(self.width)
+
+
+INT = Scalar("int", 32)
+INDEX_LIKE = Scalar("int", 64)
+
+
+def scalar_of(t: ci.Type) -> Scalar | None:
+    """The Scalar of an arithmetic C type, None for pointers/arrays/void."""
+    t = canon(t)
+    if t.kind == TypeKind.BOOL:
+        return Scalar("bool", 1, True)
+    if t.kind in _INT_WIDTH:
+        return Scalar("int", _INT_WIDTH[t.kind], t.kind in _UNSIGNED)
+    if t.kind in _FLOAT_WIDTH:
+        return Scalar("float", _FLOAT_WIDTH[t.kind])
+    return None
+
+
+def promote(s: Scalar) -> Scalar:
+    """Integer promotion: bool, char and short become int."""
+    if s.kind != "float" and s.width < 32:
+        return INT
+    return s
+
+
+def usual_arithmetic(a: Scalar, b: Scalar) -> Scalar:
+    """C's usual arithmetic conversions (libclang does not expose the computation type of
+    a compound assignment, so we recompute it)."""
+    if a.is_float or b.is_float:
+        if a.is_float and b.is_float:
+            return a if a.width >= b.width else b
+        return a if a.is_float else b
+    a, b = promote(a), promote(b)
+    if a.width != b.width:
+        return a if a.width > b.width else b
+    return a if a.unsigned else b
+
+
+class TypeMapper:
+    """Maps clang types to MLIR types inside one MLIR context."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, ir.Type] = {}
+
+    @staticmethod
+    def index() -> ir.Type:
+        return ir.IndexType.get()
+
+    @staticmethod
+    def i(width: int) -> ir.Type:
+        return ir.IntegerType.get_signless(width)
+
+    @staticmethod
+    def llvm_ptr() -> ir.Type:
+        return ir.Type.parse("!llvm.ptr")
+
+    def scalar(self, t: ci.Type) -> ir.Type:
+        t = canon(t)
+        if t.kind in _INT_WIDTH:
+            return self.i(_INT_WIDTH[t.kind])
+        if t.kind == TypeKind.FLOAT:
+            return ir.F32Type.get()
+        if t.kind == TypeKind.DOUBLE:
+            return ir.F64Type.get()
+        raise ValueError(t.spelling)
+
+    def to_mlir(self, t: ci.Type, where: ci.Cursor) -> ir.Type | None:
+        """MLIR type of C type ``t`` (None for void); unsupported types raise a located
+        CartsError."""
+        t = canon(t)
+        key = t.spelling
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        result = self._convert(t, where)
+        if result is not None:
+            self._cache[key] = result
+        return result
+
+    def _convert(self, t: ci.Type, where: ci.Cursor) -> ir.Type | None:
+        k = t.kind
+        if k == TypeKind.VOID:
+            return None
+        if k in _INT_WIDTH or k in _FLOAT_WIDTH:
+            return self.scalar(t)
+        if k == TypeKind.LONGDOUBLE:
+            raise cs.unsupported(where, "long double")
+        if k == TypeKind.POINTER:
+            if is_function_pointer(t):
+                raise cs.unsupported(where, "function pointer")
+            if is_opaque_pointer(t):
+                return self.llvm_ptr()
+            p = pointee(t)
+            if p.kind == TypeKind.RECORD:
+                raise cs.unsupported(where, _record_word(p))
+            shape, elem = self._array_shape(p, where)
+            return ir.MemRefType.get([ir.ShapedType.get_dynamic_size()] + shape, elem)
+        if k == TypeKind.CONSTANTARRAY:
+            shape, elem = self._array_shape(t, where)
+            return ir.MemRefType.get(shape, elem)
+        if k == TypeKind.INCOMPLETEARRAY:
+            shape, elem = self._array_shape(canon(t.element_type), where)
+            return ir.MemRefType.get([ir.ShapedType.get_dynamic_size()] + shape, elem)
+        if k == TypeKind.VARIABLEARRAY:
+            raise cs.unsupported(where, "variable-length array")
+        if k == TypeKind.RECORD:
+            raise cs.unsupported(where, _record_word(t))
+        if k in (TypeKind.FUNCTIONPROTO, TypeKind.FUNCTIONNOPROTO):
+            raise cs.unsupported(where, "function pointer")
+        raise cs.unsupported(where, f"type '{t.spelling}'")
+
+    def _array_shape(self, t: ci.Type, where: ci.Cursor) -> tuple[list[int], ir.Type]:
+        """(static dims, element type) of a possibly-array type; non-arrays have no dims."""
+        shape: list[int] = []
+        t = canon(t)
+        while t.kind == TypeKind.CONSTANTARRAY:
+            shape.append(t.element_count)
+            t = canon(t.element_type)
+        if t.kind in (TypeKind.VARIABLEARRAY, TypeKind.INCOMPLETEARRAY):
+            raise cs.unsupported(where, "variable-length array")
+        elem = self.to_mlir(t, where)
+        if elem is None:
+            raise cs.unsupported(where, "array of void")
+        return shape, elem
+
+    def element(self, pointer_or_array: ci.Type, where: ci.Cursor) -> ir.Type:
+        """Element type of the memref a pointer/array type maps to."""
+        mt = self.to_mlir(pointer_or_array, where)
+        return ir.MemRefType(mt).element_type
+
+
+def _record_word(t: ci.Type) -> str:
+    decl = t.get_declaration()
+    return "union" if decl.kind == ci.CursorKind.UNION_DECL else "struct"
