@@ -5,7 +5,7 @@
 // RUN: not ls %t.out.mlir
 // RUN: not carts-opt %t.missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not carts-opt %s --no-such-flag 2>&1 | FileCheck %s --check-prefix=FLAG
-// RUN: not carts-opt %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: echo '' | not carts-opt - --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: not carts-opt %s --start-from=nowhere 2>&1 | FileCheck %s --check-prefix=STAGE
 
 // VERIFY: errors.mlir:[[@LINE+7]]:3: error: 'arts.edt' op dependency #0 must come from arts.db_acquire
