@@ -1,0 +1,683 @@
+"""C expressions -> ``arith``/``math``/``memref``/``scf`` values.
+
+Array code stays in memrefs with one load per C subscript level, which is the shape
+canonicalize-memrefs pattern-matches: ``a[i][j]`` on a ``float **a`` is
+
+    %row = memref.load %a[%i] : memref<?xmemref<?xf32>>
+    %v   = memref.load %row[%j] : memref<?xf32>
+
+while on a fixed array ``float a[N][M]`` it is one ``memref.load %a[%i, %j]``.  Subscripts
+become ``index`` values through ``arith.index_cast`` (loop induction variables are used
+directly).  ``malloc(n * sizeof(T))`` cast to ``T *`` is ``memref.alloc(n)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import clang.cindex as ci
+from mlir import ir
+from mlir.dialects import arith, llvm, memref, scf
+
+from . import clang_support as cs
+from . import typemap as tm
+from .analysis import is_local_decl
+from .typemap import Scalar, scalar_of
+
+if TYPE_CHECKING:
+    from .function import FunctionEmitter
+
+K = ci.CursorKind
+TK = ci.TypeKind
+BOOL = Scalar("bool", 1, True)
+COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
+_CMPF = {"<": "olt", "<=": "ole", ">": "ogt", ">=": "oge", "==": "oeq", "!=": "une"}
+_CMPI_S = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "ne"}
+_CMPI_U = {"<": "ult", "<=": "ule", ">": "ugt", ">=": "uge", "==": "eq", "!=": "ne"}
+_SIMPLE_BINARY = {"+", "-", "*", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "<<", ">>"}
+
+
+@dataclass
+class LValue:
+    """A C object: an element of a memref (``indices`` may be a prefix for sub-arrays), or
+    the address of an element behind an ``!llvm.ptr``."""
+
+    ctype: ci.Type
+    memref: ir.Value | None = None
+    indices: tuple[ir.Value, ...] = ()
+    ptr: ir.Value | None = None
+    elem: ir.Type | None = None
+
+
+class ExprEmitter:
+    def __init__(self, fn: "FunctionEmitter") -> None:
+        from .calls import CallEmitter
+
+        self.fn = fn
+        self.types = fn.types
+        self.calls = CallEmitter(self)
+        self._rvalue: dict[ci.CursorKind, Callable[[ci.Cursor], ir.Value | None]] = {
+            K.INTEGER_LITERAL: self._literal,
+            K.FLOATING_LITERAL: self._literal,
+            K.CHARACTER_LITERAL: self._literal,
+            K.CXX_UNARY_EXPR: self._sizeof,
+            K.DECL_REF_EXPR: self._declref,
+            K.PAREN_EXPR: lambda c: self.rvalue(cs.children(c)[0]),
+            K.UNEXPOSED_EXPR: self._implicit_cast,
+            K.CSTYLE_CAST_EXPR: self._explicit_cast,
+            K.BINARY_OPERATOR: self._binary,
+            K.COMPOUND_ASSIGNMENT_OPERATOR: self._compound_assign,
+            K.UNARY_OPERATOR: self._unary,
+            K.ARRAY_SUBSCRIPT_EXPR: lambda c: self.load(self.lvalue(c), c),
+            K.CALL_EXPR: lambda c: self.calls.call(c),
+            K.CONDITIONAL_OPERATOR: self._conditional,
+        }
+
+    # ------------------------------------------------------------------ entry points
+
+    def rvalue(self, c: ci.Cursor) -> ir.Value | None:
+        """The value of expression ``c`` in its C type (None for void)."""
+        handler = self._rvalue.get(c.kind)
+        if handler is None:
+            raise cs.unsupported(c, _describe(c))
+        with self.fn.loc(c):
+            return handler(c)
+
+    def discard(self, c: ci.Cursor) -> None:
+        """Evaluate for side effects only (expression statements)."""
+        s = cs.strip_parens(c)
+        if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) in ("post++", "post--"):
+            with self.fn.loc(s):
+                self._incdec(s, "pre" + cs.unary_operator(s)[4:])
+            return
+        if s.kind == K.CSTYLE_CAST_EXPR and tm.is_void(s.type):
+            self.discard(_cast_operand(s))
+            return
+        self.rvalue(c)
+
+    def cond(self, c: ci.Cursor) -> ir.Value:
+        """``c`` as an ``i1`` truth value (comparisons and logic without a round trip
+        through ``int``)."""
+        s = cs.strip_parens(c)
+        with self.fn.loc(s):
+            if s.kind == K.BINARY_OPERATOR:
+                op = cs.binary_operator(s)
+                if op in COMPARISONS:
+                    return self._compare(s, op)
+                if op in ("&&", "||"):
+                    return self._logical(s, op)
+                if op == ",":
+                    a, b = cs.children(s)
+                    self.discard(a)
+                    return self.cond(b)
+            if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) == "!":
+                return self._not(self.cond(cs.children(s)[0]))
+            if s.kind == K.UNEXPOSED_EXPR:
+                kids = cs.children(s)
+                if len(kids) == 1 and tm.is_int(s.type) and tm.is_int(kids[0].type):
+                    return self.cond(kids[0])
+            return self.truthy(self.rvalue(s), s.type, s)
+
+    def truthy(self, v: ir.Value, ctype: ci.Type, where: ci.Cursor) -> ir.Value:
+        s = scalar_of(ctype)
+        if s is not None:
+            return self.fn.truthy_scalar(v, s)
+        if tm.is_pointer(ctype):
+            return self.nonnull(v)
+        raise cs.unsupported(where, f"condition of type '{ctype.spelling}'")
+
+    # ------------------------------------------------------------------ lvalues
+
+    def lvalue(self, c: ci.Cursor) -> LValue:
+        s = cs.strip_parens(c)
+        with self.fn.loc(s):
+            if s.kind == K.DECL_REF_EXPR:
+                decl = s.referenced
+                if decl is None or decl.kind not in (K.VAR_DECL, K.PARM_DECL):
+                    raise cs.unsupported(s, f"assignment to '{s.spelling}'")
+                var = self.fn.lookup(decl, s)
+                if var.kind != "mem":
+                    raise cs.unsupported(s, f"modification of '{s.spelling}' here")
+                return LValue(s.type, memref=var.value)
+            if s.kind == K.ARRAY_SUBSCRIPT_EXPR:
+                return self._subscript(s)
+            if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) == "*":
+                return self._deref(s)
+            if s.kind == K.STRING_LITERAL:
+                raise cs.unsupported(s, "string literal used as an array")
+            raise cs.unsupported(s, f"{_describe(s)} as an object")
+
+    def _subscript(self, s: ci.Cursor) -> LValue:
+        base, index = cs.children(s)
+        if tm.is_int(base.type) and not tm.is_int(index.type):
+            base, index = index, base
+        i = self.index_of(index)
+        inner = self._array_operand(base)
+        if inner is not None:
+            lv = self.lvalue(inner)
+            if lv.memref is None:
+                raise cs.unsupported(s, "subscript of this array")
+            return LValue(s.type, memref=lv.memref, indices=lv.indices + (i,))
+        return self._element(base, i, s)
+
+    def _deref(self, s: ci.Cursor) -> LValue:
+        operand = cs.strip_parens(cs.children(s)[0])
+        if operand.kind == K.BINARY_OPERATOR and cs.binary_operator(operand) in ("+", "-"):
+            a, b = cs.children(operand)
+            if tm.is_pointer(b.type) and cs.binary_operator(operand) == "+":
+                a, b = b, a
+            if tm.is_pointer(a.type) and tm.is_int(b.type):
+                k = self.index_of(b)
+                if cs.binary_operator(operand) == "-":
+                    k = arith.SubIOp(self.fn.const_index(0), k).result
+                return self._element(a, k, s)
+        return self._element(operand, self.fn.const_index(0), s)
+
+    def _element(self, pointer: ci.Cursor, i: ir.Value, where: ci.Cursor) -> LValue:
+        """``pointer[i]`` for a pointer-valued expression."""
+        inner = self._array_operand(pointer)
+        if inner is not None:
+            lv = self.lvalue(inner)
+            return LValue(where.type, memref=lv.memref, indices=lv.indices + (i,))
+        p = self.rvalue(pointer)
+        if _is_llvm_ptr(p):
+            elem = self.types.to_mlir(tm.pointee(pointer.type), where)
+            i64 = arith.IndexCastOp(self.types.i(64), i).result
+            addr = ir.Operation.create(
+                "llvm.getelementptr", results=[p.type], operands=[p, i64],
+                attributes={"elem_type": ir.TypeAttr.get(elem),
+                            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
+            return LValue(where.type, ptr=addr, elem=elem)
+        return LValue(where.type, memref=p, indices=(i,))
+
+    @staticmethod
+    def _array_operand(c: ci.Cursor) -> ci.Cursor | None:
+        """If ``c`` is an array-to-pointer decay, the array expression."""
+        s = cs.strip_parens(c)
+        if s.kind == K.UNEXPOSED_EXPR and tm.is_pointer(s.type):
+            kids = cs.children(s)
+            if len(kids) == 1 and tm.is_array(kids[0].type) and \
+                    cs.strip_parens(kids[0]).kind != K.STRING_LITERAL:
+                return kids[0]
+        return None
+
+    def load(self, lv: LValue, where: ci.Cursor) -> ir.Value:
+        if lv.ptr is not None:
+            return llvm.LoadOp(lv.elem, lv.ptr).result
+        mtype = ir.MemRefType(lv.memref.type)
+        if mtype.rank != len(lv.indices):
+            raise cs.unsupported(where, "array used as a value")
+        return memref.LoadOp(lv.memref, list(lv.indices)).result
+
+    def store(self, lv: LValue, v: ir.Value, where: ci.Cursor) -> None:
+        if lv.ptr is not None:
+            llvm.StoreOp(v, lv.ptr)
+            return
+        mtype = ir.MemRefType(lv.memref.type)
+        if mtype.rank != len(lv.indices):
+            raise cs.unsupported(where, "assignment to an array")
+        if v.type != mtype.element_type:
+            v = self.coerce_memref(v, mtype.element_type, where)
+        memref.StoreOp(v, lv.memref, list(lv.indices))
+
+    def index_of(self, c: ci.Cursor) -> ir.Value:
+        """An integer expression as an ``index``."""
+        s = scalar_of(c.type)
+        if s is None or s.is_float:
+            raise cs.unsupported(c, "non-integer subscript")
+        return self.fn.to_index(self.rvalue(c), s)
+
+    # ------------------------------------------------------------------ leaves
+
+    def _literal(self, c: ci.Cursor) -> ir.Value:
+        value = cs.evaluate(c)
+        s = scalar_of(c.type)
+        if value is None or s is None or isinstance(value, bytes):
+            raise cs.unsupported(c, _describe(c))
+        return self.fn.const_scalar(value, s)
+
+    def _sizeof(self, c: ci.Cursor) -> ir.Value:
+        value = cs.evaluate(c)
+        s = scalar_of(c.type)
+        if not isinstance(value, int) or s is None:
+            raise cs.unsupported(c, "sizeof of a variable-length type")
+        return self.fn.const_scalar(value, s)
+
+    def _declref(self, c: ci.Cursor) -> ir.Value:
+        decl = c.referenced
+        if decl is None:
+            raise cs.unsupported(c, f"reference to '{c.spelling}'")
+        if decl.kind == K.ENUM_CONSTANT_DECL:
+            return self.fn.const_scalar(decl.enum_value, scalar_of(c.type) or tm.INT)
+        if decl.kind == K.FUNCTION_DECL:
+            raise cs.unsupported(c, "function pointer")
+        if decl.kind == K.VAR_DECL and not is_local_decl(decl) and decl.location.is_in_system_header:
+            return self.fn.module.library_global(decl, c)
+        var = self.fn.lookup(decl, c)
+        if var.kind == "ssa":
+            return var.value
+        if var.kind == "iv":
+            return var.c_value
+        if var.is_array:
+            raise cs.unsupported(c, "array used as a value")
+        return memref.LoadOp(var.value, []).result
+
+    # ------------------------------------------------------------------ casts
+
+    def _implicit_cast(self, c: ci.Cursor) -> ir.Value | None:
+        kids = cs.children(c)
+        if len(kids) != 1:
+            raise cs.unsupported(c, _describe(c))
+        return self.cast(kids[0], c.type, c)
+
+    def _explicit_cast(self, c: ci.Cursor) -> ir.Value | None:
+        return self.cast(_cast_operand(c), c.type, c)
+
+    def cast(self, sub: ci.Cursor, to_type: ci.Type, where: ci.Cursor) -> ir.Value | None:
+        """Convert expression ``sub`` to ``to_type`` (implicit or explicit cast)."""
+        to, frm = tm.canon(to_type), tm.canon(sub.type)
+        if to.kind == TK.VOID:
+            self.discard(sub)
+            return None
+        if frm.kind in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
+            raise cs.unsupported(where, "function pointer")
+        if to.kind == TK.POINTER:
+            call = self.calls.allocation_call(sub)
+            if call is not None:
+                return self.calls.allocate(call, to_type, where)
+            if tm.is_array(frm):
+                return self.decay(sub, to_type, where)
+            if is_null_constant(sub):
+                return self.null_pointer(to_type, where)
+            if tm.is_pointer(frm):
+                return self.pointer_cast(self.rvalue(sub), to_type, where)
+            raise cs.unsupported(where, "integer to pointer conversion")
+        st, sf = scalar_of(to), scalar_of(frm)
+        if st is None:
+            raise cs.unsupported(where, f"conversion to '{to_type.spelling}'")
+        if sf is not None:
+            return self.fn.convert(self.rvalue(sub), sf, st)
+        if tm.is_pointer(frm) and st.is_bool:
+            return self.nonnull(self.rvalue(sub))
+        raise cs.unsupported(where, f"conversion from '{sub.type.spelling}' to '{to_type.spelling}'")
+
+    def decay(self, sub: ci.Cursor, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
+        """Array-to-pointer decay: the array's memref, cast to the pointer's memref type."""
+        s = cs.strip_parens(sub)
+        if s.kind == K.STRING_LITERAL:
+            data = cs.evaluate(s)
+            if not isinstance(data, bytes):
+                raise cs.unsupported(s, "wide string literal")
+            return self.fn.module.string_pointer(data, s)
+        lv = self.lvalue(sub)
+        if lv.memref is None:
+            raise cs.unsupported(where, "pointer into this array")
+        if lv.indices:
+            raise cs.unsupported(where, "pointer to a row of a multi-dimensional array")
+        target = self.types.to_mlir(to_type, where)
+        return self.coerce_memref(lv.memref, target, where)
+
+    def pointer_cast(self, v: ir.Value, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
+        target = self.types.to_mlir(to_type, where)
+        return self.coerce_memref(v, target, where)
+
+    def coerce_memref(self, v: ir.Value, target: ir.Type, where: ci.Cursor) -> ir.Value:
+        """Between pointer representations: equal types pass, memref shapes are cast,
+        memrefs become ``!llvm.ptr`` (``void *`` arguments, ``%p``)."""
+        if v.type == target:
+            return v
+        if ir.MemRefType.isinstance(v.type) and ir.MemRefType.isinstance(target):
+            a, b = ir.MemRefType(v.type), ir.MemRefType(target)
+            if a.element_type == b.element_type and a.rank == b.rank:
+                return memref.CastOp(target, v).result
+        if ir.MemRefType.isinstance(v.type) and _is_llvm_ptr_type(target):
+            return self.memref_to_ptr(v)
+        raise cs.unsupported(where, f"pointer conversion from {v.type} to {target}")
+
+    def memref_to_ptr(self, v: ir.Value) -> ir.Value:
+        addr = memref.ExtractAlignedPointerAsIndexOp(v).result
+        as_int = arith.IndexCastOp(self.types.i(64), addr).result
+        return llvm.IntToPtrOp(self.types.llvm_ptr(), as_int).result
+
+    def null_pointer(self, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
+        target = self.types.to_mlir(to_type, where)
+        if _is_llvm_ptr_type(target):
+            return llvm.ZeroOp(target).result
+        raise cs.unsupported(where, "null pointer value for an array pointer (allocate it instead)")
+
+    def nonnull(self, v: ir.Value) -> ir.Value:
+        if _is_llvm_ptr(v):
+            zero = llvm.ZeroOp(v.type).result
+            return llvm.ICmpOp(llvm.ICmpPredicate.ne, v, zero).result
+        addr = memref.ExtractAlignedPointerAsIndexOp(v).result
+        return self.fn.cmpi("ne", addr, self.fn.const_index(0))
+
+    # ------------------------------------------------------------------ operators
+
+    def _binary(self, c: ci.Cursor) -> ir.Value | None:
+        op = cs.binary_operator(c)
+        a, b = cs.children(c)
+        if op == "=":
+            return self.assign(a, b, c)
+        if op == ",":
+            self.discard(a)
+            return self.rvalue(b)
+        if op in COMPARISONS or op in ("&&", "||"):
+            return self.fn.convert(self.cond(c), BOOL, scalar_of(c.type) or tm.INT)
+        s = scalar_of(c.type)
+        if s is None or scalar_of(a.type) is None or scalar_of(b.type) is None:
+            raise cs.unsupported(c, "pointer arithmetic (index the pointer instead)")
+        x = self.fn.convert(self.rvalue(a), scalar_of(a.type), s)
+        y = self.fn.convert(self.rvalue(b), scalar_of(b.type), s)
+        return self.arith(op, x, y, s, c)
+
+    def arith(self, op: str, x: ir.Value, y: ir.Value, s: Scalar, where: ci.Cursor) -> ir.Value:
+        if s.is_float:
+            table = {"+": arith.AddFOp, "-": arith.SubFOp, "*": arith.MulFOp, "/": arith.DivFOp}
+        else:
+            table = {
+                "+": arith.AddIOp, "-": arith.SubIOp, "*": arith.MulIOp,
+                "/": arith.DivUIOp if s.unsigned else arith.DivSIOp,
+                "%": arith.RemUIOp if s.unsigned else arith.RemSIOp,
+                "<<": arith.ShLIOp, ">>": arith.ShRUIOp if s.unsigned else arith.ShRSIOp,
+                "&": arith.AndIOp, "|": arith.OrIOp, "^": arith.XOrIOp,
+            }
+        if op not in table:
+            raise cs.unsupported(where, f"operator '{op}' on {s.kind}")
+        return table[op](x, y).result
+
+    def assign(self, a: ci.Cursor, b: ci.Cursor, where: ci.Cursor) -> ir.Value:
+        lv = self.lvalue(a)
+        v = self.rvalue(b)
+        with self.fn.loc(where):
+            self.store(lv, v, where)
+        return v
+
+    def _compound_assign(self, c: ci.Cursor) -> ir.Value:
+        op = cs.binary_operator(c)[:-1]
+        a, b = cs.children(c)
+        ls, rs = scalar_of(a.type), scalar_of(b.type)
+        if ls is None or rs is None:
+            raise cs.unsupported(c, "pointer arithmetic (index the pointer instead)")
+        lv = self.lvalue(a)
+        rhs = self.rvalue(b)
+        old = self.load(lv, c)
+        comp = tm.promote(ls) if op in ("<<", ">>") else tm.usual_arithmetic(ls, rs)
+        x = self.fn.convert(old, ls, comp)
+        y = self.fn.convert(rhs, rs, comp)
+        result = self.fn.convert(self.arith(op, x, y, comp, c), comp, ls)
+        self.store(lv, result, c)
+        return result
+
+    def _unary(self, c: ci.Cursor) -> ir.Value:
+        op = cs.unary_operator(c)
+        sub = cs.children(c)[0]
+        if op in ("pre++", "pre--", "post++", "post--"):
+            return self._incdec(c, op)
+        if op == "*":
+            return self.load(self.lvalue(c), c)
+        if op == "&":
+            raise cs.unsupported(c, "address-of operator '&'")
+        if op == "!":
+            return self.fn.convert(self._not(self.cond(sub)), BOOL, scalar_of(c.type) or tm.INT)
+        s = scalar_of(c.type)
+        if s is None:
+            raise cs.unsupported(c, f"unary '{op}' on a pointer")
+        v = self.fn.convert(self.rvalue(sub), scalar_of(sub.type), s)
+        if op == "+":
+            return v
+        if op == "-":
+            if s.is_float:
+                return arith.NegFOp(v).result
+            return arith.SubIOp(self.fn.const_int(0, v.type), v).result
+        if op == "~":
+            return arith.XOrIOp(v, self.fn.const_int(-1, v.type)).result
+        raise cs.unsupported(c, f"unary operator '{op}'")
+
+    def _incdec(self, c: ci.Cursor, op: str) -> ir.Value:
+        sub = cs.children(c)[0]
+        s = scalar_of(sub.type)
+        if s is None:
+            raise cs.unsupported(c, "pointer increment (index the pointer instead)")
+        lv = self.lvalue(sub)
+        old = self.load(lv, c)
+        if s.is_float:
+            one = self.fn.const_float(1.0, old.type)
+            new = (arith.AddFOp if op.endswith("++") else arith.SubFOp)(old, one).result
+        else:
+            one = self.fn.const_int(1, old.type)
+            new = (arith.AddIOp if op.endswith("++") else arith.SubIOp)(old, one).result
+        self.store(lv, new, c)
+        return new if op.startswith("pre") else old
+
+    def _not(self, bit: ir.Value) -> ir.Value:
+        return arith.XOrIOp(bit, self.fn.const_int(1, self.types.i(1))).result
+
+    def _compare(self, s: ci.Cursor, op: str) -> ir.Value:
+        a, b = cs.children(s)
+        if tm.is_pointer(a.type) or tm.is_pointer(b.type):
+            return self._compare_pointers(s, op, a, b)
+        sa, sb = scalar_of(a.type), scalar_of(b.type)
+        if sa is None or sb is None:
+            raise cs.unsupported(s, "comparison of these operands")
+        common = tm.usual_arithmetic(sa, sb) if sa != sb else sa
+        x = self.fn.convert(self.rvalue(a), sa, common)
+        y = self.fn.convert(self.rvalue(b), sb, common)
+        if common.is_float:
+            return self.fn.cmpf(_CMPF[op], x, y)
+        return self.fn.cmpi((_CMPI_U if common.unsigned else _CMPI_S)[op], x, y)
+
+    def _compare_pointers(self, s: ci.Cursor, op: str, a: ci.Cursor, b: ci.Cursor) -> ir.Value:
+        if op not in ("==", "!="):
+            raise cs.unsupported(s, "ordering comparison of pointers")
+        for p, q in ((a, b), (b, a)):
+            if is_null_constant(q):
+                bit = self.nonnull(self.rvalue(p))
+                return bit if op == "!=" else self._not(bit)
+        x, y = self.rvalue(a), self.rvalue(b)
+        x = self._address(x)
+        y = self._address(y)
+        return self.fn.cmpi("eq" if op == "==" else "ne", x, y)
+
+    def _address(self, v: ir.Value) -> ir.Value:
+        if _is_llvm_ptr(v):
+            return llvm.PtrToIntOp(self.types.i(64), v).result
+        addr = memref.ExtractAlignedPointerAsIndexOp(v).result
+        return arith.IndexCastOp(self.types.i(64), addr).result
+
+    def _logical(self, s: ci.Cursor, op: str) -> ir.Value:
+        a, b = cs.children(s)
+        lhs = self.cond(a)
+        if is_simple(b):
+            rhs = self.cond(b)
+            return (arith.AndIOp if op == "&&" else arith.OrIOp)(lhs, rhs).result
+        i1 = self.types.i(1)
+        if_op = scf.IfOp(lhs, [i1], has_else=True)
+        with ir.InsertionPoint(if_op.then_block):
+            scf.YieldOp([self.cond(b) if op == "&&" else self.fn.const_int(1, i1)])
+        with ir.InsertionPoint(if_op.else_block):
+            scf.YieldOp([self.fn.const_int(0, i1) if op == "&&" else self.cond(b)])
+        return if_op.result
+
+    def _conditional(self, c: ci.Cursor) -> ir.Value | None:
+        kids = cs.children(c)
+        if len(kids) != 3:
+            raise cs.unsupported(c, "conditional operator without a middle operand")
+        test, a, b = kids
+        rtype = self.types.to_mlir(c.type, c)
+        bit = self.cond(test)
+        if rtype is not None and is_simple(a) and is_simple(b):
+            x, y = self.rvalue(a), self.rvalue(b)
+            return arith.SelectOp(bit, x, y).result
+        if_op = scf.IfOp(bit, [rtype] if rtype is not None else [], has_else=True)
+        for block, arm in ((if_op.then_block, a), (if_op.else_block, b)):
+            with ir.InsertionPoint(block):
+                if rtype is None:
+                    self.discard(arm)
+                    scf.YieldOp([])
+                else:
+                    v = self.rvalue(arm)
+                    scf.YieldOp([self.coerce_memref(v, rtype, arm) if ir.MemRefType.isinstance(rtype) else v])
+        return if_op.result if rtype is not None else None
+
+    # ------------------------------------------------------------------ initialisers
+
+    def initialize_array(self, slot: ir.Value, ctype: ci.Type, init: ci.Cursor) -> None:
+        """``T a[N][M] = {...}``: zero-fill when the list is partial, then store each
+        given element."""
+        mtype = ir.MemRefType(slot.type)
+        shape = list(mtype.shape)
+        total = 1
+        for d in shape:
+            total *= d
+        elements: list[tuple[tuple[int, ...], ci.Cursor]] = []
+        s = cs.strip_parens(init)
+        if s.kind == K.STRING_LITERAL:
+            data = cs.evaluate(s)
+            if not isinstance(data, bytes):
+                raise cs.unsupported(s, "wide string literal")
+            data = (data + b"\0")[: shape[0]]
+            for k, byte in enumerate(data):
+                memref.StoreOp(self.fn.const_int(byte, mtype.element_type), slot, [self.fn.const_index(k)])
+            if len(data) < total:
+                self.fill(slot, self.fn.zero(mtype.element_type), start=len(data))
+            return
+        if s.kind != K.INIT_LIST_EXPR:
+            raise cs.unsupported(init, "array initialiser that is not a brace list")
+        _flatten_init(s, shape, (), elements)
+        if len(elements) < total:
+            self.fill(slot, self.fn.zero(mtype.element_type))
+        elem_scalar = scalar_of(_array_element(ctype))
+        for idx, expr in elements:
+            if _is_zero_literal(expr) and len(elements) < total:
+                continue
+            v = self.rvalue(expr)
+            if elem_scalar is not None:
+                v = self.fn.convert(v, scalar_of(expr.type), elem_scalar)
+            memref.StoreOp(v, slot, [self.fn.const_index(k) for k in idx])
+
+    def fill(self, slot: ir.Value, value: ir.Value, start: int = 0) -> None:
+        """Store ``value`` into every element of a static-shape memref (from flat
+        position ``start`` for 1-D memrefs)."""
+        shape = list(ir.MemRefType(slot.type).shape)
+
+        def nest(dim: int, ivs: list[ir.Value]) -> None:
+            if dim == len(shape):
+                memref.StoreOp(value, slot, ivs)
+                return
+            lo = start if len(shape) == 1 else 0
+            loop = scf.ForOp(self.fn.const_index(lo), self.fn.const_index(shape[dim]),
+                             self.fn.const_index(1))
+            with ir.InsertionPoint(loop.body):
+                nest(dim + 1, ivs + [loop.induction_variable])
+                scf.YieldOp([])
+
+        nest(0, [])
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def _describe(c: ci.Cursor) -> str:
+    names = {
+        K.STRING_LITERAL: "string literal here",
+        K.INIT_LIST_EXPR: "initialiser list here",
+        K.MEMBER_REF_EXPR: "struct member access",
+        K.ADDR_LABEL_EXPR: "label address",
+        K.STMT_EXPR: "statement expression",
+        K.COMPOUND_LITERAL_EXPR: "compound literal",
+    }
+    if c.kind in names:
+        return names[c.kind]
+    return f"expression ({c.kind.name.lower()})"
+
+
+def _cast_operand(c: ci.Cursor) -> ci.Cursor:
+    kids = [k for k in cs.children(c) if k.kind.is_expression()]
+    if not kids:
+        raise cs.unsupported(c, "cast")
+    return kids[-1]
+
+
+def _is_llvm_ptr_type(t: ir.Type) -> bool:
+    return str(t) == "!llvm.ptr"
+
+
+def _is_llvm_ptr(v: ir.Value) -> bool:
+    return _is_llvm_ptr_type(v.type)
+
+
+def is_null_constant(c: ci.Cursor) -> bool:
+    """``NULL``, ``0`` or ``(void *)0`` used as a pointer."""
+    s = c
+    while True:
+        s = cs.strip_parens(s)
+        if s.kind in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR):
+            kids = [k for k in cs.children(s) if k.kind.is_expression()]
+            if len(kids) != 1:
+                return False
+            s = kids[0]
+            continue
+        break
+    if not tm.is_int(s.type):
+        return False
+    return cs.evaluate(s) == 0
+
+
+def is_simple(c: ci.Cursor) -> bool:
+    """Cheap, side-effect free and trap free: safe to evaluate unconditionally."""
+    for n in cs.walk(c):
+        k = n.kind
+        if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.PAREN_EXPR,
+                 K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_UNARY_EXPR, K.TYPE_REF):
+            continue
+        if k == K.DECL_REF_EXPR:
+            decl = n.referenced
+            if decl is None or decl.kind not in (K.VAR_DECL, K.PARM_DECL, K.ENUM_CONSTANT_DECL):
+                return False
+            if decl.kind != K.ENUM_CONSTANT_DECL and (tm.is_array(decl.type) or not is_local_decl(decl)):
+                return False
+            continue
+        if k == K.BINARY_OPERATOR and cs.binary_operator(n) in _SIMPLE_BINARY:
+            continue
+        if k == K.UNARY_OPERATOR and cs.unary_operator(n) in ("-", "+", "!", "~"):
+            continue
+        return False
+    return True
+
+
+def _is_zero_literal(c: ci.Cursor) -> bool:
+    value = cs.evaluate(c)
+    return isinstance(value, (int, float)) and value == 0 and not isinstance(value, bool)
+
+
+def _array_element(t: ci.Type) -> ci.Type:
+    t = tm.canon(t)
+    while t.kind == TK.CONSTANTARRAY:
+        t = tm.canon(t.element_type)
+    return t
+
+
+def _flatten_init(init: ci.Cursor, shape: list[int], prefix: tuple[int, ...],
+                  out: list[tuple[tuple[int, ...], ci.Cursor]]) -> None:
+    """Positions of the elements of a (possibly nested) brace initialiser.  Flat lists for
+    multi-dimensional arrays fill in row-major order, as in C."""
+    kids = [k for k in cs.children(init) if k.kind.is_expression()]
+    depth = len(prefix)
+    if depth == len(shape) - 1 or all(k.kind != K.INIT_LIST_EXPR for k in kids):
+        # Flat list: row-major positions in the remaining dimensions.
+        rest = shape[depth:]
+        for n, k in enumerate(kids):
+            if k.kind == K.INIT_LIST_EXPR:
+                raise cs.unsupported(k, "mixed nested initialiser")
+            idx, rem = [], n
+            for d in reversed(rest):
+                idx.append(rem % d)
+                rem //= d
+            out.append((prefix + tuple(reversed(idx)), k))
+        return
+    for n, k in enumerate(kids):
+        if k.kind != K.INIT_LIST_EXPR:
+            raise cs.unsupported(k, "mixed nested initialiser")
+        _flatten_init(k, shape, prefix + (n,), out)

@@ -1,0 +1,396 @@
+"""One C function -> one ``func.func``: the per-function state (variables, allocation
+scopes, control flags) and the small IR helpers every emitter shares (constants,
+conversions, allocas).  Expressions, statements and OpenMP constructs are emitted by
+their own classes (``expressions.py``, ``statements.py``, ``openmp.py``), which all work
+on a FunctionEmitter.
+
+Control flow stays structured.  ``break``, ``continue`` and an early ``return`` set
+``i1`` flags held in ``memref.alloca``s; the statements after a jump are guarded by
+``scf.if`` on those flags, and a loop left by ``break``/``return`` becomes an
+``scf.while`` whose condition tests them.  The frequent ``if (c) continue;`` at the top
+level of a loop body needs no flag: the rest of the body goes into the ``else`` branch.
+The ``cf`` dialect is never used, so every loop stays a loop for the later passes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterator
+
+import clang.cindex as ci
+from mlir import ir
+from mlir.dialects import arith, func, memref
+
+from . import clang_support as cs
+from . import typemap as tm
+from .analysis import FunctionAnalysis, decl_key, var_initializer
+from .typemap import Scalar
+
+if TYPE_CHECKING:
+    from .module import ModuleEmitter
+
+K = ci.CursorKind
+
+CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
+CMPF = {"oeq": 1, "ogt": 2, "oge": 3, "olt": 4, "ole": 5, "one": 6, "une": 13}
+
+
+@dataclass
+class Var:
+    """How a C variable lives in the IR.
+
+    ``ssa``: ``value`` is its (never reassigned) value.  ``mem``: ``value`` is a memref
+    holding it (rank 0 for scalars and pointers, the array shape for arrays).  ``iv``:
+    ``value`` is a loop induction variable of type index and ``c_value`` the same value in
+    the variable's C type.
+    """
+
+    kind: str
+    ctype: ci.Type
+    value: ir.Value
+    c_value: ir.Value | None = None
+
+    @property
+    def is_array(self) -> bool:
+        return tm.is_array(self.ctype)
+
+
+@dataclass
+class AllocaScope:
+    """Where ``memref.alloca``s go: the entry block of the function or of an
+    ``omp.parallel`` region (per thread)."""
+
+    block: ir.Block
+    last: ir.Operation | None = None
+
+
+@dataclass
+class LoopFlags:
+    brk: ir.Value | None = None
+    cont: ir.Value | None = None
+    omp: bool = False
+
+
+@dataclass
+class ReturnState:
+    flag: ir.Value | None = None
+    value: ir.Value | None = None
+    direct: bool = True
+
+
+@dataclass
+class NameScope:
+    names: dict[str, tuple] = field(default_factory=dict)
+
+
+class FunctionEmitter:
+    """Emits one function definition into the module."""
+
+    def __init__(self, module: "ModuleEmitter", cursor: ci.Cursor) -> None:
+        from .expressions import ExprEmitter
+        from .openmp import OmpEmitter
+        from .statements import StmtEmitter
+
+        self.module = module
+        self.cursor = cursor
+        self.name = cursor.spelling
+        self.types = module.types
+        self.in_main_file = cursor.location.file is not None and cursor.location.file.name == module.path
+        pragmas = module.pragmas.within(cursor.extent.start.offset, cursor.extent.end.offset) if self.in_main_file else []
+        clause_names: set[str] = set()
+        for p in pragmas:
+            for c in p.clauses:
+                if c.name in ("private", "firstprivate", "lastprivate", "reduction"):
+                    clause_names.update(a.strip() for a in c.args)
+        self.analysis = FunctionAnalysis(cursor, clause_names)
+        self.vars: dict[tuple, Var] = {}
+        self.scopes: list[NameScope] = []
+        self.alloca_scopes: list[AllocaScope] = []
+        self.loops: list[LoopFlags] = []
+        self.ret = ReturnState()
+        self.omp_depth = 0
+        self._const_cache: dict[tuple, ir.Value] = {}
+        self.expr = ExprEmitter(self)
+        self.stmt = StmtEmitter(self)
+        self.omp = OmpEmitter(self)
+
+    # ------------------------------------------------------------------ entry
+
+    def emit(self) -> None:
+        cursor = self.cursor
+        body = self.analysis.body
+        params = [c for c in cursor.get_children() if c.kind == K.PARM_DECL]
+        arg_types = [self.types.to_mlir(p.type, p) for p in params]
+        result = self.types.to_mlir(cursor.result_type, cursor)
+        if result is not None and isinstance(result, ir.MemRefType) and result.rank > 0 and \
+                tm.is_array(cursor.result_type):
+            raise cs.unsupported(cursor, "function returning an array")
+        ftype = ir.FunctionType.get(arg_types, [result] if result is not None else [])
+        with self.loc(cursor):
+            visibility = "private" if cursor.storage_class == ci.StorageClass.STATIC else None
+            fn = self.module.new_function(self.name, ftype, visibility)
+            entry = fn.add_entry_block(arg_locs=[self.loc(p) for p in params])
+        self.func_op = fn
+        self.result_type = result
+        with ir.InsertionPoint(entry), self.loc(body):
+            self.alloca_scopes.append(AllocaScope(entry))
+            self.scopes.append(NameScope())
+            for p, arg in zip(params, entry.arguments):
+                self.bind_param(p, arg)
+            if self.analysis.uses_return_flag:
+                self.ret.direct = False
+                self.ret.flag = self.new_flag()
+                if result is not None:
+                    self.ret.value = self.alloca(ir.MemRefType.get([], result))
+            returned = self.stmt.function_body(body)
+            if not returned:
+                self.emit_final_return()
+            self.scopes.pop()
+            self.alloca_scopes.pop()
+
+    def emit_final_return(self) -> None:
+        if self.result_type is None:
+            func.ReturnOp([])
+            return
+        if self.ret.value is not None:
+            func.ReturnOp([memref.LoadOp(self.ret.value, []).result])
+            return
+        # Falling off the end: `main` returns 0 (C99); anything else is undefined.
+        if isinstance(self.result_type, ir.IntegerType) or ir.FloatType.isinstance(self.result_type):
+            func.ReturnOp([self.zero(self.result_type)])
+        else:
+            poison = ir.Operation.create("ub.poison", results=[self.result_type],
+                                         attributes={"value": ir.Attribute.parse("#ub.poison")})
+            func.ReturnOp([poison.result])
+
+    # ------------------------------------------------------------------ locations
+
+    def loc(self, cursor: ci.Cursor | None) -> ir.Location:
+        return self.module.loc(cursor)
+
+    # ------------------------------------------------------------------ variables
+
+    def bind_param(self, p: ci.Cursor, arg: ir.Value) -> None:
+        key = decl_key(p)
+        if p.spelling:
+            self.scopes[-1].names[p.spelling] = key
+        if self.analysis.is_ssa(p):
+            self.vars[key] = Var("ssa", p.type, arg)
+            return
+        with self.loc(p):
+            slot = self.alloca(ir.MemRefType.get([], arg.type))
+            memref.StoreOp(arg, slot, [])
+        self.vars[key] = Var("mem", p.type, slot)
+
+    def declare_local(self, decl: ci.Cursor) -> None:
+        """A VAR_DECL inside the body: SSA value, scalar slot, or local array."""
+        key = decl_key(decl)
+        self.scopes[-1].names[decl.spelling] = key
+        if decl.storage_class == ci.StorageClass.STATIC:
+            self.vars[key] = Var("global", decl.type, self.module.static_local(self, decl))
+            return
+        if decl.storage_class == ci.StorageClass.EXTERN:
+            raise cs.unsupported(decl, "extern declaration inside a function")
+        init = var_initializer(decl)
+        ctype = decl.type
+        with self.loc(decl):
+            if tm.is_array(ctype):
+                mtype = self.types.to_mlir(ctype, decl)
+                slot = self.alloca(mtype)
+                self.vars[key] = Var("mem", ctype, slot)
+                if init is not None:
+                    self.expr.initialize_array(slot, ctype, init)
+                return
+            mtype = self.types.to_mlir(ctype, decl)
+            if mtype is None:
+                raise cs.unsupported(decl, "void variable")
+            if self.analysis.is_ssa(decl):
+                value = self.expr.rvalue(init)
+                self.vars[key] = Var("ssa", ctype, value)
+                return
+            slot = self.alloca(ir.MemRefType.get([], mtype))
+            self.vars[key] = Var("mem", ctype, slot)
+            if init is not None:
+                if init.kind == K.INIT_LIST_EXPR:
+                    kids = cs.children(init)
+                    init = kids[0] if kids else None
+                if init is not None:
+                    memref.StoreOp(self.expr.rvalue(init), slot, [])
+
+    def lookup(self, decl: ci.Cursor, where: ci.Cursor) -> Var:
+        key = decl_key(decl)
+        var = self.vars.get(key)
+        if var is not None:
+            if var.kind == "global":
+                return Var("mem", var.ctype, self.module.global_memref(var.value, where))
+            return var
+        # Globals (file scope, or block-scope extern) are found by name.
+        return Var("mem", decl.type, self.module.global_ref(decl, where))
+
+    def lookup_name(self, name: str) -> tuple | None:
+        for scope in reversed(self.scopes):
+            if name in scope.names:
+                return scope.names[name]
+        return None
+
+    @contextlib.contextmanager
+    def name_scope(self) -> Iterator[None]:
+        self.scopes.append(NameScope())
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+
+    @contextlib.contextmanager
+    def rebind(self, key: tuple, var: Var) -> Iterator[None]:
+        old = self.vars.get(key)
+        self.vars[key] = var
+        try:
+            yield
+        finally:
+            if old is None:
+                self.vars.pop(key, None)
+            else:
+                self.vars[key] = old
+
+    # ------------------------------------------------------------------ allocas & flags
+
+    def alloca(self, mtype: ir.Type) -> ir.Value:
+        """A ``memref.alloca`` at the start of the current allocation scope (so loops do
+        not grow the stack, and ``omp.parallel`` regions get per-thread storage)."""
+        scope = self.alloca_scopes[-1]
+        with ir.InsertionPoint.at_block_begin(scope.block):
+            op = memref.AllocaOp(mtype, [], [])
+        if scope.last is not None:
+            op.operation.move_after(scope.last)
+        scope.last = op.operation
+        return op.result
+
+    def new_flag(self) -> ir.Value:
+        flag = self.alloca(ir.MemRefType.get([], self.types.i(1)))
+        self.set_flag(flag, False)
+        return flag
+
+    def set_flag(self, flag: ir.Value, value: bool) -> None:
+        memref.StoreOp(self.const_int(1 if value else 0, self.types.i(1)), flag, [])
+
+    def load(self, slot: ir.Value) -> ir.Value:
+        return memref.LoadOp(slot, []).result
+
+    def still_running(self, jumps: frozenset[str] | set[str]) -> ir.Value | None:
+        """``i1`` that is true when none of the flags of ``jumps`` is set (None: no flag
+        can be set)."""
+        flags = []
+        if "return" in jumps and self.ret.flag is not None:
+            flags.append(self.ret.flag)
+        if self.loops:
+            loop = self.loops[-1]
+            if "break" in jumps and loop.brk is not None:
+                flags.append(loop.brk)
+            if "continue" in jumps and loop.cont is not None:
+                flags.append(loop.cont)
+        if not flags:
+            return None
+        any_set = self.load(flags[0])
+        for f in flags[1:]:
+            any_set = arith.OrIOp(any_set, self.load(f)).result
+        return arith.XOrIOp(any_set, self.const_int(1, self.types.i(1))).result
+
+    # ------------------------------------------------------------------ constants
+
+    def _cached(self, key: tuple, make) -> ir.Value:
+        block = ir.InsertionPoint.current.block
+        full = (block, key)
+        hit = self._const_cache.get(full)
+        if hit is None:
+            hit = make()
+            self._const_cache[full] = hit
+        return hit
+
+    def const_int(self, value: int, mtype: ir.Type) -> ir.Value:
+        if ir.IndexType.isinstance(mtype):
+            return self._cached(("index", value), lambda: arith.ConstantOp(mtype, value).result)
+        width = ir.IntegerType(mtype).width
+        value &= (1 << width) - 1
+        if width > 1 and value >= 1 << (width - 1):
+            value -= 1 << width
+        return self._cached((str(mtype), value),
+                            lambda: arith.ConstantOp(mtype, ir.IntegerAttr.get(mtype, value)).result)
+
+    def const_index(self, value: int) -> ir.Value:
+        return self.const_int(value, ir.IndexType.get())
+
+    def const_float(self, value: float, mtype: ir.Type) -> ir.Value:
+        return self._cached((str(mtype), "f", repr(value)),
+                            lambda: arith.ConstantOp(mtype, ir.FloatAttr.get(mtype, value)).result)
+
+    def const_scalar(self, value: int | float, s: Scalar) -> ir.Value:
+        if s.is_float:
+            return self.const_float(float(value), s.mlir())
+        return self.const_int(int(value), s.mlir())
+
+    def zero(self, mtype: ir.Type) -> ir.Value:
+        if ir.FloatType.isinstance(mtype):
+            return self.const_float(0.0, mtype)
+        return self.const_int(0, mtype)
+
+    # ------------------------------------------------------------------ conversions
+
+    def convert(self, v: ir.Value, src: Scalar, dst: Scalar) -> ir.Value:
+        """C conversion between arithmetic types."""
+        if src == dst:
+            return v
+        if dst.is_bool:
+            return self.truthy_scalar(v, src)
+        if src.is_float and dst.is_float:
+            if dst.width > src.width:
+                return arith.ExtFOp(dst.mlir(), v).result
+            return arith.TruncFOp(dst.mlir(), v).result
+        if src.is_float:
+            op = arith.FPToUIOp if dst.unsigned else arith.FPToSIOp
+            return op(dst.mlir(), v).result
+        if dst.is_float:
+            op = arith.UIToFPOp if src.unsigned else arith.SIToFPOp
+            return op(dst.mlir(), v).result
+        if dst.width > src.width:
+            op = arith.ExtUIOp if src.unsigned else arith.ExtSIOp
+            return op(dst.mlir(), v).result
+        if dst.width < src.width:
+            return arith.TruncIOp(dst.mlir(), v).result
+        return v
+
+    def truthy_scalar(self, v: ir.Value, s: Scalar) -> ir.Value:
+        if s.is_bool:
+            return v
+        if s.is_float:
+            return self.cmpf("une", v, self.const_float(0.0, v.type))
+        return self.cmpi("ne", v, self.const_int(0, v.type))
+
+    def cmpi(self, pred: str, a: ir.Value, b: ir.Value) -> ir.Value:
+        return ir.Operation.create(
+            "arith.cmpi", results=[self.types.i(1)], operands=[a, b],
+            attributes={"predicate": ir.IntegerAttr.get(self.types.i(64), CMPI[pred])}).result
+
+    def cmpf(self, pred: str, a: ir.Value, b: ir.Value) -> ir.Value:
+        return ir.Operation.create(
+            "arith.cmpf", results=[self.types.i(1)], operands=[a, b],
+            attributes={"predicate": ir.IntegerAttr.get(self.types.i(64), CMPF[pred])}).result
+
+    def to_index(self, v: ir.Value, s: Scalar) -> ir.Value:
+        """A C integer as an ``index`` (subscripts, loop bounds, allocation sizes)."""
+        if ir.IndexType.isinstance(v.type):
+            return v
+        owner = v.owner
+        if isinstance(owner, ir.OpView) and owner.operation.name in ("arith.index_cast", "arith.index_castui"):
+            src = owner.operation.operands[0]
+            if ir.IndexType.isinstance(src.type):
+                return src
+        if s.is_bool:
+            v = arith.ExtUIOp(self.types.i(32), v).result
+        op = arith.IndexCastUIOp if s.unsigned else arith.IndexCastOp
+        return op(ir.IndexType.get(), v).result
+
+    def from_index(self, v: ir.Value, s: Scalar) -> ir.Value:
+        op = arith.IndexCastUIOp if s.unsigned else arith.IndexCastOp
+        return op(s.mlir(), v).result
