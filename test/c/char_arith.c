@@ -30,6 +30,7 @@ int main(void) {
     printf("FAIL char_arith %d\n", fails);
     return 1;
   }
-  printf("ok char_arith %s %d %c%c\n", shifted, digits, lower[0], lower[4]);
+  printf("ok char_arith %c%c%c%c%c %d %c%c\n", shifted[0], shifted[1], shifted[2],
+         shifted[3], shifted[4], digits, lower[0], lower[4]);
   return 0;
 }

@@ -17,16 +17,12 @@ int main(void) {
     last = i;
   }
   if (cnt != 7 || last != 2) fails++;
-  int down = 0;
-  for (int i = 9; i >= 0; i--)
-    down = down * 10 + i; /* 9876543210 overflows int: use % */
   int digits = 0;
   for (int i = 9; i >= 0; i--)
     digits = (digits * 10 + i) % 1000000;
   if (digits != 543210) fails++;
-  (void)down;
   double d = 0.0;
-  for (int i = 64; i >= 1; i -= i / 2) /* 64 32 16 8 4 2 1 */
+  for (int i = 64; i >= 1; i -= (i + 1) / 2) /* 64 32 16 8 4 2 1 */
     d += i;
   if (d != 127.0) fails++;
   if (fails) {
