@@ -22,7 +22,7 @@ from pathlib import Path
 from . import env, ir, pipeline
 from .errors import CartsError
 
-SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
 
 
 class _Parser(argparse.ArgumentParser):

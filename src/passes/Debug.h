@@ -3,7 +3,7 @@
 // Each pass prints its decisions on a named channel, one decision per line,
 // prefixed by the channel and the location of the op it decided about:
 //
-//   CARTS_DEBUG("db", op) << "partition=block mode=inout";
+//   CARTS_DEBUG("db", op) << "partition=block mode=inout\n";
 //   => [db] batchnorm.c:42:5: partition=block mode=inout
 //
 // Channels are switched on from Python (`--debug-only=db,for_lowering`); the
@@ -21,7 +21,7 @@
 namespace mlir::arts {
 /// True when `channel` was named in --debug-only (or "all" was).
 bool isDebugChannelOn(llvm::StringRef channel);
-/// Starts one debug line: `[channel] file:line:col: `.
+/// Starts one debug line: `[channel] file:line:col: `; the caller ends it with "\n".
 llvm::raw_ostream &debugLine(llvm::StringRef channel, Operation *op);
 /// `file:line:col` of an op (the first file location inside fused/named ones), or "unknown".
 std::string locationString(Location loc);

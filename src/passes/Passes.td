@@ -11,6 +11,56 @@
 include "mlir/Pass/PassBase.td"
 
 //===----------------------------------------------------------------------===//
+// Stage passes
+//===----------------------------------------------------------------------===//
+
+def OpenMPToArts : Pass<"arts-openmp-to-arts", "ModuleOp"> {
+  let summary = "convert the upstream omp dialect into ARTS tasks and work-sharing loops";
+  let description = [{
+    `omp.parallel` becomes a parallel `arts.edt` (a constant `num_threads`
+    becomes `workers`), `omp.wsloop` + `omp.loop_nest` an `arts.for` over
+    `index` bounds followed by `arts.barrier` unless `nowait`, `omp.single`
+    and `omp.masked`/`omp.master` a single `arts.edt` (a barrier follows a
+    `single` without `nowait`), `omp.barrier` an `arts.barrier`, and
+    `omp_get_thread_num()` / `omp_get_num_threads()` / `omp_get_max_threads()`
+    `arts.runtime_query`s. Reductions stay on the `arts.for` with their kind
+    read from the `omp.declare_reduction` combiner; private clauses get a fresh
+    copy inside each task. Collapsed loop nests keep the outermost loop as the
+    `arts.for` and run the inner ones as `scf.for`. A work-sharing loop outside
+    any parallel region gets its own parallel task; thread-private allocas of
+    a parallel region that only one loop uses move into that loop's body, since
+    its iterations, not the workers, become tasks. Tasks carry `no_verify`
+    until create-dbs gives them datablock dependencies. Anything else of the
+    omp dialect is reported at its location and the pass fails.
+
+    ```mlir
+    // before
+    omp.parallel {
+      omp.wsloop schedule(static) {
+        omp.loop_nest (%i) : i32 = (%c0) to (%n) step (%c1) {
+          ...
+          omp.yield
+        }
+      }
+      omp.terminator
+    }
+    // after
+    arts.edt <parallel> <intranode> route(%c0_i32) attributes {no_verify} {
+      arts.for (%lb) to (%ub) step (%s) schedule(<static>) {
+      ^bb0(%iv: index):
+        %i = arith.index_cast %iv : index to i32
+        ...
+      }
+      arts.barrier
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+//===----------------------------------------------------------------------===//
 // Verification passes between stages
 //===----------------------------------------------------------------------===//
 

@@ -1,0 +1,780 @@
+//===- OpenMPToArts.cpp - the omp dialect becomes ARTS tasks and loops ----===//
+//
+// The openmp-to-arts stage. Every OpenMP construct of the module is checked
+// first, so an unsupported one fails the pass before the IR changes at all;
+// then the constructs are rewritten outermost first: each body moves into the
+// op replacing its construct, and the constructs nested in it are rewritten in
+// their new place.
+//
+//   omp.parallel            -> arts.edt <parallel> (constant num_threads -> workers)
+//   omp.wsloop/loop_nest    -> arts.for over index bounds [+ arts.barrier unless nowait]
+//   omp.single              -> arts.edt <single> [+ arts.barrier unless nowait]
+//   omp.masked, omp.master  -> arts.edt <single>
+//   omp.barrier             -> arts.barrier
+//   omp_get_thread_num()    -> arts.runtime_query <current_worker>
+//   omp_get_{num,max}_threads() -> arts.runtime_query <total_workers>
+//
+// Every new task carries `no_verify`: its dependencies come with create-dbs.
+// Two decisions go beyond the one-to-one mapping, each made in one function:
+// decideLoopBinding gives an orphaned work-sharing loop a parallel task of its
+// own, and threadPrivateStorageOf turns thread-private allocas that only one
+// loop uses into per-iteration storage (ARTS runs iterations in chunk tasks,
+// not in the workers of the parallel task).
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Debug.h"
+#include "passes/PassDetail.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::arts {
+#define GEN_PASS_DEF_OPENMPTOARTS
+#include "carts/Passes.h.inc"
+} // namespace mlir::arts
+
+using namespace mlir;
+using namespace mlir::arts;
+
+static constexpr llvm::StringLiteral kChannel = "openmp-to-arts";
+
+static std::optional<int64_t> constantInt(Value v) {
+  APInt value;
+  if (v && matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Mapping OpenMP clauses to ARTS attributes
+//===----------------------------------------------------------------------===//
+
+static std::optional<ScheduleKind> scheduleOf(omp::ClauseScheduleKind kind) {
+  switch (kind) {
+  case omp::ClauseScheduleKind::Static:
+    return ScheduleKind::static_;
+  case omp::ClauseScheduleKind::Dynamic:
+    return ScheduleKind::dynamic;
+  case omp::ClauseScheduleKind::Guided:
+    return ScheduleKind::guided;
+  case omp::ClauseScheduleKind::Auto:
+    return ScheduleKind::auto_;
+  case omp::ClauseScheduleKind::Runtime:
+    return ScheduleKind::runtime;
+  case omp::ClauseScheduleKind::Distribute:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+static std::optional<RuntimeQueryKind> runtimeQueryOf(StringRef callee) {
+  return llvm::StringSwitch<std::optional<RuntimeQueryKind>>(callee)
+      .Case("omp_get_thread_num", RuntimeQueryKind::current_worker)
+      .Case("omp_get_num_threads", RuntimeQueryKind::total_workers)
+      .Case("omp_get_max_threads", RuntimeQueryKind::total_workers)
+      .Default(std::nullopt);
+}
+
+/// The reduction kind of one arith op combining two partial values.
+static std::optional<ReductionKind> kindOfCombiningOp(Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<ReductionKind>>(op)
+      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return ReductionKind::add; })
+      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return ReductionKind::mul; })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
+          [](auto) { return ReductionKind::max; })
+      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
+          [](auto) { return ReductionKind::min; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+/// `select(cmp(a, b), a, b)`: max when the compare is `>`, min when it is `<`;
+/// swapped select operands swap the two. Unsigned compares do not fit (the
+/// ARTS reduction kinds carry no signedness).
+static std::optional<ReductionKind> kindOfCompareSelect(arith::SelectOp select) {
+  Value lhs, rhs;
+  std::optional<bool> greater;
+  Operation *compare = select.getCondition().getDefiningOp();
+  if (auto cmp = dyn_cast_or_null<arith::CmpFOp>(compare)) {
+    using P = arith::CmpFPredicate;
+    P p = cmp.getPredicate();
+    if (p == P::OGT || p == P::OGE || p == P::UGT || p == P::UGE)
+      greater = true;
+    else if (p == P::OLT || p == P::OLE || p == P::ULT || p == P::ULE)
+      greater = false;
+    lhs = cmp.getLhs();
+    rhs = cmp.getRhs();
+  } else if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(compare)) {
+    using P = arith::CmpIPredicate;
+    P p = cmp.getPredicate();
+    if (p == P::sgt || p == P::sge)
+      greater = true;
+    else if (p == P::slt || p == P::sle)
+      greater = false;
+    lhs = cmp.getLhs();
+    rhs = cmp.getRhs();
+  }
+  if (!greater)
+    return std::nullopt;
+  ReductionKind keepLhs = *greater ? ReductionKind::max : ReductionKind::min;
+  ReductionKind keepRhs = *greater ? ReductionKind::min : ReductionKind::max;
+  if (select.getTrueValue() == lhs && select.getFalseValue() == rhs)
+    return keepLhs;
+  if (select.getTrueValue() == rhs && select.getFalseValue() == lhs)
+    return keepRhs;
+  return std::nullopt;
+}
+
+namespace {
+/// The ARTS kind of an `omp.declare_reduction`, or why it has none.
+struct ReductionMatch {
+  std::optional<ReductionKind> kind;
+  StringRef whyNot;
+};
+} // namespace
+
+/// Reads the operator off the combiner region. Loads and stores are ignored
+/// so that by-reference declarations (which load both sides and store the
+/// result) match like by-value ones.
+static ReductionMatch matchReduction(omp::DeclareReductionOp decl) {
+  Region &combiner = decl.getReductionRegion();
+  if (!combiner.hasOneBlock())
+    return {std::nullopt, "its combiner has control flow"};
+  SmallVector<Operation *> computing;
+  for (Operation &op : combiner.front().without_terminator())
+    if (!isa<memref::LoadOp, memref::StoreOp, LLVM::LoadOp, LLVM::StoreOp>(op))
+      computing.push_back(&op);
+  if (computing.size() == 1)
+    if (auto kind = kindOfCombiningOp(computing[0]))
+      return {kind, ""};
+  if (computing.size() == 2)
+    if (auto select = dyn_cast<arith::SelectOp>(computing[1]))
+      if (select.getCondition().getDefiningOp() == computing[0])
+        if (auto kind = kindOfCompareSelect(select))
+          return {kind, ""};
+  if (llvm::any_of(computing, llvm::IsaPred<arith::MaxUIOp, arith::MinUIOp>))
+    return {std::nullopt, "unsigned max/min reductions are not supported (ARTS reduction "
+                          "kinds carry no signedness)"};
+  return {std::nullopt, "its combiner is not an add, mul, max or min"};
+}
+
+//===----------------------------------------------------------------------===//
+// The conversion
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A task-local copy of a private variable, and the recipe that made it.
+struct PrivateCopy {
+  Value value;
+  omp::PrivateClauseOp recipe;
+};
+
+class Converter {
+public:
+  explicit Converter(ModuleOp module) : module(module), rewriter(module.getContext()) {}
+
+  /// Reports every construct the conversion cannot handle; no IR change.
+  LogicalResult checkAll();
+  /// Rewrites every construct; only called once checkAll succeeded.
+  void convertAll();
+
+private:
+  LogicalResult checkConstruct(Operation *op);
+  LogicalResult checkParallel(omp::ParallelOp op);
+  LogicalResult checkWsloop(omp::WsloopOp op);
+  LogicalResult checkLoopNest(omp::LoopNestOp op);
+  LogicalResult checkSingle(omp::SingleOp op);
+  LogicalResult checkMasked(omp::MaskedOp op);
+  LogicalResult checkPrivates(Operation *owner, ValueRange vars, std::optional<ArrayAttr> syms);
+  LogicalResult checkReductions(omp::WsloopOp op);
+  LogicalResult checkRuntimeQuery(func::CallOp call);
+  LogicalResult decideLoopBinding(omp::WsloopOp op);
+
+  void convertParallel(omp::ParallelOp op);
+  void convertWsloop(omp::WsloopOp op);
+  void convertSingleTask(Operation *op, Region &body, bool barrierAfter, ValueRange privateVars,
+                         std::optional<ArrayAttr> privateSyms);
+  void convertRuntimeQueries();
+  void eraseDeadDeclarations();
+
+  EdtOp createTask(Location loc, EdtType type, IntegerAttr workers);
+  SmallVector<PrivateCopy> materializePrivates(Operation *owner, ValueRange vars,
+                                               std::optional<ArrayAttr> syms, StringRef scope);
+  SmallVector<memref::AllocaOp> threadPrivateStorageOf(omp::WsloopOp op);
+  Value inlineRecipe(Region &recipe, ValueRange args);
+  void emitDeallocs(ArrayRef<PrivateCopy> copies);
+  void moveRegionBody(Region &region, Operation *before, ValueRange entryArgs);
+  Value toIndex(Location loc, Value v);
+  Value fromIndex(Location loc, Value v, Type type);
+
+  ModuleOp module;
+  IRRewriter rewriter;
+  /// Work-sharing loops outside any parallel region; each gets its own parallel task.
+  DenseSet<Operation *> orphanedLoops;
+  /// Functions called from inside an omp.parallel region.
+  DenseSet<StringAttr> calledInParallel;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Checks
+//===----------------------------------------------------------------------===//
+
+LogicalResult Converter::checkAll() {
+  module.walk([&](omp::ParallelOp parallel) {
+    parallel.walk(
+        [&](func::CallOp call) { calledInParallel.insert(call.getCalleeAttr().getAttr()); });
+  });
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    if (isa_and_nonnull<omp::OpenMPDialect>(op->getDialect()))
+      ok &= succeeded(checkConstruct(op));
+    else if (auto call = dyn_cast<func::CallOp>(op))
+      ok &= succeeded(checkRuntimeQuery(call));
+  });
+  return success(ok);
+}
+
+LogicalResult Converter::checkConstruct(Operation *op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](omp::ParallelOp parallel) { return checkParallel(parallel); })
+      .Case([&](omp::WsloopOp loop) { return checkWsloop(loop); })
+      .Case([&](omp::LoopNestOp nest) { return checkLoopNest(nest); })
+      .Case([&](omp::SingleOp single) { return checkSingle(single); })
+      .Case([&](omp::MaskedOp masked) { return checkMasked(masked); })
+      .Case<omp::MasterOp, omp::BarrierOp, omp::TerminatorOp, omp::YieldOp,
+            omp::DeclareReductionOp, omp::PrivateClauseOp>([](Operation *) { return success(); })
+      .Default([](Operation *other) {
+        return other->emitError() << "unsupported OpenMP construct '" << other->getName() << "'";
+      });
+}
+
+LogicalResult Converter::checkParallel(omp::ParallelOp op) {
+  if (op.getIfExpr())
+    return op.emitError("'if' clause on omp.parallel is not supported");
+  if (!op.getAllocateVars().empty())
+    return op.emitError("'allocate' clause on omp.parallel is not supported");
+  if (!op.getReductionVars().empty())
+    return op.emitError("reduction clause on omp.parallel is not supported (reductions are "
+                        "kept on omp.wsloop only)");
+  if (auto n = constantInt(op.getNumThreads()); n && *n <= 0)
+    return op.emitError() << "num_threads must be positive, got " << *n;
+  // OpenMP runs a nested region with a team of one by default; a nested
+  // parallel task would instead run its whole body once per worker.
+  if (op->getParentOfType<omp::ParallelOp>())
+    return op.emitError("nested omp.parallel is not supported");
+  auto fn = op->getParentOfType<func::FuncOp>();
+  if (fn && calledInParallel.contains(fn.getSymNameAttr()))
+    return op.emitError() << "omp.parallel in @" << fn.getSymName()
+                          << ", which is called inside a parallel region: nested parallelism "
+                             "is not supported";
+  return checkPrivates(op, op.getPrivateVars(), op.getPrivateSyms());
+}
+
+LogicalResult Converter::checkWsloop(omp::WsloopOp op) {
+  if (!op.getLinearVars().empty())
+    return op.emitError("'linear' clause on omp.wsloop is not supported");
+  if (op.getOrdered())
+    return op.emitError("'ordered' clause on omp.wsloop is not supported");
+  if (!op.getAllocateVars().empty())
+    return op.emitError("'allocate' clause on omp.wsloop is not supported");
+  if (auto kind = op.getScheduleKind(); kind && !scheduleOf(*kind))
+    return op.emitError() << "schedule(" << omp::stringifyClauseScheduleKind(*kind)
+                          << ") on omp.wsloop is not supported";
+  Block &wrapped = op.getRegion().front();
+  if (!isa<omp::LoopNestOp>(wrapped.front()))
+    return op.emitError("omp.wsloop must directly wrap an omp.loop_nest (composite loop "
+                        "constructs are not supported)");
+  if (failed(decideLoopBinding(op)) || failed(checkReductions(op)))
+    return failure();
+  return checkPrivates(op, op.getPrivateVars(), op.getPrivateSyms());
+}
+
+/// Decides what a work-sharing loop is shared among. Inside a parallel region:
+/// its workers. Outside any (an orphaned `omp for`, run by a team of one in
+/// OpenMP): the loop gets a parallel task of its own, so its iterations are
+/// still spread. That would nest parallelism if the function were also called
+/// from a parallel region, so that case is rejected (direct calls only).
+LogicalResult Converter::decideLoopBinding(omp::WsloopOp op) {
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp()) {
+    if (isa<omp::ParallelOp>(parent))
+      return success();
+    if (isa<omp::SingleOp, omp::MaskedOp, omp::MasterOp, omp::WsloopOp>(parent))
+      return op.emitError() << "omp.wsloop closely nested in '" << parent->getName()
+                            << "' is not supported";
+    if (auto fn = dyn_cast<func::FuncOp>(parent)) {
+      if (calledInParallel.contains(fn.getSymNameAttr()))
+        return op.emitError() << "orphaned omp.wsloop in @" << fn.getSymName()
+                              << ", which is called inside a parallel region: nested "
+                                 "parallelism is not supported";
+      break;
+    }
+  }
+  orphanedLoops.insert(op);
+  return success();
+}
+
+LogicalResult Converter::checkReductions(omp::WsloopOp op) {
+  if (auto mod = op.getReductionMod(); mod && *mod != omp::ReductionModifier::defaultmod)
+    return op.emitError() << "reduction modifier '" << omp::stringifyReductionModifier(*mod)
+                          << "' is not supported";
+  std::optional<ArrayAttr> syms = op.getReductionSyms();
+  if (!syms)
+    return success();
+  for (auto [acc, sym] : llvm::zip_equal(op.getReductionVars(), *syms)) {
+    auto decl = SymbolTable::lookupNearestSymbolFrom<omp::DeclareReductionOp>(
+        op, cast<SymbolRefAttr>(sym));
+    if (!decl)
+      return op.emitError() << "reduction declaration " << sym << " not found";
+    auto type = dyn_cast<MemRefType>(acc.getType());
+    if (!type)
+      return op.emitError() << "reduction accumulator of type " << acc.getType()
+                            << " is not a memref; arts.for reductions need a memref accumulator";
+    if (type.getRank() > 1 || (type.getRank() == 1 && type.getDimSize(0) != 1))
+      return op.emitError() << "reduction accumulator must be a rank-0 or one-element memref, got "
+                            << type;
+    ReductionMatch match = matchReduction(decl);
+    if (!match.kind)
+      return op.emitError() << "reduction " << sym << " cannot be kept on arts.for: "
+                            << match.whyNot;
+  }
+  return success();
+}
+
+LogicalResult Converter::checkPrivates(Operation *owner, ValueRange vars,
+                                       std::optional<ArrayAttr> syms) {
+  if (!syms)
+    return success();
+  for (auto [var, sym] : llvm::zip_equal(vars, *syms)) {
+    auto recipe =
+        SymbolTable::lookupNearestSymbolFrom<omp::PrivateClauseOp>(owner, cast<SymbolRefAttr>(sym));
+    if (!recipe)
+      return owner->emitError() << "privatizer " << sym << " not found";
+    auto type = dyn_cast<MemRefType>(var.getType());
+    if (!type)
+      return owner->emitError() << "private variable of type " << var.getType()
+                                << " is not a memref; only memref variables can be privatized";
+    if (!type.getLayout().isIdentity())
+      return owner->emitError() << "private variable of type " << type
+                                << " has a non-identity layout; cannot allocate its copy";
+    for (Region &region : recipe->getRegions()) {
+      if (region.empty())
+        continue;
+      if (!region.hasOneBlock())
+        return owner->emitError() << "privatizer " << sym
+                                  << " has control flow in a region; only single-block "
+                                     "privatizers are supported";
+      for (Type argType : region.getArgumentTypes())
+        if (argType != type)
+          return owner->emitError() << "privatizer " << sym << " takes " << argType
+                                    << " but the private variable has type " << type;
+    }
+  }
+  return success();
+}
+
+LogicalResult Converter::checkLoopNest(omp::LoopNestOp op) {
+  // A loop nest under anything else than omp.wsloop is reported with its wrapper.
+  if (!isa<omp::WsloopOp>(op->getParentOp()))
+    return success();
+  if (op.getTileSizesAttr())
+    return op.emitError("tiled omp.loop_nest is not supported");
+  for (Value step : op.getLoopSteps())
+    if (auto s = constantInt(step); s && *s <= 0)
+      return op.emitError() << "omp.loop_nest with a non-positive step (" << *s
+                            << ") is not supported";
+  return success();
+}
+
+LogicalResult Converter::checkSingle(omp::SingleOp op) {
+  if (!op.getCopyprivateVars().empty())
+    return op.emitError("'copyprivate' clause on omp.single is not supported");
+  if (!op.getAllocateVars().empty())
+    return op.emitError("'allocate' clause on omp.single is not supported");
+  return checkPrivates(op, op.getPrivateVars(), op.getPrivateSyms());
+}
+
+LogicalResult Converter::checkMasked(omp::MaskedOp op) {
+  Value filter = op.getFilteredThreadId();
+  if (filter && constantInt(filter) != std::optional<int64_t>(0))
+    return op.emitError("omp.masked with a filter other than thread 0 is not supported");
+  return success();
+}
+
+LogicalResult Converter::checkRuntimeQuery(func::CallOp call) {
+  if (!runtimeQueryOf(call.getCallee()))
+    return success();
+  if (call.getNumOperands() != 0 || call.getNumResults() != 1 ||
+      !call.getResult(0).getType().isInteger(32))
+    return call.emitError() << "'" << call.getCallee() << "' must take no argument and return i32";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Rewriting
+//===----------------------------------------------------------------------===//
+
+void Converter::convertAll() {
+  SmallVector<Operation *> constructs;
+  module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<omp::ParallelOp, omp::WsloopOp, omp::SingleOp, omp::MaskedOp, omp::MasterOp,
+            omp::BarrierOp>(op))
+      constructs.push_back(op);
+  });
+  for (Operation *op : constructs) {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case([&](omp::ParallelOp parallel) { convertParallel(parallel); })
+        .Case([&](omp::WsloopOp loop) { convertWsloop(loop); })
+        .Case([&](omp::SingleOp single) {
+          convertSingleTask(single, single.getRegion(), !single.getNowait(),
+                            single.getPrivateVars(), single.getPrivateSyms());
+        })
+        .Case<omp::MaskedOp, omp::MasterOp>([&](auto masked) {
+          convertSingleTask(masked, masked.getRegion(), /*barrierAfter=*/false, {},
+                            std::nullopt);
+        })
+        .Case([&](omp::BarrierOp barrier) {
+          CARTS_DEBUG(kChannel, barrier) << "omp.barrier -> arts.barrier\n";
+          rewriter.setInsertionPoint(barrier);
+          rewriter.replaceOpWithNewOp<BarrierOp>(barrier);
+        });
+  }
+  convertRuntimeQueries();
+  eraseDeadDeclarations();
+}
+
+void Converter::convertParallel(omp::ParallelOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  IntegerAttr workers;
+  if (auto n = constantInt(op.getNumThreads()))
+    workers = rewriter.getI64IntegerAttr(*n);
+  CARTS_DEBUG(kChannel, op) << "omp.parallel -> arts.edt <parallel> workers="
+                            << (workers ? std::to_string(workers.getInt())
+                                        : op.getNumThreads() ? "unset (num_threads not constant)"
+                                                             : "unset")
+                            << " privates=" << op.getPrivateVars().size() << "\n";
+  EdtOp edt = createTask(loc, EdtType::parallel, workers);
+  SmallVector<PrivateCopy> privates =
+      materializePrivates(op, op.getPrivateVars(), op.getPrivateSyms(), "per task");
+
+  auto clauses = cast<omp::BlockArgOpenMPOpInterface>(op.getOperation());
+  SmallVector<Value> entryArgs(op.getRegion().getNumArguments());
+  for (auto [arg, copy] : llvm::zip_equal(clauses.getPrivateBlockArgs(), privates))
+    entryArgs[arg.getArgNumber()] = copy.value;
+  Operation *end = edt.getBody().front().getTerminator();
+  moveRegionBody(op.getRegion(), end, entryArgs);
+  rewriter.setInsertionPoint(end);
+  emitDeallocs(privates);
+  rewriter.eraseOp(op);
+}
+
+void Converter::convertSingleTask(Operation *op, Region &body, bool barrierAfter,
+                                  ValueRange privateVars, std::optional<ArrayAttr> privateSyms) {
+  Location loc = op->getLoc();
+  CARTS_DEBUG(kChannel, op) << op->getName() << " -> arts.edt <single> barrier=" << barrierAfter
+                            << " privates=" << privateVars.size() << "\n";
+  rewriter.setInsertionPoint(op);
+  EdtOp edt = createTask(loc, EdtType::single, {});
+  SmallVector<PrivateCopy> privates = materializePrivates(op, privateVars, privateSyms, "per task");
+
+  SmallVector<Value> entryArgs(body.getNumArguments());
+  if (auto clauses = dyn_cast<omp::BlockArgOpenMPOpInterface>(op))
+    for (auto [arg, copy] : llvm::zip_equal(clauses.getPrivateBlockArgs(), privates))
+      entryArgs[arg.getArgNumber()] = copy.value;
+  Operation *end = edt.getBody().front().getTerminator();
+  moveRegionBody(body, end, entryArgs);
+  rewriter.setInsertionPoint(end);
+  emitDeallocs(privates);
+  if (barrierAfter) {
+    rewriter.setInsertionPointAfter(edt);
+    BarrierOp::create(rewriter, loc);
+  }
+  rewriter.eraseOp(op);
+}
+
+void Converter::convertWsloop(omp::WsloopOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  auto nest = cast<omp::LoopNestOp>(op.getRegion().front().front());
+  SmallVector<memref::AllocaOp> threadPrivate = threadPrivateStorageOf(op);
+  rewriter.setInsertionPoint(op);
+  if (orphanedLoops.contains(op)) {
+    CARTS_DEBUG(kChannel, op) << "orphaned omp.wsloop -> its own arts.edt <parallel>\n";
+    createTask(loc, EdtType::parallel, {});
+  }
+
+  // Bounds become index values computed before the loop; `inclusive` adds one.
+  unsigned numLoops = nest.getIVs().size();
+  Type ivType = nest.getIVs().front().getType();
+  SmallVector<Value> lbs, ubs, steps;
+  for (auto [lb, ub, step] :
+       llvm::zip_equal(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(), nest.getLoopSteps())) {
+    lbs.push_back(toIndex(loc, lb));
+    Value upper = toIndex(loc, ub);
+    if (nest.getLoopInclusive())
+      upper = arith::AddIOp::create(rewriter, loc, upper,
+                                    arith::ConstantIndexOp::create(rewriter, loc, 1));
+    ubs.push_back(upper);
+    steps.push_back(toIndex(loc, step));
+  }
+
+  omp::ClauseScheduleKind ompSchedule =
+      op.getScheduleKind().value_or(omp::ClauseScheduleKind::Static);
+  auto schedule = ScheduleKindAttr::get(ctx, *scheduleOf(ompSchedule));
+  Value chunk = op.getScheduleChunk() ? toIndex(loc, op.getScheduleChunk()) : Value();
+
+  SmallVector<Attribute> kinds;
+  if (std::optional<ArrayAttr> syms = op.getReductionSyms()) {
+    for (auto [acc, sym] : llvm::zip_equal(op.getReductionVars(), *syms)) {
+      auto decl = SymbolTable::lookupNearestSymbolFrom<omp::DeclareReductionOp>(
+          op, cast<SymbolRefAttr>(sym));
+      ReductionKind kind = *matchReduction(decl).kind;
+      kinds.push_back(ReductionKindAttr::get(ctx, kind));
+      CARTS_DEBUG(kChannel, op) << "reduction " << sym << " -> <" << stringifyReductionKind(kind)
+                                << "> on " << acc.getType() << "\n";
+    }
+  }
+
+  CARTS_DEBUG(kChannel, op) << "omp.wsloop -> arts.for schedule="
+                            << stringifyScheduleKind(schedule.getValue())
+                            << (chunk ? " chunk" : "") << " nowait=" << op.getNowait()
+                            << " reductions=" << kinds.size()
+                            << " privates=" << op.getPrivateVars().size() << "\n";
+  auto forOp = ForOp::create(rewriter, loc, lbs[0], ubs[0], steps[0], schedule, chunk,
+                             op.getReductionVars(),
+                             kinds.empty() ? ArrayAttr() : rewriter.getArrayAttr(kinds));
+  Block *body = rewriter.createBlock(&forOp.getBody(), {}, {rewriter.getIndexType()}, {loc});
+  Operation *end = YieldOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(end);
+
+  // Private copies are made per iteration: the arts.for body is what later
+  // becomes the per-chunk tasks, so nothing outside it would be task-local.
+  // The alloca_scope gives each iteration's stack space back.
+  SmallVector<PrivateCopy> privates;
+  if (!op.getPrivateVars().empty() || !threadPrivate.empty()) {
+    auto scope = memref::AllocaScopeOp::create(rewriter, loc, TypeRange{});
+    rewriter.createBlock(&scope.getBodyRegion());
+    end = memref::AllocaScopeReturnOp::create(rewriter, loc, ValueRange{});
+    rewriter.setInsertionPoint(end);
+    for (memref::AllocaOp alloca : threadPrivate) {
+      CARTS_DEBUG(kChannel, alloca) << "thread-private memref.alloca " << alloca.getType()
+                                    << " used only by the loop at " << locationString(loc)
+                                    << " -> per iteration\n";
+      rewriter.moveOpBefore(alloca, end);
+    }
+    privates =
+        materializePrivates(op, op.getPrivateVars(), op.getPrivateSyms(), "per iteration");
+  }
+
+  // A collapsed nest keeps its outermost loop shared and runs the inner ones
+  // sequentially inside each iteration: correct, with less parallelism.
+  SmallVector<Value> ivs{fromIndex(loc, body->getArgument(0), ivType)};
+  Operation *innermostEnd = end;
+  if (numLoops > 1)
+    CARTS_DEBUG(kChannel, nest) << "omp.loop_nest collapse(" << numLoops
+                                << "): outermost loop -> arts.for, " << numLoops - 1
+                                << " inner loop(s) -> sequential scf.for\n";
+  for (unsigned i = 1; i < numLoops; ++i) {
+    auto inner = scf::ForOp::create(rewriter, loc, lbs[i], ubs[i], steps[i]);
+    innermostEnd = inner.getBody()->getTerminator();
+    rewriter.setInsertionPoint(innermostEnd);
+    ivs.push_back(fromIndex(loc, inner.getInductionVar(), ivType));
+  }
+
+  // For now the body updates the shared accumulator directly; a later pass
+  // gives each worker its own partial value and combines them with the kind
+  // recorded on the arts.for.
+  auto clauses = cast<omp::BlockArgOpenMPOpInterface>(op.getOperation());
+  for (auto [arg, acc] : llvm::zip_equal(clauses.getReductionBlockArgs(), op.getReductionVars()))
+    rewriter.replaceAllUsesWith(arg, acc);
+  for (auto [arg, copy] : llvm::zip_equal(clauses.getPrivateBlockArgs(), privates))
+    rewriter.replaceAllUsesWith(arg, copy.value);
+  moveRegionBody(nest.getRegion(), innermostEnd, ivs);
+  rewriter.setInsertionPoint(end);
+  emitDeallocs(privates);
+
+  if (!op.getNowait()) {
+    rewriter.setInsertionPointAfter(forOp);
+    BarrierOp::create(rewriter, loc);
+  }
+  rewriter.eraseOp(op);
+}
+
+void Converter::convertRuntimeQueries() {
+  SmallVector<func::CallOp> calls;
+  module.walk([&](func::CallOp call) {
+    if (runtimeQueryOf(call.getCallee()))
+      calls.push_back(call);
+  });
+  for (func::CallOp call : calls) {
+    RuntimeQueryKind kind = *runtimeQueryOf(call.getCallee());
+    CARTS_DEBUG(kChannel, call) << call.getCallee() << " -> arts.runtime_query <"
+                                << stringifyRuntimeQueryKind(kind) << ">\n";
+    rewriter.setInsertionPoint(call);
+    rewriter.replaceOpWithNewOp<RuntimeQueryOp>(call, rewriter.getI32Type(), kind);
+  }
+}
+
+/// Reduction and privatizer declarations, and the omp_get_* function
+/// declarations, once nothing refers to them any more.
+void Converter::eraseDeadDeclarations() {
+  for (Operation &op : llvm::make_early_inc_range(module.getBody()->getOperations())) {
+    bool candidate = isa<omp::DeclareReductionOp, omp::PrivateClauseOp>(op);
+    if (auto fn = dyn_cast<func::FuncOp>(op))
+      candidate = fn.isDeclaration() && fn.getSymName().starts_with("omp_get_");
+    if (!candidate || !SymbolTable::symbolKnownUseEmpty(&op, module))
+      continue;
+    if (isa<func::FuncOp>(op))
+      CARTS_DEBUG(kChannel, &op) << "erased unused declaration @"
+                                 << cast<func::FuncOp>(op).getSymName() << "\n";
+    rewriter.eraseOp(&op);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+/// OpenMP thread-private storage, an alloca at the top of the parallel region
+/// (where the front end puts the locals of a loop body and private copies),
+/// has no ARTS counterpart: the iterations run in per-chunk tasks, not in the
+/// workers of the parallel task, and storage shared by those tasks would
+/// become a datablock they all write. An alloca that only this loop uses
+/// becomes per-iteration storage instead.
+SmallVector<memref::AllocaOp> Converter::threadPrivateStorageOf(omp::WsloopOp op) {
+  SmallVector<memref::AllocaOp> storage;
+  auto edt = dyn_cast<EdtOp>(op->getParentOp());
+  if (!edt || edt.getEdtType() != EdtType::parallel)
+    return storage;
+  for (auto alloca : edt.getBody().front().getOps<memref::AllocaOp>())
+    if (!alloca->use_empty() && llvm::all_of(alloca->getUsers(), [&](Operation *user) {
+          return op->isProperAncestor(user);
+        }))
+      storage.push_back(alloca);
+  return storage;
+}
+
+/// An empty `arts.edt <type> <intranode> route(0) {no_verify}` at the insertion
+/// point; leaves the rewriter inside its body, before the terminator.
+EdtOp Converter::createTask(Location loc, EdtType type, IntegerAttr workers) {
+  Value route = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 0);
+  auto edt = EdtOp::create(rewriter, loc, type, EdtConcurrency::intranode, route, ValueRange{},
+                           workers, /*nowait=*/false, /*no_verify=*/true);
+  rewriter.createBlock(&edt.getBody());
+  Operation *end = YieldOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(end);
+  return edt;
+}
+
+/// A fresh copy of each private variable at the insertion point: a
+/// `memref.alloca` of the variable's type, then the privatizer's init region,
+/// then (firstprivate) its copy region from the original.
+SmallVector<PrivateCopy> Converter::materializePrivates(Operation *owner, ValueRange vars,
+                                                        std::optional<ArrayAttr> syms,
+                                                        StringRef scope) {
+  SmallVector<PrivateCopy> copies;
+  if (!syms)
+    return copies;
+  Location loc = owner->getLoc();
+  for (auto [var, sym] : llvm::zip_equal(vars, *syms)) {
+    auto recipe =
+        SymbolTable::lookupNearestSymbolFrom<omp::PrivateClauseOp>(owner, cast<SymbolRefAttr>(sym));
+    auto type = cast<MemRefType>(var.getType());
+    SmallVector<Value> dynamicSizes;
+    for (auto [dim, size] : llvm::enumerate(type.getShape()))
+      if (ShapedType::isDynamic(size))
+        dynamicSizes.push_back(memref::DimOp::create(rewriter, loc, var, dim));
+    Value copy = memref::AllocaOp::create(rewriter, loc, type, dynamicSizes);
+    if (!recipe.getInitRegion().empty())
+      copy = inlineRecipe(recipe.getInitRegion(), {var, copy});
+    bool first = recipe.getDataSharingType() == omp::DataSharingClauseType::FirstPrivate;
+    if (first)
+      copy = inlineRecipe(recipe.getCopyRegion(), {var, copy});
+    CARTS_DEBUG(kChannel, owner) << (first ? "firstprivate " : "private ") << sym
+                                 << " -> memref.alloca " << type << " " << scope << "\n";
+    copies.push_back({copy, recipe});
+  }
+  return copies;
+}
+
+/// Clones a single-block recipe region at the insertion point with its
+/// arguments bound to `args`; returns the yielded value (or the last argument).
+Value Converter::inlineRecipe(Region &recipe, ValueRange args) {
+  IRMapping mapping;
+  mapping.map(recipe.getArguments(), args);
+  Block &block = recipe.front();
+  for (Operation &op : block.without_terminator())
+    rewriter.clone(op, mapping);
+  Operation *yield = block.getTerminator();
+  if (yield->getNumOperands() == 0)
+    return args.empty() ? Value() : args.back();
+  return mapping.lookupOrDefault(yield->getOperand(0));
+}
+
+void Converter::emitDeallocs(ArrayRef<PrivateCopy> copies) {
+  for (PrivateCopy copy : copies)
+    if (!copy.recipe.getDeallocRegion().empty())
+      inlineRecipe(copy.recipe.getDeallocRegion(), {copy.value});
+}
+
+/// Moves the body of an omp region in front of `before`, its entry arguments
+/// replaced by `entryArgs` and its omp terminators dropped. A body of several
+/// blocks keeps its control flow inside an scf.execute_region.
+void Converter::moveRegionBody(Region &region, Operation *before, ValueRange entryArgs) {
+  Block &entry = region.front();
+  if (region.hasOneBlock()) {
+    rewriter.eraseOp(entry.getTerminator());
+    rewriter.inlineBlockBefore(&entry, before, entryArgs);
+    return;
+  }
+  for (auto [arg, value] : llvm::zip_equal(entry.getArguments(), entryArgs))
+    rewriter.replaceAllUsesWith(arg, value);
+  entry.eraseArguments(0, entry.getNumArguments());
+  rewriter.setInsertionPoint(before);
+  auto wrapper = scf::ExecuteRegionOp::create(rewriter, before->getLoc(), TypeRange{});
+  rewriter.inlineRegionBefore(region, wrapper.getRegion(), wrapper.getRegion().end());
+  for (Block &block : wrapper.getRegion()) {
+    Operation *terminator = block.getTerminator();
+    if (isa<omp::TerminatorOp, omp::YieldOp>(terminator)) {
+      rewriter.setInsertionPoint(terminator);
+      rewriter.replaceOpWithNewOp<scf::YieldOp>(terminator);
+    }
+  }
+}
+
+Value Converter::toIndex(Location loc, Value v) {
+  if (v.getType().isIndex())
+    return v;
+  return arith::IndexCastOp::create(rewriter, loc, rewriter.getIndexType(), v);
+}
+
+Value Converter::fromIndex(Location loc, Value v, Type type) {
+  if (type.isIndex())
+    return v;
+  return arith::IndexCastOp::create(rewriter, loc, type, v);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct OpenMPToArts : arts::impl::OpenMPToArtsBase<OpenMPToArts> {
+  void runOnOperation() override {
+    Converter converter(getOperation());
+    if (failed(converter.checkAll()))
+      return signalPassFailure();
+    converter.convertAll();
+  }
+};
+} // namespace
