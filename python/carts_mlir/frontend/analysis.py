@@ -53,8 +53,7 @@ def is_local_decl(decl: ci.Cursor) -> bool:
 
 def var_initializer(decl: ci.Cursor) -> ci.Cursor | None:
     """The initializer expression of a VAR_DECL, if any."""
-    kids = [k for k in decl.get_children() if k.kind.is_expression()]
-    return kids[-1] if kids else None
+    return cs.var_initializer(decl)
 
 
 @dataclass
@@ -163,10 +162,10 @@ class FunctionAnalysis:
         data-sharing clause, and not an array: its value can be an SSA value."""
         if decl_key(decl) in self.assigned or decl.spelling in self.clause_names:
             return False
-        if tm.is_array(decl.type):
-            return False
         if decl.kind == K.PARM_DECL:
             return True
+        if tm.is_array(decl.type):
+            return False
         return is_local_decl(decl) and var_initializer(decl) is not None
 
     # ---------------------------------------------------------------- control flow
@@ -196,13 +195,6 @@ class FunctionAnalysis:
             result = frozenset(acc)
         self._escapes[key] = result
         return result
-
-    def loop_jumps(self, loop: ci.Cursor) -> frozenset[str]:
-        """Jumps inside a loop's body that target the loop (break/continue) or leave the
-        function (return)."""
-        body = for_parts(loop).body if loop.kind == K.FOR_STMT else cs.children(loop)[
-            -1 if loop.kind == K.WHILE_STMT else 0]
-        return self.escapes(body)
 
     def needs_continue_flag(self, loop: ci.Cursor, body: ci.Cursor) -> bool:
         """Whether a ``continue`` of this loop needs a flag: it does unless every continue

@@ -75,6 +75,9 @@ def _c_api() -> ctypes.CDLL:
     lib.clang_EvalResult_getAsStr.restype = ctypes.c_char_p
     lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
     lib.clang_EvalResult_dispose.restype = None
+    lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
+    lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
+    lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
     lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
     lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
     return lib
@@ -84,7 +87,7 @@ def _c_api() -> ctypes.CDLL:
 def _binary_spellings() -> dict[int, str]:
     lib = _c_api()
     spellings = {}
-    for kind in range(1, 40):
+    for kind in range(1, 34):  # CXBinaryOperator_PtrMemD .. CXBinaryOperator_Comma
         text = ci._CXString.from_result(lib.clang_getBinaryOperatorKindSpelling(kind))
         if text:
             spellings[kind] = text.decode() if isinstance(text, bytes) else text
@@ -126,6 +129,59 @@ def evaluate(cursor: ci.Cursor) -> int | float | bytes | None:
         lib.clang_EvalResult_dispose(result)
 
 
+_ESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, '"': 34,
+            "'": 39, "?": 63, "e": 27}
+
+
+def string_literal_bytes(cursor: ci.Cursor) -> bytes | None:
+    """The bytes of a STRING_LITERAL (without the terminating NUL); None for wide
+    literals.  Clang spells a literal already concatenated and macro-expanded."""
+    text = cursor.spelling
+    if not text.startswith('"'):
+        if text.startswith('u8"'):
+            text = text[2:]
+        else:
+            return None
+    body = text[1:-1]
+    out = bytearray()
+    k = 0
+    while k < len(body):
+        ch = body[k]
+        if ch != "\\":
+            out += ch.encode("utf-8")
+            k += 1
+            continue
+        k += 1
+        esc = body[k]
+        if esc in _ESCAPES:
+            out.append(_ESCAPES[esc])
+            k += 1
+        elif esc == "x":
+            j = k + 1
+            while j < len(body) and body[j] in "0123456789abcdefABCDEF":
+                j += 1
+            out.append(int(body[k + 1 : j], 16) & 0xFF)
+            k = j
+        elif esc in "01234567":
+            j = k
+            while j < len(body) and j < k + 3 and body[j] in "01234567":
+                j += 1
+            out.append(int(body[k:j], 8) & 0xFF)
+            k = j
+        else:
+            out += esc.encode("utf-8")
+            k += 1
+    return bytes(out)
+
+
+def var_initializer(decl: ci.Cursor) -> ci.Cursor | None:
+    """The initializer of a VAR_DECL (children alone cannot tell it from an array size)."""
+    init = _c_api().clang_Cursor_getVarDeclInitializer(decl)
+    if init is None or init.kind.is_invalid():
+        return None
+    return init
+
+
 def is_function_like_macro(cursor: ci.Cursor) -> bool:
     return bool(_c_api().clang_Cursor_isMacroFunctionLike(cursor))
 
@@ -136,8 +192,11 @@ def is_function_like_macro(cursor: ci.Cursor) -> bool:
 
 
 def location_of(cursor: ci.Cursor) -> str:
-    """``file:line:col`` of a cursor, as diagnostics print it."""
-    loc = cursor.location
+    """``file:line:col`` where a construct starts (a declaration at its first token, not at
+    its name), as error messages print it."""
+    loc = cursor.extent.start
+    if loc.file is None:
+        loc = cursor.location
     name = loc.file.name if loc.file else "<unknown>"
     return f"{name}:{loc.line}:{loc.column}"
 
@@ -270,10 +329,6 @@ def object_macros(tu: ci.TranslationUnit) -> dict[str, list[str]]:
 
 def children(cursor: ci.Cursor) -> list[ci.Cursor]:
     return list(cursor.get_children())
-
-
-def expression_children(cursor: ci.Cursor) -> list[ci.Cursor]:
-    return [c for c in cursor.get_children() if c.kind.is_expression()]
 
 
 def strip_parens(cursor: ci.Cursor) -> ci.Cursor:

@@ -30,11 +30,13 @@ if TYPE_CHECKING:
 
 K = ci.CursorKind
 TK = ci.TypeKind
-BOOL = Scalar("bool", 1, True)
+I1 = Scalar("bool", 1, True)  # a truth value (conditions), not a C type
 COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
 _CMPF = {"<": "olt", "<=": "ole", ">": "ogt", ">=": "oge", "==": "oeq", "!=": "une"}
 _CMPI_S = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "ne"}
 _CMPI_U = {"<": "ult", "<=": "ule", ">": "ugt", ">=": "uge", "==": "eq", "!=": "ne"}
+_FOLDABLE_ROOTS = {K.BINARY_OPERATOR, K.UNARY_OPERATOR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR,
+                   K.CONDITIONAL_OPERATOR}
 _SIMPLE_BINARY = {"+", "-", "*", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "<<", ">>"}
 
 
@@ -57,6 +59,7 @@ class ExprEmitter:
         self.fn = fn
         self.types = fn.types
         self.calls = CallEmitter(self)
+        self._constant_cache: dict[tuple, bool] = {}
         self._rvalue: dict[ci.CursorKind, Callable[[ci.Cursor], ir.Value | None]] = {
             K.INTEGER_LITERAL: self._literal,
             K.FLOATING_LITERAL: self._literal,
@@ -82,7 +85,22 @@ class ExprEmitter:
         if handler is None:
             raise cs.unsupported(c, _describe(c))
         with self.fn.loc(c):
+            if c.kind in _FOLDABLE_ROOTS and self._is_constant(c):
+                # `DIM / N_HEADS`, `1.0f / 997.0f`: C constant expressions, folded by clang
+                # (in the expression's own type, so the value is the one the program sees).
+                value = cs.evaluate(c)
+                s = scalar_of(c.type)
+                if isinstance(value, (int, float)) and s is not None:
+                    return self.fn.const_scalar(value, s)
             return handler(c)
+
+    def _is_constant(self, c: ci.Cursor) -> bool:
+        key = cs.node_key(c)
+        hit = self._constant_cache.get(key)
+        if hit is None:
+            hit = _constant_tree(c)
+            self._constant_cache[key] = hit
+        return hit
 
     def discard(self, c: ci.Cursor) -> None:
         """Evaluate for side effects only (expression statements)."""
@@ -93,6 +111,10 @@ class ExprEmitter:
             return
         if s.kind == K.CSTYLE_CAST_EXPR and tm.is_void(s.type):
             self.discard(_cast_operand(s))
+            return
+        if s.kind == K.CALL_EXPR:
+            with self.fn.loc(s):
+                self.calls.call(s, discard=True)
             return
         self.rvalue(c)
 
@@ -115,8 +137,9 @@ class ExprEmitter:
                 return self._not(self.cond(cs.children(s)[0]))
             if s.kind == K.UNEXPOSED_EXPR:
                 kids = cs.children(s)
-                if len(kids) == 1 and tm.is_int(s.type) and tm.is_int(kids[0].type):
-                    return self.cond(kids[0])
+                if len(kids) == 1 and tm.is_int(s.type) and tm.is_int(kids[0].type) and \
+                        tm.int_width(kids[0].type) <= tm.int_width(s.type):
+                    return self.cond(kids[0])  # widening keeps the truth value
             return self.truthy(self.rvalue(s), s.type, s)
 
     def truthy(self, v: ir.Value, ctype: ci.Type, where: ci.Cursor) -> ir.Value:
@@ -137,9 +160,17 @@ class ExprEmitter:
                 if decl is None or decl.kind not in (K.VAR_DECL, K.PARM_DECL):
                     raise cs.unsupported(s, f"assignment to '{s.spelling}'")
                 var = self.fn.lookup(decl, s)
+                if tm.is_array(s.type) and not var.is_array:
+                    # A parameter declared as an array (`int a[4][4]`) is a pointer.
+                    data = var.value if var.kind == "ssa" else memref.LoadOp(var.value, []).result
+                    return LValue(s.type, memref=data)
                 if var.kind != "mem":
                     raise cs.unsupported(s, f"modification of '{s.spelling}' here")
                 return LValue(s.type, memref=var.value)
+            if s.kind == K.UNEXPOSED_EXPR:
+                kids = cs.children(s)
+                if len(kids) == 1 and tm.canon(kids[0].type).spelling == tm.canon(s.type).spelling:
+                    return self.lvalue(kids[0])
             if s.kind == K.ARRAY_SUBSCRIPT_EXPR:
                 return self._subscript(s)
             if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) == "*":
@@ -152,44 +183,49 @@ class ExprEmitter:
         base, index = cs.children(s)
         if tm.is_int(base.type) and not tm.is_int(index.type):
             base, index = index, base
-        i = self.index_of(index)
-        inner = self._array_operand(base)
-        if inner is not None:
-            lv = self.lvalue(inner)
-            if lv.memref is None:
-                raise cs.unsupported(s, "subscript of this array")
-            return LValue(s.type, memref=lv.memref, indices=lv.indices + (i,))
-        return self._element(base, i, s)
+        return self._element(base, lambda: self.index_of(index), s)
 
     def _deref(self, s: ci.Cursor) -> LValue:
         operand = cs.strip_parens(cs.children(s)[0])
         if operand.kind == K.BINARY_OPERATOR and cs.binary_operator(operand) in ("+", "-"):
             a, b = cs.children(operand)
-            if tm.is_pointer(b.type) and cs.binary_operator(operand) == "+":
+            negate = cs.binary_operator(operand) == "-"
+            if tm.is_pointer(b.type) and not negate:
                 a, b = b, a
             if tm.is_pointer(a.type) and tm.is_int(b.type):
-                k = self.index_of(b)
-                if cs.binary_operator(operand) == "-":
-                    k = arith.SubIOp(self.fn.const_index(0), k).result
-                return self._element(a, k, s)
-        return self._element(operand, self.fn.const_index(0), s)
+                def offset() -> ir.Value:
+                    k = self.index_of(b)
+                    return arith.SubIOp(self.fn.const_index(0), k).result if negate else k
+                return self._element(a, offset, s)
+        return self._element(operand, lambda: self.fn.const_index(0), s)
 
-    def _element(self, pointer: ci.Cursor, i: ir.Value, where: ci.Cursor) -> LValue:
-        """``pointer[i]`` for a pointer-valued expression."""
+    def _element(self, pointer: ci.Cursor, index, where: ci.Cursor) -> LValue:
+        """``pointer[index()]``: the base is evaluated first (so a chain of subscripts
+        reads as a chain of loads), then the index."""
         inner = self._array_operand(pointer)
         if inner is not None:
             lv = self.lvalue(inner)
-            return LValue(where.type, memref=lv.memref, indices=lv.indices + (i,))
+            if lv.memref is None:
+                raise cs.unsupported(where, "subscript of this array")
+            return LValue(where.type, memref=lv.memref, indices=lv.indices + (index(),))
         p = self.rvalue(pointer)
+        i = index()
         if _is_llvm_ptr(p):
             elem = self.types.to_mlir(tm.pointee(pointer.type), where)
-            i64 = arith.IndexCastOp(self.types.i(64), i).result
+            i64 = self._index_to_i64(i)
             addr = ir.Operation.create(
                 "llvm.getelementptr", results=[p.type], operands=[p, i64],
                 attributes={"elem_type": ir.TypeAttr.get(elem),
                             "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
             return LValue(where.type, ptr=addr, elem=elem)
         return LValue(where.type, memref=p, indices=(i,))
+
+    def _index_to_i64(self, i: ir.Value) -> ir.Value:
+        owner = i.owner
+        if isinstance(owner, ir.OpView) and owner.operation.name == "arith.constant":
+            return self.fn.const_int(ir.IntegerAttr(owner.operation.attributes["value"]).value,
+                                     self.types.i(64))
+        return arith.IndexCastOp(self.types.i(64), i).result
 
     @staticmethod
     def _array_operand(c: ci.Cursor) -> ci.Cursor | None:
@@ -200,6 +236,8 @@ class ExprEmitter:
             if len(kids) == 1 and tm.is_array(kids[0].type) and \
                     cs.strip_parens(kids[0]).kind != K.STRING_LITERAL:
                 return kids[0]
+        if tm.is_array(s.type):  # libclang types a decayed array parameter as the array
+            return s
         return None
 
     def load(self, lv: LValue, where: ci.Cursor) -> ir.Value:
@@ -226,6 +264,18 @@ class ExprEmitter:
         s = scalar_of(c.type)
         if s is None or s.is_float:
             raise cs.unsupported(c, "non-integer subscript")
+        literal = cs.strip_implicit(c)
+        if literal.kind in (K.INTEGER_LITERAL, K.CHARACTER_LITERAL) or (
+                literal.kind in _FOLDABLE_ROOTS and self._is_constant(literal)):
+            value = cs.evaluate(literal)
+            if isinstance(value, int):
+                with self.fn.loc(literal):
+                    return self.fn.const_index(value)
+        if literal.kind == K.DECL_REF_EXPR and literal.referenced is not None and \
+                literal.referenced.kind in (K.VAR_DECL, K.PARM_DECL) and tm.is_int(literal.type):
+            var = self.fn.vars.get(cs.node_key(literal.referenced))
+            if var is not None and var.kind == "iv":
+                return var.value
         return self.fn.to_index(self.rvalue(c), s)
 
     # ------------------------------------------------------------------ leaves
@@ -258,7 +308,7 @@ class ExprEmitter:
         if var.kind == "ssa":
             return var.value
         if var.kind == "iv":
-            return var.c_value
+            return self.fn.iv_value(var)
         if var.is_array:
             raise cs.unsupported(c, "array used as a value")
         return memref.LoadOp(var.value, []).result
@@ -306,7 +356,7 @@ class ExprEmitter:
         """Array-to-pointer decay: the array's memref, cast to the pointer's memref type."""
         s = cs.strip_parens(sub)
         if s.kind == K.STRING_LITERAL:
-            data = cs.evaluate(s)
+            data = cs.string_literal_bytes(s)
             if not isinstance(data, bytes):
                 raise cs.unsupported(s, "wide string literal")
             return self.fn.module.string_pointer(data, s)
@@ -327,11 +377,11 @@ class ExprEmitter:
         memrefs become ``!llvm.ptr`` (``void *`` arguments, ``%p``)."""
         if v.type == target:
             return v
-        if ir.MemRefType.isinstance(v.type) and ir.MemRefType.isinstance(target):
+        if isinstance(v.type, ir.MemRefType) and isinstance(target, ir.MemRefType):
             a, b = ir.MemRefType(v.type), ir.MemRefType(target)
             if a.element_type == b.element_type and a.rank == b.rank:
                 return memref.CastOp(target, v).result
-        if ir.MemRefType.isinstance(v.type) and _is_llvm_ptr_type(target):
+        if isinstance(v.type, ir.MemRefType) and _is_llvm_ptr_type(target):
             return self.memref_to_ptr(v)
         raise cs.unsupported(where, f"pointer conversion from {v.type} to {target}")
 
@@ -364,7 +414,7 @@ class ExprEmitter:
             self.discard(a)
             return self.rvalue(b)
         if op in COMPARISONS or op in ("&&", "||"):
-            return self.fn.convert(self.cond(c), BOOL, scalar_of(c.type) or tm.INT)
+            return self.fn.convert(self.cond(c), I1, scalar_of(c.type) or tm.INT)
         s = scalar_of(c.type)
         if s is None or scalar_of(a.type) is None or scalar_of(b.type) is None:
             raise cs.unsupported(c, "pointer arithmetic (index the pointer instead)")
@@ -420,10 +470,14 @@ class ExprEmitter:
         if op == "&":
             raise cs.unsupported(c, "address-of operator '&'")
         if op == "!":
-            return self.fn.convert(self._not(self.cond(sub)), BOOL, scalar_of(c.type) or tm.INT)
+            return self.fn.convert(self._not(self.cond(sub)), I1, scalar_of(c.type) or tm.INT)
         s = scalar_of(c.type)
         if s is None:
             raise cs.unsupported(c, f"unary '{op}' on a pointer")
+        if op in ("-", "+") and cs.strip_implicit(sub).kind in (K.INTEGER_LITERAL, K.FLOATING_LITERAL):
+            value = cs.evaluate(c)  # `-1`, `-1e30f`: a negative constant, not a negation
+            if isinstance(value, (int, float)):
+                return self.fn.const_scalar(value, s)
         v = self.fn.convert(self.rvalue(sub), scalar_of(sub.type), s)
         if op == "+":
             return v
@@ -518,7 +572,7 @@ class ExprEmitter:
                     scf.YieldOp([])
                 else:
                     v = self.rvalue(arm)
-                    scf.YieldOp([self.coerce_memref(v, rtype, arm) if ir.MemRefType.isinstance(rtype) else v])
+                    scf.YieldOp([self.coerce_memref(v, rtype, arm) if isinstance(rtype, ir.MemRefType) else v])
         return if_op.result if rtype is not None else None
 
     # ------------------------------------------------------------------ initialisers
@@ -534,7 +588,7 @@ class ExprEmitter:
         elements: list[tuple[tuple[int, ...], ci.Cursor]] = []
         s = cs.strip_parens(init)
         if s.kind == K.STRING_LITERAL:
-            data = cs.evaluate(s)
+            data = cs.string_literal_bytes(s)
             if not isinstance(data, bytes):
                 raise cs.unsupported(s, "wide string literal")
             data = (data + b"\0")[: shape[0]]
@@ -581,15 +635,16 @@ class ExprEmitter:
 
 def _describe(c: ci.Cursor) -> str:
     names = {
-        K.STRING_LITERAL: "string literal here",
-        K.INIT_LIST_EXPR: "initialiser list here",
-        K.MEMBER_REF_EXPR: "struct member access",
-        K.ADDR_LABEL_EXPR: "label address",
-        K.STMT_EXPR: "statement expression",
-        K.COMPOUND_LITERAL_EXPR: "compound literal",
+        "STRING_LITERAL": "string literal here",
+        "INIT_LIST_EXPR": "initialiser list here",
+        "MEMBER_REF_EXPR": "struct member access",
+        "ADDR_LABEL_EXPR": "label address",
+        "STMT_EXPR": "statement expression",
+        "GNU_STMT_EXPR": "statement expression",
+        "COMPOUND_LITERAL_EXPR": "compound literal",
     }
-    if c.kind in names:
-        return names[c.kind]
+    if c.kind.name in names:
+        return names[c.kind.name]
     return f"expression ({c.kind.name.lower()})"
 
 
@@ -640,6 +695,30 @@ def is_simple(c: ci.Cursor) -> bool:
                 return False
             continue
         if k == K.BINARY_OPERATOR and cs.binary_operator(n) in _SIMPLE_BINARY:
+            continue
+        if k == K.UNARY_OPERATOR and cs.unary_operator(n) in ("-", "+", "!", "~"):
+            continue
+        return False
+    return True
+
+
+def _constant_tree(c: ci.Cursor) -> bool:
+    """Only literals, sizeof, enum constants, casts and non-assigning operators."""
+    if scalar_of(c.type) is None:
+        return False
+    for n in cs.walk(c):
+        k = n.kind
+        if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.PAREN_EXPR,
+                 K.CXX_UNARY_EXPR, K.TYPE_REF, K.CONDITIONAL_OPERATOR):
+            continue
+        if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR):
+            if scalar_of(n.type) is None:
+                return False
+            continue
+        if k == K.DECL_REF_EXPR and n.referenced is not None and \
+                n.referenced.kind == K.ENUM_CONSTANT_DECL:
+            continue
+        if k == K.BINARY_OPERATOR and cs.binary_operator(n) in _SIMPLE_BINARY | {"/", "%", "&&", "||"}:
             continue
         if k == K.UNARY_OPERATOR and cs.unary_operator(n) in ("-", "+", "!", "~"):
             continue

@@ -50,6 +50,7 @@ class Var:
     ctype: ci.Type
     value: ir.Value
     c_value: ir.Value | None = None
+    loc: ir.Location | None = None
 
     @property
     def is_array(self) -> bool:
@@ -120,8 +121,11 @@ class FunctionEmitter:
     def emit(self) -> None:
         cursor = self.cursor
         body = self.analysis.body
-        params = [c for c in cursor.get_children() if c.kind == K.PARM_DECL]
-        arg_types = [self.types.to_mlir(p.type, p) for p in params]
+        from .module import parameter_types
+
+        typed_params = parameter_types(cursor)
+        params = [p for p, _ in typed_params]
+        arg_types = [self.types.to_mlir(t, p) for p, t in typed_params]
         result = self.types.to_mlir(cursor.result_type, cursor)
         if result is not None and isinstance(result, ir.MemRefType) and result.rank > 0 and \
                 tm.is_array(cursor.result_type):
@@ -136,8 +140,8 @@ class FunctionEmitter:
         with ir.InsertionPoint(entry), self.loc(body):
             self.alloca_scopes.append(AllocaScope(entry))
             self.scopes.append(NameScope())
-            for p, arg in zip(params, entry.arguments):
-                self.bind_param(p, arg)
+            for (p, ctype), arg in zip(typed_params, entry.arguments):
+                self.bind_param(p, ctype, arg)
             if self.analysis.uses_return_flag:
                 self.ret.direct = False
                 self.ret.flag = self.new_flag()
@@ -145,7 +149,10 @@ class FunctionEmitter:
                     self.ret.value = self.alloca(ir.MemRefType.get([], result))
             returned = self.stmt.function_body(body)
             if not returned:
-                self.emit_final_return()
+                end = body.extent.end  # the closing brace
+                with self.module.loc_at(end.file.name if end.file else self.module.path,
+                                        end.line, max(1, end.column - 1)):
+                    self.emit_final_return()
             self.scopes.pop()
             self.alloca_scopes.pop()
 
@@ -157,7 +164,7 @@ class FunctionEmitter:
             func.ReturnOp([memref.LoadOp(self.ret.value, []).result])
             return
         # Falling off the end: `main` returns 0 (C99); anything else is undefined.
-        if isinstance(self.result_type, ir.IntegerType) or ir.FloatType.isinstance(self.result_type):
+        if isinstance(self.result_type, ir.IntegerType) or isinstance(self.result_type, ir.FloatType):
             func.ReturnOp([self.zero(self.result_type)])
         else:
             poison = ir.Operation.create("ub.poison", results=[self.result_type],
@@ -169,19 +176,22 @@ class FunctionEmitter:
     def loc(self, cursor: ci.Cursor | None) -> ir.Location:
         return self.module.loc(cursor)
 
+    def loc_of_pragma(self, p) -> ir.Location:
+        return self.module.loc_at(p.file, p.line, p.column)
+
     # ------------------------------------------------------------------ variables
 
-    def bind_param(self, p: ci.Cursor, arg: ir.Value) -> None:
+    def bind_param(self, p: ci.Cursor, ctype: ci.Type, arg: ir.Value) -> None:
         key = decl_key(p)
         if p.spelling:
             self.scopes[-1].names[p.spelling] = key
         if self.analysis.is_ssa(p):
-            self.vars[key] = Var("ssa", p.type, arg)
+            self.vars[key] = Var("ssa", ctype, arg)
             return
         with self.loc(p):
             slot = self.alloca(ir.MemRefType.get([], arg.type))
             memref.StoreOp(arg, slot, [])
-        self.vars[key] = Var("mem", p.type, slot)
+        self.vars[key] = Var("mem", ctype, slot)
 
     def declare_local(self, decl: ci.Cursor) -> None:
         """A VAR_DECL inside the body: SSA value, scalar slot, or local array."""
@@ -194,6 +204,9 @@ class FunctionEmitter:
             raise cs.unsupported(decl, "extern declaration inside a function")
         init = var_initializer(decl)
         ctype = decl.type
+        if init is not None and init.kind == K.INIT_LIST_EXPR and not tm.is_array(ctype):
+            kids = cs.children(init)  # `int x = {5};`
+            init = kids[0] if kids else None
         with self.loc(decl):
             if tm.is_array(ctype):
                 mtype = self.types.to_mlir(ctype, decl)
@@ -212,11 +225,7 @@ class FunctionEmitter:
             slot = self.alloca(ir.MemRefType.get([], mtype))
             self.vars[key] = Var("mem", ctype, slot)
             if init is not None:
-                if init.kind == K.INIT_LIST_EXPR:
-                    kids = cs.children(init)
-                    init = kids[0] if kids else None
-                if init is not None:
-                    memref.StoreOp(self.expr.rvalue(init), slot, [])
+                memref.StoreOp(self.expr.rvalue(init), slot, [])
 
     def lookup(self, decl: ci.Cursor, where: ci.Cursor) -> Var:
         key = decl_key(decl)
@@ -227,6 +236,20 @@ class FunctionEmitter:
             return var
         # Globals (file scope, or block-scope extern) are found by name.
         return Var("mem", decl.type, self.module.global_ref(decl, where))
+
+    def iv_value(self, var: Var) -> ir.Value:
+        """The C-typed value of an induction variable, cast once at the top of the loop
+        body when first used (subscripts use the index directly)."""
+        if var.c_value is None:
+            owner = var.value.owner
+            if isinstance(owner, ir.Block):
+                with ir.InsertionPoint.at_block_begin(owner), var.loc:
+                    var.c_value = self.from_index(var.value, tm.scalar_of(var.ctype))
+            else:
+                with ir.InsertionPoint.at_block_begin(owner.operation.block), var.loc:
+                    var.c_value = self.from_index(var.value, tm.scalar_of(var.ctype))
+                var.c_value.owner.operation.move_after(owner.operation)
+        return var.c_value
 
     def lookup_name(self, name: str) -> tuple | None:
         for scope in reversed(self.scopes):
@@ -267,13 +290,15 @@ class FunctionEmitter:
         scope.last = op.operation
         return op.result
 
-    def new_flag(self) -> ir.Value:
-        flag = self.alloca(ir.MemRefType.get([], self.types.i(1)))
-        self.set_flag(flag, False)
+    def new_flag(self, reset: bool = True) -> ir.Value:
+        """A control flag: an ``i8`` slot holding 0 or 1 (memrefs of ``i1`` do not lower)."""
+        flag = self.alloca(ir.MemRefType.get([], self.types.i(8)))
+        if reset:
+            self.set_flag(flag, False)
         return flag
 
     def set_flag(self, flag: ir.Value, value: bool) -> None:
-        memref.StoreOp(self.const_int(1 if value else 0, self.types.i(1)), flag, [])
+        memref.StoreOp(self.const_int(1 if value else 0, self.types.i(8)), flag, [])
 
     def load(self, slot: ir.Value) -> ir.Value:
         return memref.LoadOp(slot, []).result
@@ -295,7 +320,7 @@ class FunctionEmitter:
         any_set = self.load(flags[0])
         for f in flags[1:]:
             any_set = arith.OrIOp(any_set, self.load(f)).result
-        return arith.XOrIOp(any_set, self.const_int(1, self.types.i(1))).result
+        return self.cmpi("eq", any_set, self.const_int(0, self.types.i(8)))
 
     # ------------------------------------------------------------------ constants
 
@@ -309,7 +334,7 @@ class FunctionEmitter:
         return hit
 
     def const_int(self, value: int, mtype: ir.Type) -> ir.Value:
-        if ir.IndexType.isinstance(mtype):
+        if isinstance(mtype, ir.IndexType):
             return self._cached(("index", value), lambda: arith.ConstantOp(mtype, value).result)
         width = ir.IntegerType(mtype).width
         value &= (1 << width) - 1
@@ -331,7 +356,7 @@ class FunctionEmitter:
         return self.const_int(int(value), s.mlir())
 
     def zero(self, mtype: ir.Type) -> ir.Value:
-        if ir.FloatType.isinstance(mtype):
+        if isinstance(mtype, ir.FloatType):
             return self.const_float(0.0, mtype)
         return self.const_int(0, mtype)
 
@@ -342,7 +367,8 @@ class FunctionEmitter:
         if src == dst:
             return v
         if dst.is_bool:
-            return self.truthy_scalar(v, src)
+            bit = self.truthy_scalar(v, src)
+            return bit if dst.width == 1 else arith.ExtUIOp(dst.mlir(), bit).result
         if src.is_float and dst.is_float:
             if dst.width > src.width:
                 return arith.ExtFOp(dst.mlir(), v).result
@@ -361,7 +387,7 @@ class FunctionEmitter:
         return v
 
     def truthy_scalar(self, v: ir.Value, s: Scalar) -> ir.Value:
-        if s.is_bool:
+        if s.is_bool and s.width == 1:
             return v
         if s.is_float:
             return self.cmpf("une", v, self.const_float(0.0, v.type))
@@ -378,14 +404,22 @@ class FunctionEmitter:
             attributes={"predicate": ir.IntegerAttr.get(self.types.i(64), CMPF[pred])}).result
 
     def to_index(self, v: ir.Value, s: Scalar) -> ir.Value:
-        """A C integer as an ``index`` (subscripts, loop bounds, allocation sizes)."""
-        if ir.IndexType.isinstance(v.type):
+        """A C integer as an ``index`` (subscripts, loop bounds, allocation sizes);
+        constants and values that came from an index are not cast back and forth."""
+        if isinstance(v.type, ir.IndexType):
             return v
         owner = v.owner
         if isinstance(owner, ir.OpView) and owner.operation.name in ("arith.index_cast", "arith.index_castui"):
             src = owner.operation.operands[0]
-            if ir.IndexType.isinstance(src.type):
+            if isinstance(src.type, ir.IndexType):
                 return src
+        if isinstance(owner, ir.OpView) and owner.operation.name == "arith.constant":
+            attr = owner.operation.attributes["value"]
+            if isinstance(attr, ir.IntegerAttr):
+                value = attr.value
+                if s.unsigned and value < 0:
+                    value += 1 << s.width
+                return self.const_index(value)
         if s.is_bool:
             v = arith.ExtUIOp(self.types.i(32), v).result
         op = arith.IndexCastUIOp if s.unsigned else arith.IndexCastOp

@@ -176,6 +176,9 @@ class PragmaQueue:
         """Skip every pragma before ``offset`` (start of a function body)."""
         self._next = bisect.bisect_left(self._offsets, offset)
 
+    def has_before(self, offset: int) -> bool:
+        return self._next < len(self.pragmas) and self.pragmas[self._next].offset < offset
+
     def take_before(self, offset: int) -> list[Pragma]:
         out = []
         while self._next < len(self.pragmas) and self.pragmas[self._next].offset < offset:

@@ -25,7 +25,7 @@ from . import clang_support as cs
 TypeKind = ci.TypeKind
 
 _INT_WIDTH = {
-    TypeKind.BOOL: 1,
+    TypeKind.BOOL: 8,
     TypeKind.CHAR_U: 8,
     TypeKind.UCHAR: 8,
     TypeKind.CHAR_S: 8,
@@ -62,28 +62,12 @@ def is_int(t: ci.Type) -> bool:
     return canon(t).kind in _INT_WIDTH
 
 
-def is_bool(t: ci.Type) -> bool:
-    return canon(t).kind == TypeKind.BOOL
-
-
-def is_unsigned(t: ci.Type) -> bool:
-    return canon(t).kind in _UNSIGNED
-
-
 def int_width(t: ci.Type) -> int:
     return _INT_WIDTH[canon(t).kind]
 
 
 def is_float(t: ci.Type) -> bool:
     return canon(t).kind in _FLOAT_WIDTH
-
-
-def float_width(t: ci.Type) -> int:
-    return _FLOAT_WIDTH[canon(t).kind]
-
-
-def is_arith(t: ci.Type) -> bool:
-    return is_int(t) or is_float(t)
 
 
 def is_void(t: ci.Type) -> bool:
@@ -159,7 +143,7 @@ def scalar_of(t: ci.Type) -> Scalar | None:
     """The Scalar of an arithmetic C type, None for pointers/arrays/void."""
     t = canon(t)
     if t.kind == TypeKind.BOOL:
-        return Scalar("bool", 1, True)
+        return Scalar("bool", 8, True)  # a byte in memory, as in the C ABI
     if t.kind in _INT_WIDTH:
         return Scalar("int", _INT_WIDTH[t.kind], t.kind in _UNSIGNED)
     if t.kind in _FLOAT_WIDTH:

@@ -1,0 +1,428 @@
+"""The translation unit -> one ``builtin.module``: functions in source order, and the
+module-level symbols they need (globals, string constants, external declarations,
+``omp.declare_reduction``s), which are kept ahead of the functions."""
+
+from __future__ import annotations
+
+import math
+
+import clang.cindex as ci
+import numpy as np
+from mlir import ir
+from mlir.dialects import memref
+
+from . import clang_support as cs
+from . import typemap as tm
+from .pragmas import PragmaQueue, collect_pragmas
+from .typemap import Scalar, TypeMapper
+
+K = ci.CursorKind
+
+
+class ModuleEmitter:
+    def __init__(self, tu: ci.TranslationUnit, path: str, openmp: bool) -> None:
+        self.tu = tu
+        self.path = path
+        self.openmp = openmp
+        self.ctx = ir.Context()
+        self.types = TypeMapper()
+        self._locs: dict[tuple, ir.Location] = {}
+        self._macros: dict[str, list[str]] | None = None
+        self.user_functions: dict[str, ci.Cursor] = {}
+        self._signatures: dict[str, tuple[list[ir.Type], list[ir.Type]]] = {}
+        self._emitted: set[str] = set()
+        self._worklist: list[ci.Cursor] = []
+        self._symbols: dict[str, ir.Operation] = {}
+        self._globals: dict[str, tuple[str, ir.Type]] = {}
+        self._global_decls: dict[str, ci.Cursor] = {}
+        self._strings: dict[bytes, str] = {}
+        self._first_function: ir.Operation | None = None
+        with self.ctx:
+            self.pragmas: PragmaQueue = collect_pragmas(tu, path)
+
+    # ------------------------------------------------------------------ driver
+
+    def emit(self) -> ir.Module:
+        with self.ctx, self.loc_at(self.path, 1, 1):
+            self.module = ir.Module.create()
+            self._scan()
+            self._check_pragma_placement()
+            for name, decl in list(self._global_decls.items()):
+                if _file_of(decl) == self.path and name not in self._globals:
+                    self._define_global(decl, name)
+            for cursor in list(self.user_functions.values()):
+                if _file_of(cursor) == self.path:
+                    self._emit_function(cursor)
+            while self._worklist:
+                self._emit_function(self._worklist.pop(0))
+        return self.module
+
+    def _scan(self) -> None:
+        """Collect user definitions; reject unsupported top-level constructs early."""
+        for c in self.tu.cursor.get_children():
+            if c.location.file is None or c.location.is_in_system_header:
+                continue
+            k = c.kind
+            if k in (K.STRUCT_DECL, K.UNION_DECL):
+                raise cs.unsupported(c, "union" if k == K.UNION_DECL else "struct")
+            if k == K.FUNCTION_DECL:
+                if c.is_definition():
+                    self.user_functions[c.spelling] = c
+            elif k == K.VAR_DECL:
+                if tm.is_function_pointer(c.type):
+                    raise cs.unsupported(c, "function pointer")
+                if c.storage_class != ci.StorageClass.EXTERN or c.is_definition():
+                    self._global_decls.setdefault(c.spelling, c)
+            elif k == K.TYPEDEF_DECL:
+                if tm.is_function_pointer(c.underlying_typedef_type):
+                    raise cs.unsupported(c, "function pointer")
+                if tm.canon(c.underlying_typedef_type).kind == ci.TypeKind.RECORD:
+                    raise cs.unsupported(c, "struct")
+
+    def _check_pragma_placement(self) -> None:
+        """Every ``#pragma omp`` must be inside a function body of the main file."""
+        bodies = [(c.extent.start.offset, c.extent.end.offset) for c in self.user_functions.values()
+                  if _file_of(c) == self.path]
+        for p in self.pragmas.pragmas:
+            if not any(lo <= p.offset < hi for lo, hi in bodies):
+                raise p.error(f"unsupported C construct: omp {p.directive or p.text} outside a function")
+
+    def _emit_function(self, cursor: ci.Cursor) -> None:
+        from .function import FunctionEmitter
+
+        if cursor.spelling in self._emitted:
+            return
+        self._emitted.add(cursor.spelling)
+        FunctionEmitter(self, cursor).emit()
+
+    # ------------------------------------------------------------------ locations
+
+    def loc(self, cursor: ci.Cursor | None) -> ir.Location:
+        if cursor is None:
+            return ir.Location.unknown()
+        loc = cursor.location
+        name = loc.file.name if loc.file else self.path
+        return self.loc_at(name, loc.line, loc.column)
+
+    def loc_at(self, file: str, line: int, col: int) -> ir.Location:
+        key = (file, line, col)
+        hit = self._locs.get(key)
+        if hit is None:
+            hit = ir.Location.file(file, line, col, context=self.ctx)
+            self._locs[key] = hit
+        return hit
+
+    @property
+    def macros(self) -> dict[str, list[str]]:
+        if self._macros is None:
+            self._macros = cs.object_macros(self.tu)
+        return self._macros
+
+    # ------------------------------------------------------------------ functions
+
+    def is_user_function(self, name: str) -> bool:
+        return name in self.user_functions
+
+    def function_signature(self, name: str) -> tuple[list[ir.Type], list[ir.Type]] | None:
+        """(inputs, results) of a user function; schedules its emission."""
+        cursor = self.user_functions.get(name)
+        if cursor is None:
+            return None
+        if name not in self._signatures:
+            params = parameter_types(cursor)
+            inputs = [self.types.to_mlir(t, p) for p, t in params]
+            result = self.types.to_mlir(cursor.result_type, cursor)
+            self._signatures[name] = (inputs, [result] if result is not None else [])
+        if name not in self._emitted and cursor not in self._worklist:
+            self._worklist.append(cursor)
+        return self._signatures[name]
+
+    def new_function(self, name: str, ftype: ir.FunctionType, visibility: str | None):
+        from mlir.dialects import func
+
+        with ir.InsertionPoint(self.module.body):
+            op = func.FuncOp(name, ftype, visibility=visibility)
+        if self._first_function is None:
+            self._first_function = op.operation
+        return op
+
+    # ------------------------------------------------------------------ module-level symbols
+
+    def _insert_symbol(self, op: ir.Operation) -> None:
+        if self._first_function is not None:
+            ir.InsertionPoint(self._first_function).insert(op)
+        else:
+            self.module.body.append(op)
+
+    def _parse_symbol(self, text: str, name: str, where: ci.Cursor | None) -> ir.Operation:
+        loc = self.loc(where) if where is not None else ir.Location.unknown()
+        op = ir.Operation.parse(f"{text} loc({_loc_text(loc)})" if where is not None else text)
+        self._insert_symbol(op)
+        self._symbols[name] = op
+        return op
+
+    def declare_function(self, name: str, inputs: list[ir.Type], results: list[ir.Type],
+                         where: ci.Cursor) -> None:
+        """``func.func private @name(...)`` for a library function (once)."""
+        if name in self._symbols:
+            return
+        from mlir.dialects import func
+
+        ip = ir.InsertionPoint(self._first_function) if self._first_function is not None else \
+            ir.InsertionPoint(self.module.body)
+        with ip, self.loc(where):
+            op = func.FuncOp(name, ir.FunctionType.get(inputs, results), visibility="private")
+        self._symbols[name] = op.operation
+
+    def declare_vararg(self, name: str, fixed: list[ir.Type], result: ir.Type | None,
+                       where: ci.Cursor) -> ir.Type:
+        """``llvm.func @printf(!llvm.ptr, ...) -> i32`` (once); returns the function type."""
+        params = ", ".join(str(t) for t in fixed)
+        res = str(result) if result is not None else "void"
+        fn_type = ir.Type.parse(f"!llvm.func<{res} ({params}{', ' if params else ''}...)>")
+        if name not in self._symbols:
+            ret = f" -> {result}" if result is not None else ""
+            self._parse_symbol(f"llvm.func @{name}({params}{', ' if params else ''}...){ret}", name, where)
+        return fn_type
+
+    def string_pointer(self, data: bytes, where: ci.Cursor) -> ir.Value:
+        """Address of a NUL-terminated string constant (``llvm.mlir.global``)."""
+        from mlir.dialects import llvm
+
+        sym = self._strings.get(data)
+        if sym is None:
+            sym = f"str{len(self._strings)}"
+            self._strings[data] = sym
+            text = _mlir_string(data + bytes(1))
+            self._parse_symbol(
+                f'llvm.mlir.global internal constant @{sym}("{text}") {{addr_space = 0 : i32}}',
+                sym, where)
+        return llvm.AddressOfOp(self.types.llvm_ptr(), sym).result
+
+    def library_global(self, decl: ci.Cursor, where: ci.Cursor) -> ir.Value:
+        """The value of a libc global such as ``stderr`` (a pointer-sized external)."""
+        from mlir.dialects import llvm
+
+        if not tm.is_opaque_pointer(decl.type):
+            raise cs.unsupported(where, f"library global '{decl.spelling}'")
+        name = decl.spelling
+        if name not in self._symbols:
+            self._parse_symbol(f"llvm.mlir.global external @{name}() {{addr_space = 0 : i32}} : !llvm.ptr",
+                               name, where)
+        ptr = self.types.llvm_ptr()
+        addr = llvm.AddressOfOp(ptr, name).result
+        return llvm.LoadOp(ptr, addr).result
+
+    # ------------------------------------------------------------------ C globals
+
+    def global_decl(self, name: str) -> ci.Cursor | None:
+        return self._global_decls.get(name)
+
+    def global_ref(self, decl: ci.Cursor, where: ci.Cursor | None) -> ir.Value:
+        """``memref.get_global`` of a file-scope variable (defined on first use)."""
+        name = decl.spelling
+        if name not in self._globals:
+            definition = self._global_decls.get(name)
+            if definition is None:
+                if decl.location.is_in_system_header:
+                    raise cs.unsupported(where or decl, f"library global '{name}'")
+                raise cs.unsupported(where or decl, f"extern variable '{name}' without a definition")
+            self._define_global(definition, name)
+        return self.global_memref(name, where)
+
+    def global_memref(self, name: str, where: ci.Cursor | None) -> ir.Value:
+        sym, mtype = self._globals[name]
+        return memref.GetGlobalOp(mtype, sym).result
+
+    def static_local(self, fn, decl: ci.Cursor) -> str:
+        """A ``static`` local: a private global named after its function."""
+        name = f"{fn.name}.{decl.spelling}"
+        if name not in self._globals:
+            self._define_global(decl, name)
+        return name
+
+    def _define_global(self, decl: ci.Cursor, name: str) -> None:
+        ctype = decl.type
+        elem_type = self.types.to_mlir(ctype, decl)
+        if elem_type is None:
+            raise cs.unsupported(decl, "void variable")
+        if tm.is_array(ctype):
+            mtype = elem_type
+        else:
+            mtype = ir.MemRefType.get([], elem_type)
+        init = _initializer(decl)
+        initial = self._constant_initializer(decl, ctype, mtype, init)
+        private = decl.storage_class == ci.StorageClass.STATIC or "." in name
+        is_const = ctype.is_const_qualified() or _array_of_const(ctype)
+        sym = name
+        ip = ir.InsertionPoint(self._first_function) if self._first_function is not None else \
+            ir.InsertionPoint(self.module.body)
+        with ip, self.loc(decl):
+            memref.GlobalOp(
+                sym_name=ir.StringAttr.get(sym),
+                type_=ir.TypeAttr.get(mtype),
+                sym_visibility=ir.StringAttr.get("private") if private else None,
+                initial_value=initial,
+                constant=ir.UnitAttr.get() if (is_const and initial is not None and
+                                               not isinstance(initial, ir.UnitAttr)) else None,
+            )
+        self._globals[name] = (sym, mtype)
+
+    def _constant_initializer(self, decl: ci.Cursor, ctype: ci.Type, mtype: ir.MemRefType,
+                              init: ci.Cursor | None) -> ir.Attribute:
+        mt = ir.MemRefType(mtype)
+        elem = mt.element_type
+        if isinstance(elem, ir.MemRefType) or str(elem) == "!llvm.ptr":
+            if init is not None:
+                raise cs.unsupported(init, "initialised pointer global")
+            return ir.UnitAttr.get()  # uninitialized
+        shape = list(mt.shape)
+        total = int(np.prod(shape)) if shape else 1
+        dtype = _numpy_dtype(elem)
+        values = np.zeros(total, dtype=dtype)
+        if init is not None:
+            flat = self._constant_elements(init, shape, decl)
+            for pos, value in flat:
+                values[pos] = value
+        tensor = ir.RankedTensorType.get(shape, elem)
+        if str(elem) == "i1":
+            return ir.DenseElementsAttr.get_splat(tensor, ir.IntegerAttr.get(elem, int(values[0]))) \
+                if total == 1 else ir.DenseElementsAttr.get(values.astype(np.bool_), type=tensor)
+        return ir.DenseElementsAttr.get(values.reshape(shape) if shape else values.reshape(()), type=tensor)
+
+    def _constant_elements(self, init: ci.Cursor, shape: list[int], decl: ci.Cursor) -> list[tuple[int, float]]:
+        s = cs.strip_parens(init)
+        if not shape:
+            value = cs.evaluate(s)
+            if value is None or isinstance(value, bytes):
+                raise cs.unsupported(init, "non-constant global initialiser")
+            return [(0, value)]
+        if s.kind == K.STRING_LITERAL:
+            data = cs.string_literal_bytes(s) or b""
+            return [(k, b) for k, b in enumerate((data + b"\0")[: shape[0]])]
+        if s.kind != K.INIT_LIST_EXPR:
+            raise cs.unsupported(init, "array initialiser that is not a brace list")
+        from .expressions import _flatten_init
+
+        positions: list = []
+        _flatten_init(s, shape, (), positions)
+        out = []
+        for idx, expr in positions:
+            value = cs.evaluate(expr)
+            if value is None or isinstance(value, bytes):
+                raise cs.unsupported(expr, "non-constant global initialiser")
+            flat = 0
+            for d, i in zip(shape, idx):
+                flat = flat * d + i
+            out.append((flat, value))
+        return out
+
+    # ------------------------------------------------------------------ reductions
+
+    def reduction(self, kind: str, s: Scalar, where) -> str:
+        """``omp.declare_reduction @<kind>_<type>`` (once per kind and type)."""
+        from mlir.dialects import arith
+        from mlir.dialects import openmp as omp
+
+        suffix = ("u" if (s.unsigned and kind in ("max", "min")) else "") + str(s.mlir())
+        sym = f"{kind}_{suffix}"
+        if sym in self._symbols:
+            return sym
+        t = s.mlir()
+        identity = _identity(kind, s)
+        ip = ir.InsertionPoint(self._first_function) if self._first_function is not None else \
+            ir.InsertionPoint(self.module.body)
+        with ip, self.loc_at(where.file, where.line, where.column):
+            op = omp.DeclareReductionOp(sym, ir.TypeAttr.get(t))
+            init = op.initializerRegion.blocks.append(t)
+            with ir.InsertionPoint(init):
+                if s.is_float:
+                    c = arith.ConstantOp(t, ir.FloatAttr.get(t, identity))
+                else:
+                    c = arith.ConstantOp(t, ir.IntegerAttr.get(t, identity))
+                omp.YieldOp([c.result])
+            comb = op.reductionRegion.blocks.append(t, t)
+            a, b = comb.arguments
+            with ir.InsertionPoint(comb):
+                opname = _COMBINERS[(kind, "f" if s.is_float else "u" if s.unsigned else "s")]
+                r = ir.Operation.create(opname, results=[t], operands=[a, b]).result
+                omp.YieldOp([r])
+        self._symbols[sym] = op.operation
+        return sym
+
+
+_COMBINERS = {
+    ("add", "f"): "arith.addf", ("add", "s"): "arith.addi", ("add", "u"): "arith.addi",
+    ("mul", "f"): "arith.mulf", ("mul", "s"): "arith.muli", ("mul", "u"): "arith.muli",
+    ("max", "f"): "arith.maxnumf", ("max", "s"): "arith.maxsi", ("max", "u"): "arith.maxui",
+    ("min", "f"): "arith.minnumf", ("min", "s"): "arith.minsi", ("min", "u"): "arith.minui",
+    ("and", "s"): "arith.andi", ("and", "u"): "arith.andi", ("or", "s"): "arith.ori",
+    ("or", "u"): "arith.ori", ("xor", "s"): "arith.xori", ("xor", "u"): "arith.xori",
+}
+
+
+def _identity(kind: str, s: Scalar):
+    if s.is_float:
+        return {"add": 0.0, "mul": 1.0, "max": -math.inf, "min": math.inf}[kind]
+    bits = s.width
+    lo, hi = (0, (1 << bits) - 1) if s.unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
+    value = {"add": 0, "mul": 1, "max": lo, "min": hi, "and": -1, "or": 0, "xor": 0}[kind]
+    value &= (1 << bits) - 1
+    if value >= 1 << (bits - 1):
+        value -= 1 << bits
+    return value
+
+
+def _numpy_dtype(t: ir.Type):
+    text = str(t)
+    return {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16,
+            "i32": np.int32, "i64": np.int64, "i1": np.int8}[text]
+
+
+def _initializer(decl: ci.Cursor) -> ci.Cursor | None:
+    return cs.var_initializer(decl)
+
+
+def _array_of_const(t: ci.Type) -> bool:
+    """``const T a[N]`` (libclang drops the qualifier from canonical element types)."""
+    for _ in range(16):
+        if t.is_const_qualified():
+            return True
+        if t.kind == ci.TypeKind.ELABORATED or t.kind == ci.TypeKind.TYPEDEF:
+            t = t.get_canonical() if t.kind == ci.TypeKind.TYPEDEF else t.get_named_type()
+            continue
+        if t.kind != ci.TypeKind.CONSTANTARRAY:
+            return False
+        t = t.element_type
+    return False
+
+
+def parameter_types(cursor: ci.Cursor) -> list[tuple[ci.Cursor, ci.Type]]:
+    """(PARM_DECL, adjusted type) of a function: an array parameter is a pointer (libclang
+    reports the declared array type on the PARM_DECL)."""
+    params = [c for c in cursor.get_children() if c.kind == K.PARM_DECL]
+    ftype = tm.canon(cursor.type)
+    if ftype.kind == ci.TypeKind.FUNCTIONPROTO:
+        adjusted = list(ftype.argument_types())
+        if len(adjusted) == len(params):
+            return list(zip(params, adjusted))
+    return [(p, p.type) for p in params]
+
+
+def _file_of(c: ci.Cursor) -> str | None:
+    return c.location.file.name if c.location.file else None
+
+
+def _mlir_string(data: bytes) -> str:
+    out = []
+    for b in data:
+        ch = chr(b)
+        if 0x20 <= b < 0x7F and ch not in '"\\':
+            out.append(ch)
+        else:
+            out.append(f"\\{b:02X}")
+    return "".join(out)
+
+
+def _loc_text(loc: ir.Location) -> str:
+    return str(loc)[4:-1] if str(loc).startswith("loc(") else "unknown"

@@ -1,0 +1,498 @@
+"""C statements -> structured control flow (``scf.for``, ``scf.while``, ``scf.if``).
+
+A ``for`` loop of canonical shape (see ``analysis.CanonicalLoop``) is an ``scf.for`` over
+``index`` whose induction variable *is* the C loop variable (an ``arith.index_cast`` gives
+its C-typed value); a decreasing loop iterates over its trip count.  Other loops are
+``scf.while`` loops without loop-carried values: their variables live in allocas.  See
+``function.py`` for how ``break``/``continue``/``return`` are kept structured.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import clang.cindex as ci
+from mlir import ir
+from mlir.dialects import arith, func, memref, scf
+
+from . import clang_support as cs
+from . import typemap as tm
+from .analysis import LOOP_KINDS, CanonicalLoop, for_parts, if_jump, referenced_decl
+from .expressions import is_simple
+from .function import LoopFlags, Var
+from .typemap import scalar_of
+
+if TYPE_CHECKING:
+    from .function import FunctionEmitter
+    from .pragmas import Pragma
+
+K = ci.CursorKind
+
+
+class StmtEmitter:
+    def __init__(self, fn: "FunctionEmitter") -> None:
+        self.fn = fn
+        self.expr = fn.expr
+
+    # ------------------------------------------------------------------ blocks
+
+    def function_body(self, body: ci.Cursor) -> bool:
+        """Emit the top-level block; True when it ended with a direct ``func.return``."""
+        if self.fn.in_main_file:
+            self.fn.module.pragmas.seek(body.extent.start.offset)
+        stmts = cs.children(body)
+        direct = bool(stmts) and stmts[-1].kind == K.RETURN_STMT and self.fn.ret.direct
+        self.sequence(stmts[:-1] if direct else stmts)
+        if direct:
+            self._pragmas_before(stmts[-1])
+            self.direct_return(stmts[-1])
+        else:
+            self._trailing_pragmas(body)
+        return direct
+
+    def compound(self, c: ci.Cursor) -> None:
+        with self.fn.name_scope():
+            self.sequence(cs.children(c))
+            self._trailing_pragmas(c)
+
+    def body(self, c: ci.Cursor) -> None:
+        """A statement used as a body (braced or not)."""
+        if c.kind == K.COMPOUND_STMT:
+            self.compound(c)
+        else:
+            with self.fn.name_scope():
+                self.sequence([c])
+
+    def sequence(self, stmts: list[ci.Cursor]) -> None:
+        """Statements in order; after one that may jump, the rest is guarded."""
+        for k, s in enumerate(stmts):
+            rest = stmts[k + 1 :]
+            jump = if_jump(s)
+            if jump is not None and rest and not self._has_pragmas_before(s):
+                self._if_jump(s, jump, rest)
+                return
+            self.emit(s)
+            escapes = self.fn.analysis.escapes(s)
+            if escapes and rest:
+                with self.fn.loc(rest[0]):
+                    guard = self.fn.still_running(escapes)
+                if guard is not None:
+                    with self.fn.loc(rest[0]):
+                        if_op = scf.IfOp(guard)
+                    with ir.InsertionPoint(if_op.then_block):
+                        self.sequence(rest)
+                        scf.YieldOp([])
+                    return
+
+    def _if_jump(self, s: ci.Cursor, jump: ci.Cursor, rest: list[ci.Cursor]) -> None:
+        """``if (c) JUMP; rest...`` -> ``scf.if c { jump effects } else { rest }``."""
+        test = cs.children(s)[0]
+        bit = self.expr.cond(test)
+        with self.fn.loc(s):
+            if_op = scf.IfOp(bit, [], has_else=True)
+        with ir.InsertionPoint(if_op.then_block), self.fn.loc(jump):
+            self.jump(jump)
+            scf.YieldOp([])
+        with ir.InsertionPoint(if_op.else_block):
+            self.sequence(rest)
+            scf.YieldOp([])
+
+    # ------------------------------------------------------------------ pragmas
+
+    def _has_pragmas_before(self, s: ci.Cursor) -> bool:
+        return self.fn.in_main_file and self.fn.module.pragmas.has_before(s.extent.start.offset)
+
+    def _pragmas_before(self, s: ci.Cursor) -> list["Pragma"]:
+        """Standalone directives before ``s`` are emitted; the others are returned (they
+        apply to ``s``)."""
+        if not self.fn.in_main_file:
+            return []
+        taken = self.fn.module.pragmas.take_before(s.extent.start.offset)
+        attached = []
+        for p in taken:
+            self.fn.omp.validate(p)  # with or without -fopenmp: the same file, the same errors
+            if p.standalone:
+                self.fn.omp.standalone(p)
+            else:
+                attached.append(p)
+        return attached
+
+    def _trailing_pragmas(self, block: ci.Cursor) -> None:
+        if not self.fn.in_main_file:
+            return
+        for p in self.fn.module.pragmas.take_before(block.extent.end.offset):
+            self.fn.omp.validate(p)
+            if p.standalone:
+                self.fn.omp.standalone(p)
+            else:
+                raise p.error(f"'#pragma omp {p.directive}' is not followed by a statement")
+
+    # ------------------------------------------------------------------ statements
+
+    def emit(self, s: ci.Cursor) -> None:
+        attached = self._pragmas_before(s)
+        if attached and self.fn.module.openmp:
+            self.fn.omp.construct(attached, s)
+            return
+        with self.fn.loc(s):
+            self.plain(s)
+
+    def plain(self, s: ci.Cursor) -> None:
+        """A statement without OpenMP directives."""
+        k = s.kind
+        if k == K.COMPOUND_STMT:
+            self.compound(s)
+        elif k == K.DECL_STMT:
+            for d in cs.children(s):
+                if d.kind == K.VAR_DECL:
+                    self.fn.declare_local(d)
+                elif d.kind in (K.STRUCT_DECL, K.UNION_DECL):
+                    raise cs.unsupported(d, "union" if d.kind == K.UNION_DECL else "struct")
+                elif d.kind in (K.TYPEDEF_DECL, K.ENUM_DECL):
+                    continue
+                else:
+                    raise cs.unsupported(d, f"declaration ({d.kind.name.lower()})")
+        elif k == K.IF_STMT:
+            self.if_stmt(s)
+        elif k == K.FOR_STMT:
+            self.for_stmt(s)
+        elif k == K.WHILE_STMT:
+            kids = cs.children(s)
+            self.while_loop(s, kids[0], kids[1], inc=None)
+        elif k == K.DO_STMT:
+            self.do_while(s)
+        elif k in (K.BREAK_STMT, K.CONTINUE_STMT, K.RETURN_STMT):
+            self.jump(s)
+        elif k == K.NULL_STMT:
+            return
+        elif k.is_expression():
+            self.expr.discard(s)
+        elif k == K.SWITCH_STMT:
+            raise cs.unsupported(s, "switch")
+        elif k in (K.GOTO_STMT, K.INDIRECT_GOTO_STMT):
+            raise cs.unsupported(s, "goto")
+        elif k == K.LABEL_STMT:
+            raise cs.unsupported(s, f"goto (label '{s.spelling}')")
+        elif k in (K.CASE_STMT, K.DEFAULT_STMT):
+            raise cs.unsupported(s, "switch")
+        elif k.name in ("ASM_STMT", "GCC_ASM_STMT", "MS_ASM_STMT"):
+            raise cs.unsupported(s, "inline assembly")
+        else:
+            raise cs.unsupported(s, f"statement ({k.name.lower()})")
+
+    def if_stmt(self, s: ci.Cursor) -> None:
+        kids = cs.children(s)
+        if len(kids) not in (2, 3):
+            raise cs.unsupported(s, "if statement with a declaration")
+        bit = self.expr.cond(kids[0])
+        if_op = scf.IfOp(bit, [], has_else=len(kids) == 3)
+        with ir.InsertionPoint(if_op.then_block):
+            self.body(kids[1])
+            scf.YieldOp([])
+        if len(kids) == 3:
+            with ir.InsertionPoint(if_op.else_block):
+                self.body(kids[2])
+                scf.YieldOp([])
+
+    # ------------------------------------------------------------------ jumps
+
+    def jump(self, s: ci.Cursor) -> None:
+        fn = self.fn
+        if s.kind == K.BREAK_STMT:
+            loop = self._loop(s)
+            if loop.brk is None:
+                raise cs.unsupported(s, "break here")
+            fn.set_flag(loop.brk, True)
+        elif s.kind == K.CONTINUE_STMT:
+            loop = self._loop(s)
+            if loop.cont is not None:
+                fn.set_flag(loop.cont, True)
+        else:
+            if fn.omp_depth:
+                raise cs.unsupported(s, "return inside an OpenMP region")
+            kids = [k for k in cs.children(s) if k.kind.is_expression()]
+            if kids and fn.ret.value is not None:
+                v = self.expr.rvalue(kids[0])
+                memref.StoreOp(self._return_value(v, kids[0]), fn.ret.value, [])
+            elif kids:
+                self.expr.discard(kids[0])
+            if fn.ret.flag is None:
+                raise cs.unsupported(s, "return here")
+            fn.set_flag(fn.ret.flag, True)
+
+    def _loop(self, s: ci.Cursor) -> LoopFlags:
+        if not self.fn.loops:
+            raise cs.unsupported(s, f"{s.kind.name.split('_')[0].lower()} outside a loop")
+        loop = self.fn.loops[-1]
+        if loop.omp and s.kind == K.BREAK_STMT:
+            raise cs.unsupported(s, "break out of an OpenMP loop")
+        return loop
+
+    def direct_return(self, s: ci.Cursor) -> None:
+        with self.fn.loc(s):
+            kids = [k for k in cs.children(s) if k.kind.is_expression()]
+            if kids and self.fn.result_type is not None:
+                v = self._return_value(self.expr.rvalue(kids[0]), kids[0])
+                func.ReturnOp([v])
+            else:
+                if kids:
+                    self.expr.discard(kids[0])
+                self.fn.emit_final_return()
+
+    def _return_value(self, v: ir.Value, where: ci.Cursor) -> ir.Value:
+        want = self.fn.result_type
+        if v.type != want:
+            v = self.expr.coerce_memref(v, want, where)
+        return v
+
+    # ------------------------------------------------------------------ loops
+
+    def for_stmt(self, s: ci.Cursor) -> None:
+        loop = self.fn.analysis.canonical_loop(s)
+        if loop is not None:
+            with self.fn.name_scope():
+                self.scf_for(loop)
+            return
+        parts = for_parts(s)
+        with self.fn.name_scope():
+            if parts.init is not None:
+                self.plain(parts.init) if parts.init.kind == K.DECL_STMT else self.expr.discard(parts.init)
+            self.while_loop(s, parts.cond, parts.body, parts.inc)
+
+    def loop_bounds(self, loop: CanonicalLoop) -> tuple[ir.Value, ir.Value, ir.Value, ir.Value | None]:
+        """(lower, upper, step, start) in ``index`` for an ``scf.for``/``omp.loop_nest``.
+        Increasing loops iterate the C variable itself (start None); decreasing ones
+        iterate 0..tripcount and ``start`` is the first value of the C variable."""
+        fn = self.fn
+        var_s = scalar_of(loop.var.type)
+        with fn.loc(loop.init):
+            lb = self._bound_index(loop.init, var_s)
+        with fn.loc(loop.bound):
+            ub = self._bound_index(loop.bound, var_s)
+            step = fn.const_index(loop.step)
+            if loop.increasing:
+                if loop.cmp == "<=":
+                    ub = arith.AddIOp(ub, fn.const_index(1)).result
+                return lb, ub, step, None
+            # trip count of `for (v = lb; v > ub; v -= step)`: ceil((lb - ub) / step)
+            span = arith.SubIOp(lb, ub).result
+            if loop.cmp == ">=":
+                span = arith.AddIOp(span, fn.const_index(1)).result
+            trips = arith.CeilDivSIOp(span, step).result
+            trips = arith.MaxSIOp(trips, fn.const_index(0)).result
+            return fn.const_index(0), trips, fn.const_index(1), lb
+
+    def _bound_index(self, expr: ci.Cursor, var_s) -> ir.Value:
+        s = scalar_of(expr.type)
+        if s is None or s.is_float:
+            raise cs.unsupported(expr, "non-integer loop bound")
+        inner = _strip_widening(expr)
+        return self.expr.index_of(inner)
+
+    def bind_induction(self, loop: CanonicalLoop, iv: ir.Value, start: ir.Value | None, body: ci.Cursor) -> Var:
+        """The C variable's value inside the body, from the induction variable."""
+        fn = self.fn
+        loc = fn.loc(loop.cursor)
+        with loc:
+            if start is None:
+                return Var("iv", loop.var.type, iv, None, loc)
+            offset = arith.MulIOp(iv, fn.const_index(loop.step)).result
+            value = arith.SubIOp(start, offset).result
+            return Var("iv", loop.var.type, value, None, loc)
+
+    def scf_for(self, loop: CanonicalLoop) -> None:
+        fn = self.fn
+        lb, ub, step, start = self.loop_bounds(loop)
+        if loop.declared_in_init:
+            fn.scopes[-1].names[loop.var.spelling] = loop.var_key
+        with fn.loc(loop.cursor):
+            for_op = scf.ForOp(lb, ub, step)
+        flags = LoopFlags()
+        with ir.InsertionPoint(for_op.body), fn.loc(loop.body):
+            if fn.analysis.needs_continue_flag(loop.cursor, loop.body):
+                flags.cont = fn.new_flag()
+            var = self.bind_induction(loop, for_op.induction_variable, start, loop.body)
+            fn.loops.append(flags)
+            try:
+                with fn.rebind(loop.var_key, var):
+                    self.body(loop.body)
+            finally:
+                fn.loops.pop()
+            scf.YieldOp([])
+        if not loop.declared_in_init and self._needs_final_value(loop):
+            self._store_final_value(loop, lb, ub, step, start)
+
+    def _needs_final_value(self, loop: CanonicalLoop) -> bool:
+        """Whether code outside the loop may read the variable before reassigning it (every
+        other use inside a ``for`` that starts by assigning it does not count)."""
+        fn = self.fn
+        lo, hi = loop.cursor.extent.start.offset, loop.cursor.extent.end.offset
+        reassigning = []
+        for c in cs.walk(fn.analysis.body):
+            if c.kind == K.FOR_STMT and c != loop.cursor:
+                init = for_parts(c).init
+                if init is not None and init.kind == K.BINARY_OPERATOR and cs.binary_operator(init) == "=":
+                    target = cs.strip_parens(cs.children(init)[0])
+                    if target.kind == K.DECL_REF_EXPR and _same_decl(target, loop.var):
+                        reassigning.append((c.extent.start.offset, c.extent.end.offset))
+        for c in cs.walk(fn.analysis.body):
+            if c.kind != K.DECL_REF_EXPR or not _same_decl(c, loop.var):
+                continue
+            off = c.extent.start.offset
+            if lo <= off < hi:
+                continue
+            if any(a <= off < b for a, b in reassigning):
+                continue
+            return True
+        return False
+
+    def _store_final_value(self, loop: CanonicalLoop, lb, ub, step, start) -> None:
+        """After ``scf.for``, the C variable holds the first value that failed the test."""
+        fn = self.fn
+        var = fn.lookup(loop.var, loop.cursor)
+        if var.kind != "mem":
+            return
+        with fn.loc(loop.cursor):
+            if start is None:
+                span = arith.SubIOp(ub, lb).result
+                trips = arith.MaxSIOp(arith.CeilDivSIOp(span, step).result, fn.const_index(0)).result
+                final = arith.AddIOp(lb, arith.MulIOp(trips, step).result).result
+            else:
+                final = arith.SubIOp(start, arith.MulIOp(ub, fn.const_index(loop.step)).result).result
+            memref.StoreOp(fn.from_index(final, scalar_of(loop.var.type)), var.value, [])
+
+    def while_loop(self, s: ci.Cursor, cond: ci.Cursor | None, body: ci.Cursor,
+                   inc: ci.Cursor | None) -> None:
+        """``while (cond) body`` (and non-canonical ``for``) as an ``scf.while``."""
+        fn = self.fn
+        flags = self._loop_flags(s, body)
+        jumps = fn.analysis.escapes(body)
+        with fn.loc(s):
+            loop = scf.WhileOp([], [])
+        before = loop.before.blocks.append()
+        after = loop.after.blocks.append()
+        with ir.InsertionPoint(before), fn.loc(cond if cond is not None else s):
+            fn.loops.append(flags)
+            try:
+                bit = self._guarded_condition(cond, jumps)
+            finally:
+                fn.loops.pop()
+            scf.ConditionOp(bit, [])
+        with ir.InsertionPoint(after), fn.loc(body):
+            fn.loops.append(flags)
+            try:
+                if flags.cont is not None:
+                    fn.set_flag(flags.cont, False)
+                self.body(body)
+                if inc is not None:
+                    with fn.loc(inc):
+                        running = fn.still_running(jumps - {"continue"})
+                        if running is None:
+                            self.expr.discard(inc)
+                        else:
+                            if_op = scf.IfOp(running)
+                            with ir.InsertionPoint(if_op.then_block):
+                                self.expr.discard(inc)
+                                scf.YieldOp([])
+            finally:
+                fn.loops.pop()
+            scf.YieldOp([])
+
+    def do_while(self, s: ci.Cursor) -> None:
+        fn = self.fn
+        body, cond = cs.children(s)
+        jumps = fn.analysis.escapes(body)
+        if cs.evaluate(cond) == 0 and not ({"break", "continue"} & jumps):
+            # `do { ... } while (0)`: the macro idiom runs once.
+            self.body(body)
+            return
+        flags = self._loop_flags(s, body)
+        with fn.loc(s):
+            loop = scf.WhileOp([], [])
+        before = loop.before.blocks.append()
+        after = loop.after.blocks.append()
+        with ir.InsertionPoint(before), fn.loc(body):
+            fn.loops.append(flags)
+            try:
+                if flags.cont is not None:
+                    fn.set_flag(flags.cont, False)
+                self.body(body)
+                with fn.loc(cond):
+                    bit = self._guarded_condition(cond, jumps)
+            finally:
+                fn.loops.pop()
+            scf.ConditionOp(bit, [])
+        with ir.InsertionPoint(after):
+            scf.YieldOp([])
+
+    def _loop_flags(self, s: ci.Cursor, body: ci.Cursor) -> LoopFlags:
+        fn = self.fn
+        flags = LoopFlags()
+        with fn.loc(s):
+            if "break" in _own_jumps(body):
+                flags.brk = fn.new_flag()
+            if fn.analysis.needs_continue_flag(s, body):
+                flags.cont = fn.new_flag(reset=False)
+        return flags
+
+    def _guarded_condition(self, cond: ci.Cursor | None, jumps: frozenset[str]) -> ir.Value:
+        """The loop test, false once a ``break``/``return`` flag is set (the C test is not
+        evaluated then)."""
+        fn = self.fn
+        running = fn.still_running(jumps - {"continue"})
+        if cond is not None and _always_true(cond):
+            cond = None  # `while (1)`, `for (;;)`
+        if cond is None:
+            return running if running is not None else fn.const_int(1, fn.types.i(1))
+        if running is None:
+            return self.expr.cond(cond)
+        if is_simple(cond):
+            return arith.AndIOp(running, self.expr.cond(cond)).result
+        i1 = fn.types.i(1)
+        if_op = scf.IfOp(running, [i1], has_else=True)
+        with ir.InsertionPoint(if_op.then_block):
+            scf.YieldOp([self.expr.cond(cond)])
+        with ir.InsertionPoint(if_op.else_block):
+            scf.YieldOp([fn.const_int(0, i1)])
+        return if_op.result
+
+
+def _always_true(cond: ci.Cursor) -> bool:
+    value = cs.evaluate(cond) if cs.strip_implicit(cond).kind in (
+        K.INTEGER_LITERAL, K.CHARACTER_LITERAL) else None
+    return isinstance(value, int) and value != 0
+
+
+def _own_jumps(body: ci.Cursor) -> set[str]:
+    """Jump kinds in ``body`` that target the enclosing loop (not nested loops)."""
+    out: set[str] = set()
+    stack = [body]
+    while stack:
+        c = stack.pop()
+        if c.kind == K.BREAK_STMT:
+            out.add("break")
+        elif c.kind == K.CONTINUE_STMT:
+            out.add("continue")
+        if c.kind in LOOP_KINDS and c != body:
+            continue
+        stack.extend(cs.children(c))
+    return out
+
+
+def _same_decl(ref: ci.Cursor, decl: ci.Cursor) -> bool:
+    target = referenced_decl(ref)
+    return target is not None and cs.node_key(target) == cs.node_key(decl)
+
+
+def _strip_widening(c: ci.Cursor) -> ci.Cursor:
+    """Loop bounds compared in a wider type (``i < n`` with ``long n``) are computed from
+    the narrower operand; ``index`` holds both."""
+    while True:
+        s = cs.strip_parens(c)
+        if s.kind == K.UNEXPOSED_EXPR:
+            kids = cs.children(s)
+            if len(kids) == 1 and tm.is_int(kids[0].type) and tm.is_int(s.type) and \
+                    tm.int_width(kids[0].type) <= tm.int_width(s.type):
+                c = kids[0]
+                continue
+        return s

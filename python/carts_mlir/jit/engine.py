@@ -1,0 +1,156 @@
+"""LLVM IR text -> machine code with llvmlite (MCJIT, host CPU, -O3) -> ``main(argc, argv)``.
+
+Library symbols (libc, libm) resolve from the process.  The OpenMP routines a sequential
+program may call are defined here in LLVM IR, for one thread: ``omp_get_thread_num`` is
+0, ``omp_get_num_threads``/``omp_get_max_threads`` are 1, ``omp_get_wtime`` reads
+``CLOCK_MONOTONIC``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import functools
+import re
+import sys
+from dataclasses import dataclass
+
+import llvmlite.binding as llvm
+
+from ..errors import CartsError
+
+#: Definitions the JIT links next to the program (sequential OpenMP runtime).
+SEQUENTIAL_RUNTIME_IR = r"""
+%timespec = type { i64, i64 }
+declare i32 @clock_gettime(i32, ptr)
+
+define double @omp_get_wtime() {
+  %ts = alloca %timespec
+  %rc = call i32 @clock_gettime(i32 1, ptr %ts)
+  %sec_ptr = getelementptr %timespec, ptr %ts, i32 0, i32 0
+  %nsec_ptr = getelementptr %timespec, ptr %ts, i32 0, i32 1
+  %sec = load i64, ptr %sec_ptr
+  %nsec = load i64, ptr %nsec_ptr
+  %s = sitofp i64 %sec to double
+  %ns = sitofp i64 %nsec to double
+  %frac = fmul double %ns, 1.0e-9
+  %t = fadd double %s, %frac
+  ret double %t
+}
+define double @omp_get_wtick() { ret double 1.0e-9 }
+define i32 @omp_get_thread_num() { ret i32 0 }
+define i32 @omp_get_num_threads() { ret i32 1 }
+define i32 @omp_get_max_threads() { ret i32 1 }
+define i32 @omp_get_num_procs() { ret i32 1 }
+define i32 @omp_in_parallel() { ret i32 0 }
+define void @omp_set_num_threads(i32 %n) { ret void }
+"""
+
+
+@functools.cache
+def _initialize() -> None:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    libm = ctypes.util.find_library("m")
+    if libm:
+        llvm.load_library_permanently(libm)
+
+
+def host_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
+    _initialize()
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=llvm.get_host_cpu_name(),
+        features=llvm.get_host_cpu_features().flatten(),
+        opt=opt_level,
+        reloc="default",
+        codemodel="jitdefault",
+    )
+
+
+@dataclass
+class CompiledProgram:
+    """A JIT-compiled program; keep it alive while calling into it."""
+
+    engine: llvm.ExecutionEngine
+    modules: list
+    main_arity: int
+
+    def run_main(self, argv: list[str]) -> int:
+        """Call ``main(argc, argv)``; the program's stdout is the process's stdout."""
+        addr = self.engine.get_function_address("main")
+        if not addr:
+            raise CartsError("the program has no 'main' function")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        args = [a.encode() for a in argv]
+        c_argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+        if self.main_arity >= 2:
+            entry = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_int, ctypes.c_void_p)(addr)
+            code = entry(len(args), ctypes.cast(c_argv, ctypes.c_void_p))
+        else:
+            entry = ctypes.CFUNCTYPE(ctypes.c_int)(addr)
+            code = entry()
+        flush_c_stdio()
+        return int(code)
+
+
+def flush_c_stdio() -> None:
+    libc = ctypes.CDLL(None)
+    libc.fflush.argtypes = [ctypes.c_void_p]
+    libc.fflush(None)
+
+
+def compile_llvm_ir(text: str, opt_level: int = 3) -> CompiledProgram:
+    """Parse, optimise (new pass manager, ``-O<opt_level>``) and JIT the module."""
+    tm = host_target_machine(opt_level)
+    try:
+        module = llvm.parse_assembly(text)
+        module.verify()
+    except RuntimeError as err:
+        raise CartsError(f"LLVM rejected the generated IR: {err}") from None
+    module.triple = tm.triple
+    module.data_layout = str(tm.target_data)
+    if opt_level > 0:
+        pto = llvm.create_pipeline_tuning_options(speed_level=opt_level)
+        pb = llvm.create_pass_builder(tm, pto)
+        pb.getModulePassManager().run(module, pb)
+    runtime = llvm.parse_assembly(_runtime_needed(text))
+    runtime.triple = tm.triple
+    runtime.data_layout = str(tm.target_data)
+    _check_symbols(module, runtime)
+    engine = llvm.create_mcjit_compiler(module, tm)
+    engine.add_module(runtime)
+    engine.finalize_object()
+    engine.run_static_constructors()
+    return CompiledProgram(engine, [module, runtime], _main_arity(text))
+
+
+def _check_symbols(module: llvm.ModuleRef, runtime: llvm.ModuleRef) -> None:
+    """Every external function must resolve in this process: MCJIT aborts the whole
+    process on an unresolved symbol, so report it as an error first."""
+    provided = {f.name for f in runtime.functions if not f.is_declaration}
+    for f in module.functions:
+        if f.is_declaration and not f.name.startswith("llvm.") and f.name not in provided \
+                and not llvm.address_of_symbol(f.name):
+            raise CartsError(f"undefined symbol '{f.name}' (not in the C library or libm)")
+
+
+def _runtime_needed(program: str) -> str:
+    """The sequential runtime minus what the program defines itself."""
+    defined = set(re.findall(r"^define [^@]*@([\w.$]+)\(", program, re.M))
+    keep = []
+    for chunk in re.split(r"\n(?=define )", SEQUENTIAL_RUNTIME_IR):
+        m = re.match(r"define [^@]*@([\w.$]+)\(", chunk)
+        if m and m.group(1) in defined:
+            continue
+        keep.append(chunk)
+    return "\n".join(keep)
+
+
+def _main_arity(text: str) -> int:
+    m = re.search(r"^define [^@]*@main\(([^)]*)\)", text, re.M)
+    if not m:
+        return 0
+    params = m.group(1).strip()
+    return 0 if not params else params.count(",") + 1

@@ -1,0 +1,63 @@
+// RUN: carts cgeist %s -S -fopenmp | FileCheck %s
+
+#include <omp.h>
+#include <stdio.h>
+
+// A parallel region with work-sharing loops, a barrier, single and master; the
+// OpenMP runtime routines are plain calls.
+
+// CHECK-DAG: func.func private @omp_get_thread_num() -> i32
+// CHECK-DAG: func.func private @omp_get_num_threads() -> i32
+// CHECK-DAG: func.func private @omp_get_wtime() -> f64
+
+// CHECK-LABEL: func.func @phases(
+// CHECK: omp.parallel {
+// CHECK:   %[[TID:.*]] = memref.alloca() : memref<i32>
+// CHECK:   %[[T:.*]] = func.call @omp_get_thread_num() : () -> i32
+// CHECK:   memref.store %[[T]], %[[TID]][] : memref<i32>
+// CHECK:   omp.wsloop nowait {
+// CHECK:     omp.loop_nest
+// CHECK:   omp.barrier
+// CHECK:   omp.single {
+// CHECK:     llvm.call @printf
+// CHECK:     omp.terminator
+// CHECK:   }
+// CHECK:   omp.master {
+// CHECK:     func.call @omp_get_num_threads()
+// CHECK:     omp.terminator
+// CHECK:   }
+// CHECK:   omp.wsloop {
+// CHECK:   omp.terminator
+// CHECK: }
+double phases(float *a, float *b, int n) {
+  int tid = 0;
+  int nthreads = 1;
+  double t0 = omp_get_wtime();
+#pragma omp parallel private(tid)
+  {
+    tid = omp_get_thread_num();
+#pragma omp for nowait
+    for (int i = 0; i < n; i++)
+      a[i] = 1.0f;
+#pragma omp barrier
+#pragma omp single
+    printf("thread %d\n", tid);
+#pragma omp master
+    nthreads = omp_get_num_threads();
+#pragma omp for
+    for (int i = 0; i < n; i++)
+      b[i] = a[i] + nthreads;
+  }
+  return omp_get_wtime() - t0;
+}
+
+// A reduction on the parallel region itself goes on omp.parallel.
+// CHECK-LABEL: func.func @count(
+// CHECK: omp.parallel reduction(@add_i32 %{{.*}} -> %[[C:.*]] : memref<i32>) {
+// CHECK:   memref.load %[[C]][] : memref<i32>
+int count(void) {
+  int c = 0;
+#pragma omp parallel reduction(+ : c)
+  c += 1;
+  return c;
+}

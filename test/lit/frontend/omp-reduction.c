@@ -1,0 +1,53 @@
+// RUN: carts cgeist %s -S -fopenmp | FileCheck %s
+
+// reduction(op: v) uses the omp dialect's reduction clause: one
+// omp.declare_reduction per operator and type, the variable's rank-0 memref as the
+// accumulator, and the region argument in its place inside the loop.
+
+// CHECK: omp.declare_reduction @add_f64 : f64 init {
+// CHECK: arith.constant 0.000000e+00 : f64
+// CHECK: } combiner {
+// CHECK: arith.addf
+// CHECK: omp.declare_reduction @mul_i32 : i32 init {
+// The max identity is -inf and the combiner maxnumf; min starts at the largest value.
+// CHECK: omp.declare_reduction @max_f32 : f32 init {
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: arith.maxnumf
+// CHECK: omp.declare_reduction @min_i64 : i64 init {
+// CHECK: arith.constant 9223372036854775807 : i64
+// CHECK: arith.minsi
+
+// CHECK-LABEL: func.func @dot(
+// CHECK: %[[S:.*]] = memref.alloca() : memref<f64>
+// CHECK: omp.parallel {
+// CHECK: omp.wsloop reduction(@add_f64 %[[S]] -> %[[ACC:.*]] : memref<f64>) {
+// CHECK:   omp.loop_nest
+// CHECK:     %[[OLD:.*]] = memref.load %[[ACC]][] : memref<f64>
+// CHECK:     %[[NEW:.*]] = arith.addf %[[OLD]], %{{.*}} : f64
+// CHECK:     memref.store %[[NEW]], %[[ACC]][] : memref<f64>
+// CHECK: memref.load %[[S]][] : memref<f64>
+double dot(double *x, double *y, int n) {
+  double s = 0.0;
+#pragma omp parallel for reduction(+ : s)
+  for (int i = 0; i < n; i++)
+    s += x[i] * y[i];
+  return s;
+}
+
+// Several reductions in one clause list and operators * max min.
+// CHECK-LABEL: func.func @stats(
+// CHECK: omp.wsloop reduction(@mul_i32 %{{.*}} -> %{{.*}}, @max_f32 %{{.*}} -> %{{.*}}, @min_i64 %{{.*}} -> %{{.*}} : memref<i32>, memref<f32>, memref<i64>)
+long stats(float *a, int n) {
+  int p = 1;
+  float mx = -1.0f;
+  long mn = 1000;
+#pragma omp parallel for reduction(* : p) reduction(max : mx) reduction(min : mn)
+  for (int i = 0; i < n; i++) {
+    p *= 2;
+    if (a[i] > mx)
+      mx = a[i];
+    if (i < mn)
+      mn = i;
+  }
+  return p + (long)mx + mn;
+}

@@ -1,0 +1,41 @@
+// RUN: not carts cgeist %s -S -fopenmp -DTASK 2>&1 | FileCheck %s --check-prefix=TASK
+// RUN: not carts cgeist %s -S -DTASK 2>&1 | FileCheck %s --check-prefix=TASK
+// RUN: not carts cgeist %s -S -fopenmp -DLASTPRIVATE 2>&1 | FileCheck %s --check-prefix=CLAUSE
+// RUN: not carts cgeist %s -S -fopenmp -DWHILE 2>&1 | FileCheck %s --check-prefix=LOOP
+// RUN: not carts cgeist %s -S -fopenmp -DCRITICAL 2>&1 | FileCheck %s --check-prefix=CRITICAL
+
+// OpenMP outside the subset is an error at the pragma, with or without -fopenmp.
+
+int main(void) {
+  int x = 0;
+  int a[8];
+#ifdef TASK
+#pragma omp parallel
+  {
+    // TASK: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: omp task
+#pragma omp task
+    x = 42;
+  }
+#endif
+#ifdef LASTPRIVATE
+  // CLAUSE: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: 'lastprivate' clause on omp parallel for
+#pragma omp parallel for lastprivate(x)
+  for (int i = 0; i < 8; i++)
+    x = i;
+#endif
+#ifdef WHILE
+  // LOOP: unsupported-omp.c:[[@LINE+1]]:1: error: '#pragma omp parallel for' must be followed by a for loop
+#pragma omp parallel for
+  while (x < 8)
+    x++;
+#endif
+#ifdef CRITICAL
+#pragma omp parallel
+  {
+    // CRITICAL: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: omp critical
+#pragma omp critical
+    x++;
+  }
+#endif
+  return x + a[0];
+}

@@ -1,0 +1,186 @@
+"""The sequential JIT path (front end -> upstream lowering -> LLVM IR -> llvmlite) proves
+the front end right: every C test program and every example prints what `gcc -O2`
+prints, and exit codes come through."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from carts_mlir.jit import mlir_to_llvm_ir, run_c_sequential, sequential_llvm_ir
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "test" / "c"
+CORPUS_FILES = sorted(CORPUS.glob("*.c"))
+EXAMPLES = ROOT / "examples"
+EXAMPLE_FILES = sorted(EXAMPLES.rglob("*.c"))
+INCLUDE = EXAMPLES / "include"
+
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+
+
+def ids(paths):
+    return [str(p.relative_to(ROOT)) for p in paths]
+
+
+def execute(*args, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "carts_mlir", "execute", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def gcc_run(source: Path, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess:
+    exe = tmp_path / "gcc.out"
+    subprocess.run(["gcc", "-O2", *flags, str(source), "-lm", "-o", str(exe)], check=True,
+                   capture_output=True)
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+
+
+def checksum(stdout: str) -> str:
+    lines = [ln for ln in stdout.splitlines() if ln.startswith("checksum:")]
+    assert lines, f"no checksum line in:\n{stdout}"
+    return lines[-1]
+
+
+# ---------------------------------------------------------------------- corpus
+
+
+@needs_gcc
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=ids(CORPUS_FILES))
+def test_corpus_program_prints_what_gcc_prints(path, tmp_path):
+    expected = gcc_run(path, tmp_path, f"-I{CORPUS}")
+    assert expected.returncode == 0, expected.stdout
+    ours = execute("--no-arts", f"-I{CORPUS}", path)
+    assert "Traceback" not in ours.stderr, ours.stderr
+    assert ours.returncode == 0, ours.stdout + ours.stderr
+    assert ours.stdout == expected.stdout
+    assert ours.stdout.splitlines()[-1].startswith(f"ok {path.stem}")
+
+
+# ---------------------------------------------------------------------- examples
+
+
+def _example_cases():
+    cases = []
+    for path in EXAMPLE_FILES:
+        cases.append(pytest.param(path, "MINI_DATASET", id=f"{path.stem}-mini"))
+        cases.append(pytest.param(path, "SMALL_DATASET", id=f"{path.stem}-small"))
+    return cases
+
+
+@needs_gcc
+@pytest.mark.parametrize("path,size", _example_cases())
+def test_example_checksum_matches_gcc(path, size, tmp_path):
+    expected = gcc_run(path, tmp_path, f"-I{INCLUDE}", f"-D{size}")
+    assert expected.returncode == 0
+    ours = execute("--no-arts", f"-I{INCLUDE}", f"-D{size}", path)
+    assert ours.returncode == 0, ours.stderr
+    assert checksum(ours.stdout) == checksum(expected.stdout)
+    # The timer lines of the output contract are there too (values differ).
+    kernels = lambda out: [ln.split(":")[0] for ln in out.splitlines() if ln.startswith("kernel.")]
+    assert kernels(ours.stdout) == kernels(expected.stdout)
+
+
+# ---------------------------------------------------------------------- exit codes, argv
+
+
+def test_exit_code_of_main_becomes_ours(tmp_path):
+    src = tmp_path / "three.c"
+    src.write_text("int main(void) { return 3; }\n")
+    assert execute("--no-arts", src).returncode == 3
+
+
+def test_exit_call_ends_the_program_with_its_code(tmp_path):
+    src = tmp_path / "bye.c"
+    src.write_text('#include <stdio.h>\n#include <stdlib.h>\n'
+                   'int main(void) { printf("before\\n"); exit(5); printf("after\\n"); return 0; }\n')
+    result = execute("--no-arts", src)
+    assert result.returncode == 5
+    assert result.stdout == "before\n"
+
+
+def test_program_arguments_reach_main(tmp_path):
+    src = tmp_path / "args.c"
+    src.write_text('#include <stdio.h>\n#include <stdlib.h>\n'
+                   'int main(int argc, char **argv) {\n'
+                   '  printf("%d %d %s\\n", argc, atoi(argv[1]) * 2, argv[2]);\n'
+                   '  return 0;\n}\n')
+    result = execute("--no-arts", src, "--", "21", "word")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "3 42 word\n"
+
+
+def test_without_no_arts_the_sequential_path_runs_with_a_notice(tmp_path):
+    src = tmp_path / "hello.c"
+    src.write_text('#include <stdio.h>\nint main(void) { printf("hello\\n"); return 0; }\n')
+    result = execute("-O3", src)
+    assert result.returncode == 0
+    assert result.stdout == "hello\n"
+    notice = result.stderr.strip().splitlines()
+    assert len(notice) == 1 and "ARTS path is not implemented yet" in notice[0]
+
+
+def test_emit_llvm_writes_the_module(tmp_path):
+    src = tmp_path / "emit.c"
+    src.write_text("int main(void) { return 0; }\n")
+    result = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--no-arts",
+                             "--emit-llvm", str(src)], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "define i32 @main()" in (tmp_path / "emit-seq.ll").read_text()
+
+
+def test_front_end_errors_are_reported_not_run(tmp_path):
+    src = tmp_path / "sw.c"
+    src.write_text("int main(void) {\n  switch (1) { default: return 1; }\n}\n")
+    result = execute("--no-arts", src)
+    assert result.returncode == 1
+    assert f"{src}:2:3: error: unsupported C construct: switch" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# ---------------------------------------------------------------------- Python API
+
+
+def test_sequential_llvm_ir_defines_main_with_the_c_abi(tmp_path):
+    src = tmp_path / "abi.c"
+    src.write_text("int main(int argc, char **argv) { return argc; }\n")
+    text = sequential_llvm_ir(str(src))
+    assert re.search(r"define i32 @main\(i32 %\d+, ptr %\d+\)", text)
+
+
+def test_mlir_text_lowers_to_llvm_ir():
+    text = mlir_to_llvm_ir("""
+      func.func @twice(%a: memref<?xf32>, %i: index) -> f32 {
+        %v = memref.load %a[%i] : memref<?xf32>
+        %r = arith.addf %v, %v : f32
+        return %r : f32
+      }""")
+    assert "define float @twice(" in text and "fadd float" in text
+
+
+def test_run_c_sequential_prints_to_the_real_stdout(tmp_path, capfd):
+    src = tmp_path / "omp.c"
+    src.write_text('#include <stdio.h>\n#include <omp.h>\n'
+                   'int main(void) {\n  double t = omp_get_wtime();\n  int s = 0;\n'
+                   '#pragma omp parallel for reduction(+:s)\n'
+                   '  for (int i = 0; i < 10; i++) s += i;\n'
+                   '  printf("%d %d %d %d\\n", s, omp_get_thread_num(), omp_get_num_threads(),\n'
+                   '         omp_get_wtime() >= t);\n  return 7;\n}\n')
+    code = run_c_sequential(str(src))
+    assert code == 7
+    assert capfd.readouterr().out == "45 0 1 1\n"
+
+
+def test_openmp_environment_does_not_change_the_sequential_path(tmp_path):
+    src = tmp_path / "threads.c"
+    src.write_text('#include <stdio.h>\n#include <omp.h>\n'
+                   'int main(void) { printf("%d\\n", omp_get_max_threads()); return 0; }\n')
+    env = dict(os.environ, OMP_NUM_THREADS="4")
+    result = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--no-arts", str(src)],
+                            capture_output=True, text=True, env=env)
+    assert result.stdout == "1\n"
