@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
-from .errors import CartsError
+from .errors import guarded
 
 
 def _cgeist(argv: list[str]) -> int:
@@ -70,13 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"error: unknown command '{name}'\n{usage()}", file=sys.stderr)
         return 2
-    try:
-        return COMMANDS[name][0](rest)
-    except CartsError as err:
-        print(err.render(), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    return guarded(lambda: COMMANDS[name][0](rest))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import sys
+from typing import Callable
+
 
 class CartsError(Exception):
     """An error the user caused (bad input, bad flag, failed pass).
@@ -21,3 +24,14 @@ class CartsError(Exception):
         if self.reproduce:
             head += f"\nreproduce with: {self.reproduce}"
         return head
+
+
+def guarded(command: Callable[[], int]) -> int:
+    """Run a command-line entry point: a :class:`CartsError` becomes its message and exit 1."""
+    try:
+        return command()
+    except CartsError as err:
+        print(err.render(), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import env, ir, pipeline
-from .errors import CartsError
+from .errors import CartsError, guarded
 
 SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
 
@@ -181,13 +181,7 @@ def run(opts: Options) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "carts-opt") -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    try:
-        return run(parse_options(argv, prog))
-    except CartsError as err:
-        print(err.render(), file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    return guarded(lambda: run(parse_options(argv, prog)))
 
 
 if __name__ == "__main__":

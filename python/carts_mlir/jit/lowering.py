@@ -14,6 +14,7 @@ import os
 
 from mlir import ir, passmanager
 
+from .._plugin import capsule_pointer
 from ..errors import CartsError
 
 #: Upstream passes from the front end's dialects (func, scf, memref, arith, math, llvm)
@@ -57,17 +58,6 @@ def _capi() -> ctypes.CDLL:
     return lib
 
 
-def _capsule_pointer(obj) -> int:
-    get_name = ctypes.pythonapi.PyCapsule_GetName
-    get_name.argtypes = [ctypes.py_object]
-    get_name.restype = ctypes.c_char_p
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    get_pointer.restype = ctypes.c_void_p
-    capsule = obj._CAPIPtr
-    return get_pointer(capsule, get_name(capsule))
-
-
 def lower_to_llvm_dialect(module: ir.Module, pipeline: str = LOWERING_PIPELINE) -> None:
     """Run the upstream lowering in place."""
     ctx = module.context
@@ -82,10 +72,10 @@ def lower_to_llvm_dialect(module: ir.Module, pipeline: str = LOWERING_PIPELINE) 
 def translate_to_llvm_ir(module: ir.Module) -> str:
     """LLVM-dialect module -> LLVM IR text."""
     lib = _capi()
-    lib.mlirRegisterAllLLVMTranslations(_capsule_pointer(module.context))
+    lib.mlirRegisterAllLLVMTranslations(capsule_pointer(module.context._CAPIPtr))
     llvm_ctx = lib.LLVMContextCreate()
     try:
-        llvm_module = lib.mlirTranslateModuleToLLVMIR(_capsule_pointer(module.operation), llvm_ctx)
+        llvm_module = lib.mlirTranslateModuleToLLVMIR(capsule_pointer(module.operation._CAPIPtr), llvm_ctx)
         if not llvm_module:
             raise CartsError("translation to LLVM IR failed (is the module in the LLVM dialect?)")
         try:
