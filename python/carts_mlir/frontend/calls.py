@@ -175,7 +175,7 @@ class CallEmitter:
                 symbolic.append(f)
         count: ir.Value | None = None
         for f in symbolic:
-            inner = _strip_int_casts(f)
+            inner = tm.strip_int_widening(f)
             v = self.fn.to_index(self.expr.rvalue(inner), scalar_of(inner.type))
             count = v if count is None else arith.MulIOp(count, v).result
         if constant % elem_size == 0:
@@ -335,19 +335,6 @@ def _flatten_product(c: ci.Cursor, out: list[ci.Cursor]) -> None:
         _flatten_product(b, out)
     else:
         out.append(c)
-
-
-def _strip_int_casts(c: ci.Cursor) -> ci.Cursor:
-    """Drop implicit integer widenings (``int`` -> ``size_t`` in ``n * sizeof(T)``)."""
-    while True:
-        s = cs.strip_parens(c)
-        if s.kind == K.UNEXPOSED_EXPR:
-            kids = cs.children(s)
-            if len(kids) == 1 and tm.is_int(kids[0].type) and tm.is_int(s.type) and \
-                    tm.int_width(kids[0].type) <= tm.int_width(s.type):
-                c = kids[0]
-                continue
-        return s
 
 
 def _strip_pointer_casts(c: ci.Cursor) -> ci.Cursor:

@@ -286,7 +286,7 @@ class StmtEmitter:
         s = scalar_of(expr.type)
         if s is None or s.is_float:
             raise cs.unsupported(expr, "non-integer loop bound")
-        inner = _strip_widening(expr)
+        inner = tm.strip_int_widening(expr)
         return self.expr.index_of(inner)
 
     def bind_induction(self, loop: CanonicalLoop, iv: ir.Value, start: ir.Value | None, body: ci.Cursor) -> Var:
@@ -484,15 +484,3 @@ def _same_decl(ref: ci.Cursor, decl: ci.Cursor) -> bool:
     return target is not None and cs.node_key(target) == cs.node_key(decl)
 
 
-def _strip_widening(c: ci.Cursor) -> ci.Cursor:
-    """Loop bounds compared in a wider type (``i < n`` with ``long n``) are computed from
-    the narrower operand; ``index`` holds both."""
-    while True:
-        s = cs.strip_parens(c)
-        if s.kind == K.UNEXPOSED_EXPR:
-            kids = cs.children(s)
-            if len(kids) == 1 and tm.is_int(kids[0].type) and tm.is_int(s.type) and \
-                    tm.int_width(kids[0].type) <= tm.int_width(s.type):
-                c = kids[0]
-                continue
-        return s

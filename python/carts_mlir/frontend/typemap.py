@@ -267,3 +267,17 @@ class TypeMapper:
 def _record_word(t: ci.Type) -> str:
     decl = t.get_declaration()
     return "union" if decl.kind == ci.CursorKind.UNION_DECL else "struct"
+
+
+def strip_int_widening(c: ci.Cursor) -> ci.Cursor:
+    """Drop parentheses and implicit integer widenings (``int`` -> ``size_t`` in
+    ``n * sizeof(T)``, ``i < n`` with ``long n``): the narrower operand carries the value."""
+    while True:
+        s = cs.strip_parens(c)
+        if s.kind == ci.CursorKind.UNEXPOSED_EXPR:
+            kids = cs.children(s)
+            if len(kids) == 1 and is_int(kids[0].type) and is_int(s.type) and \
+                    int_width(kids[0].type) <= int_width(s.type):
+                c = kids[0]
+                continue
+        return s
