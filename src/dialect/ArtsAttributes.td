@@ -17,8 +17,12 @@ class Arts_EnumAttr<EnumAttrInfo info, string mnemonic>
 }
 
 // How a task uses a datablock: decides whether its acquire is READ or WRITE.
+// `concurrent` is a write that shares its generation with the other concurrent
+// acquires next to it: the tasks of one work-sharing loop writing a datablock
+// that could not be partitioned, which OpenMP guarantees touch disjoint elements.
 def Arts_Mode : I32EnumAttr<"ArtsMode", "task access mode of a datablock", [
-    I32EnumAttrCase<"in", 0>, I32EnumAttrCase<"out", 1>, I32EnumAttrCase<"inout", 2>]> {
+    I32EnumAttrCase<"in", 0>, I32EnumAttrCase<"out", 1>, I32EnumAttrCase<"inout", 2>,
+    I32EnumAttrCase<"concurrent", 3>]> {
   let cppNamespace = "::mlir::arts";
   let genSpecializedAttr = 0;
 }

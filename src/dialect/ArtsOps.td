@@ -323,6 +323,12 @@ def Arts_DbCreateOp : Arts_Op<"db_create"> {
   let assemblyFormat = "$guid `,` $bytes attr-dict `:` type($ptr)";
 }
 
+def Arts_DbDestroyOp : Arts_Op<"db_destroy"> {
+  let summary = "artsDbDestroy: free one datablock's payload and GUID";
+  let arguments = (ins I64:$guid);
+  let assemblyFormat = "$guid attr-dict";
+}
+
 def Arts_PutInDbEpochOp : Arts_Op<"put_in_db_epoch"> {
   let summary = "artsPutInDbEpoch: copy bytes into a datablock's owner copy";
   let arguments = (ins Arts_Payload:$src, I64:$epoch, I64:$guid, I32:$offset, I32:$bytes);
