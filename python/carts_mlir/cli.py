@@ -5,6 +5,7 @@
     carts execute file.c [-O3] [-D..] [-I..] [--no-arts]
     carts pipeline
     carts build
+    carts benchmarks list | run [NAME...] [--size S] [--threads N] [--runs K] [--json OUT] ...
 """
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ def _pipeline(argv: list[str]) -> int:
     return 0
 
 
+def _benchmarks(argv: list[str]) -> int:
+    from .benchmarks import benchmarks_main
+
+    return benchmarks_main(argv)
+
+
 def _build(argv: list[str]) -> int:
     from .build import rebuild_main
 
@@ -52,6 +59,7 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
     "execute": (_execute, "compile and run a C program"),
     "pipeline": (_pipeline, "list the pipeline stages and their passes"),
     "build": (_build, "rebuild the C++ plugin of an editable install"),
+    "benchmarks": (_benchmarks, "list the examples, or build and run them against OpenMP"),
 }
 
 
