@@ -48,8 +48,10 @@ STAGES: tuple[Stage, ...] = (
     Stage("concurrency", ("arts-concurrency",),
           "workers and intranode/internode per parallel task from arts.cfg",
           "work distribution below needs the worker count"),
-    Stage("concurrency-opt", ("arts-for-lowering", "arts-db-partitioning", "canonicalize"),
-          "per-chunk tasks with routes; datablock partitioning; distributed marking",
+    Stage("concurrency-opt", ("arts-for-lowering", "arts-db-partitioning", "arts-create-dbs",
+                              "arts-verify-edt-deps", "canonicalize", "cse"),
+          "per-chunk tasks with routes; datablock partitioning; distributed marking; "
+          "the datablock pass again on the new tasks",
           "chunk boundaries decide block boundaries, so for-lowering runs first"),
     Stage("epochs", ("arts-epochs",),
           "barriers become epochs around the task launches before them",

@@ -60,6 +60,162 @@ def OpenMPToArts : Pass<"arts-openmp-to-arts", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def CreateDbs : Pass<"arts-create-dbs", "ModuleOp"> {
+  let summary = "datablocks for every array a task touches; acquires with in/out/inout";
+  let description = [{
+    Each memref a task captures is traced to its allocation (`memref.alloc`
+    or `memref.alloca` in the same function), which becomes one coarse
+    `arts.db_alloc` (a single block holding the whole array). Every task
+    acquires the datablocks it uses with the mode its loads and stores imply
+    (`in`, `out`, `inout`), reaches them through `arts.db_ref` of the view
+    block argument, and releases them at its end. Code outside tasks uses the
+    payload through one `arts.db_ref` of the table; `memref.dealloc` becomes
+    `arts.db_free`. A memref that is a function argument or a view of unknown
+    origin is an error at the task's location.
+
+    Run again on tasks that already have datablocks (after concurrency-opt),
+    the pass re-derives every acquire's mode from what its task now does.
+    Channels: `create-dbs` (datablocks made), `db` (one line per acquire).
+
+    ```mlir
+    // before
+    %a = memref.alloc(%n) : memref<?xf32>
+    arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+      ... memref.store %v, %a[%i] ...
+    }
+    // after
+    %g, %p = arts.db_alloc <inout> <write> <coarse> route(%c0_i32) sizes[%c1] elementSizes[%n]
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    %g1, %p1 = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <parallel> <intranode> route(%r) (%p1 : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      %a1 = arts.db_ref %view[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+      ... memref.store %v, %a1[%i] ...
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def Concurrency : Pass<"arts-concurrency", "ModuleOp"> {
+  let summary = "workers and intranode/internode of each parallel task from arts.cfg";
+  let description = [{
+    Reads the machine configuration the runtime will read (`arts.cfg`:
+    `threads` per node and `nodeCount`; located by the `config` option, env
+    `artsConfig`, or `./arts.cfg`; env `threads`/`nodeCount` override it) and
+    decides each parallel task's `workers` (every worker of every node, or a
+    constant `num_threads` on one node) and `concurrency` (`internode` with
+    more than one node). The module records `arts.threads` and `arts.nodes`
+    for the passes after it. Work-sharing loops stay `arts.for`.
+    Channel: `concurrency`.
+
+    ```mlir
+    // before
+    arts.edt <parallel> <intranode> route(%r) (%p : ...) { arts.for ... }
+    // after (threads=2, nodeCount=2)
+    arts.edt <parallel> <internode> route(%r) (%p : ...) attributes {workers = 4 : i64} { arts.for ... }
+    ```
+  }];
+  let options = [
+    Option<"configFile", "config", "std::string", /*default=*/"""",
+           "arts.cfg to read (default: env artsConfig, then ./arts.cfg)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "workers per node (overrides the configuration when > 0)">,
+    Option<"nodes", "nodes", "int64_t", /*default=*/"0",
+           "node count (overrides the configuration when > 0)">,
+  ];
+}
+
+def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
+  let summary = "split parallel tasks into per-chunk tasks inside epochs";
+  let description = [{
+    Each parallel task is cut at its barriers into parts, and each part
+    becomes an `arts.epoch` of tasks. A part that is one work-sharing loop
+    gives one task per chunk of iterations (the worker's static share, or the
+    requested chunk), routed by the shared rule
+    `route(b) = floor(b / ceil(chunks / (nodes * threads))) % nodes`; the
+    chunk's iterations run in an `scf.for` marked `arts.chunk_loop`, and the
+    task acquires, from the same tables as the parallel task, the datablocks
+    the loop uses. Reductions accumulate into a private copy per chunk, which
+    is stored into a partials datablock and combined in chunk order after the
+    epoch. Any other part gives one task per worker, with
+    `omp_get_thread_num()` the worker index, static shares of its loops, and
+    single/master parts run by worker 0. Channel: `for_lowering`.
+
+    ```mlir
+    // before
+    arts.edt <parallel> <intranode> route(%r) (%p : T) attributes {workers = 2 : i64} {
+    ^bb0(%v: T):
+      arts.for (%c0) to (%n) step (%c1) { ^bb0(%i: index): ... }
+      arts.barrier
+    }
+    // after
+    %e = arts.epoch {
+      scf.for %b = %c0 to %chunks step %c1 {
+        %g, %q = arts.db_acquire <inout> (...)
+        arts.edt <task> <intranode> route(%route) (%q : T) attributes {arts.team_workers = 2 : i64} {
+        ^bb0(%w: T):
+          scf.for %i = %lo to %hi step %c1 { ... } {arts.chunk_loop}
+        }
+      }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def DbPartitioning : Pass<"arts-db-partitioning", "ModuleOp"> {
+  let summary = "choose each datablock's layout: coarse, or blocks of the chunks";
+  let description = [{
+    A coarse datablock whose chunk-task accesses are indexed, in the leading
+    dimension, by the chunk loop's induction variable (plus a constant) is
+    split into blocks of `B = ceil(rows / workers)` rows; each chunk task
+    acquires the blocks its rows fall in, reads not indexed by the chunk keep
+    every block (`full_range`), and every access `A[i, j]` becomes
+    `db_ref(view)[i / B - first][i mod B, j]`, host accesses included. A write
+    not indexed by the chunk keeps the datablock coarse and the loop's tasks
+    share it as `concurrent`. With more than one node, block tables of rank
+    >= 2 used by internode tasks are marked `distributed` (block b owned by
+    the node chunk b is routed to). Channel: `db_partitioning`.
+
+    ```mlir
+    // before
+    %g, %p = arts.db_alloc <inout> <write> <coarse> ... sizes[%c1] elementSizes[%n, %m]
+    // after
+    %g, %p = arts.db_alloc <inout> <write> <block> ... sizes[%blocks] elementSizes[%rows, %m]
+    %g1, %q = arts.db_acquire <inout> (%g, %p : ...) offsets[%first] sizes[%count] partition(<block>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+def Epochs : Pass<"arts-epochs", "ModuleOp"> {
+  let summary = "barriers become epochs; synchronous tasks get their own epoch";
+  let description = [{
+    A barrier outside any task waits for the tasks launched before it: the
+    launches since the previous synchronisation point move into an
+    `arts.epoch` and the barrier is erased. A task launched outside any epoch
+    and any task gets an epoch of its own. No `arts.barrier` is left.
+    Channel: `epochs`.
+
+    ```mlir
+    // before
+    arts.edt <task> ... { ... }
+    arts.barrier
+    // after
+    %e = arts.epoch {
+      arts.edt <task> ... { ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Verification passes between stages
 //===----------------------------------------------------------------------===//

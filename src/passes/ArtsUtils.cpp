@@ -1,0 +1,181 @@
+//===- ArtsUtils.cpp - helpers shared by the ARTS stage passes ------------===//
+
+#include "passes/ArtsUtils.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cstdlib>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::arts;
+
+//===----------------------------------------------------------------------===//
+// Machine configuration
+//===----------------------------------------------------------------------===//
+
+static bool parsePositive(llvm::StringRef text, int64_t &out) {
+  long long value = 0;
+  if (text.trim().getAsInteger(10, value) || value <= 0)
+    return false;
+  out = value;
+  return true;
+}
+
+LogicalResult mlir::arts::readMachineConfig(llvm::StringRef path, int64_t threadsOverride,
+                                            int64_t nodesOverride, MachineConfig &config,
+                                            std::string &error) {
+  config.threads = std::max(1u, std::thread::hardware_concurrency());
+  config.nodes = 1;
+  config.source = "defaults";
+
+  std::string file = path.str();
+  if (file.empty())
+    if (const char *env = std::getenv("artsConfig"))
+      file = env;
+  if (file.empty() && llvm::MemoryBuffer::getFile("arts.cfg"))
+    file = "arts.cfg";
+  if (!file.empty()) {
+    auto buffer = llvm::MemoryBuffer::getFile(file);
+    if (!buffer) {
+      error = "cannot read ARTS configuration '" + file + "'";
+      return failure();
+    }
+    config.source = file;
+    llvm::SmallVector<llvm::StringRef> lines;
+    (*buffer)->getBuffer().split(lines, '\n');
+    for (auto [number, raw] : llvm::enumerate(lines)) {
+      llvm::StringRef line = raw.split('#').first.trim();
+      if (line.empty() || (line.starts_with("[") && line.ends_with("]")))
+        continue;
+      auto [key, value] = line.split('=');
+      if (key.size() == line.size()) {
+        error = file + ":" + std::to_string(number + 1) + ": expected key=value, got '" +
+                line.str() + "'";
+        return failure();
+      }
+      key = key.trim();
+      int64_t *slot = key == "threads" ? &config.threads
+                      : key == "nodeCount" ? &config.nodes
+                                           : nullptr;
+      if (slot && !parsePositive(value, *slot)) {
+        error = file + ":" + std::to_string(number + 1) + ": '" + key.str() +
+                "' must be a positive integer, got '" + value.trim().str() + "'";
+        return failure();
+      }
+    }
+  }
+  for (auto [name, slot] : {std::pair{"threads", &config.threads},
+                            std::pair{"nodeCount", &config.nodes}})
+    if (const char *env = std::getenv(name)) {
+      if (!parsePositive(env, *slot)) {
+        error = std::string("environment variable ") + name +
+                " must be a positive integer, got '" + env + "'";
+        return failure();
+      }
+      config.source += std::string(" + env ") + name;
+    }
+  if (threadsOverride > 0)
+    config.threads = threadsOverride;
+  if (nodesOverride > 0)
+    config.nodes = nodesOverride;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Routing
+//===----------------------------------------------------------------------===//
+
+int64_t mlir::arts::routeOf(int64_t chunk, int64_t totalChunks, int64_t totalNodes,
+                            int64_t workersPerNode) {
+  int64_t workers = std::max<int64_t>(1, totalNodes * workersPerNode);
+  int64_t chunksPerWorker = std::max<int64_t>(1, (totalChunks + workers - 1) / workers);
+  return (chunk / chunksPerWorker) % std::max<int64_t>(1, totalNodes);
+}
+
+Value mlir::arts::buildRoute(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
+                             int64_t totalNodes, int64_t workersPerNode) {
+  if (totalNodes <= 1)
+    return arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+  Value workers = arith::ConstantIndexOp::create(builder, loc,
+                                                 std::max<int64_t>(1, totalNodes * workersPerNode));
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value perWorker = arith::MaxUIOp::create(builder, loc, ceilDivIndex(builder, loc, totalChunks, workers), one);
+  Value worker = arith::DivUIOp::create(builder, loc, chunk, perWorker);
+  Value nodes = arith::ConstantIndexOp::create(builder, loc, totalNodes);
+  Value route = arith::RemUIOp::create(builder, loc, worker, nodes);
+  return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), route);
+}
+
+Value mlir::arts::ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value b) {
+  return arith::CeilDivUIOp::create(builder, loc, a, b);
+}
+
+//===----------------------------------------------------------------------===//
+// IR queries
+//===----------------------------------------------------------------------===//
+
+llvm::SetVector<Value> mlir::arts::capturedMemrefs(Region &region) {
+  llvm::SetVector<Value> captured;
+  region.walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isa<MemRefType>(operand.getType()) &&
+          !region.isAncestor(operand.getParentRegion()))
+        captured.insert(operand);
+  });
+  return captured;
+}
+
+void mlir::arts::accumulateUse(Operation *op, Value memref, MemrefUse &use) {
+  if (isa<memref::LoadOp, affine::AffineLoadOp, memref::DimOp>(op)) {
+    use.reads |= !isa<memref::DimOp>(op);
+    return;
+  }
+  if (auto store = dyn_cast<memref::StoreOp>(op)) {
+    if (store.getMemRef() == memref)
+      use.writes = true;
+    else
+      use.reads = use.writes = true; // the memref itself is stored somewhere: unknown
+    return;
+  }
+  if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
+    use.writes = true;
+    return;
+  }
+  if (isa<AtomicAddOp, memref::AtomicRMWOp>(op)) {
+    use.reads = use.writes = true;
+    return;
+  }
+  if (isa<memref::DeallocOp>(op))
+    return;
+  if (isa<ViewLikeOpInterface, memref::CastOp, DbRefOp>(op)) {
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        accumulateUse(user, result, use);
+    return;
+  }
+  // Calls, llvm ops, copies: assume both.
+  use.reads = use.writes = true;
+}
+
+MemrefUse mlir::arts::usesIn(Value memref, Region *region) {
+  MemrefUse use;
+  for (Operation *user : memref.getUsers())
+    if (!region || region->isAncestor(user->getParentRegion()))
+      accumulateUse(user, memref, use);
+  return use;
+}
+
+ArtsMode mlir::arts::modeFor(const MemrefUse &use) {
+  if (use.writes && use.reads)
+    return ArtsMode::inout;
+  if (use.writes)
+    return ArtsMode::out;
+  return ArtsMode::in;
+}

@@ -1,0 +1,82 @@
+//===- ArtsUtils.h - helpers shared by the ARTS stage passes --------------===//
+//
+// The machine configuration (arts.cfg), the one routing rule, and the small
+// IR queries several passes need (which memrefs a task captures, whether an
+// op only reads or writes a memref).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CARTS_PASSES_ARTSUTILS_H
+#define CARTS_PASSES_ARTSUTILS_H
+
+#include "dialect/ArtsDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::arts {
+
+//===----------------------------------------------------------------------===//
+// Machine configuration
+//===----------------------------------------------------------------------===//
+
+/// The part of arts.cfg the compiler needs: workers per node and node count.
+struct MachineConfig {
+  int64_t threads = 0; ///< workers per node
+  int64_t nodes = 1;   ///< nodeCount
+  std::string source;  ///< where the values came from, for debug lines
+  int64_t totalWorkers() const { return threads * nodes; }
+};
+
+/// Reads the configuration the runtime will read: `path` if given, else env
+/// `artsConfig`, else `./arts.cfg`, else defaults (threads = online cores, one
+/// node); env vars `threads` / `nodeCount` override the file, and
+/// `threadsOverride`/`nodesOverride` (pass options, > 0) override everything.
+/// Returns failure with `error` set on a malformed file.
+LogicalResult readMachineConfig(llvm::StringRef path, int64_t threadsOverride,
+                                int64_t nodesOverride, MachineConfig &config,
+                                std::string &error);
+
+//===----------------------------------------------------------------------===//
+// Routing: the one rule for task routes and datablock owners
+//===----------------------------------------------------------------------===//
+
+/// route(b) = floor(b / chunksPerWorker) % totalNodes with
+/// chunksPerWorker = ceil(totalChunks / (totalNodes * workersPerNode)).
+/// Used by for-lowering (task routes), partitioning (block owners) and the
+/// distributed ownership lowering, so tasks run where their blocks live.
+int64_t routeOf(int64_t chunk, int64_t totalChunks, int64_t totalNodes, int64_t workersPerNode);
+
+/// The same rule emitted as IR on `index` values; returns an i32 route.
+Value buildRoute(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
+                 int64_t totalNodes, int64_t workersPerNode);
+
+//===----------------------------------------------------------------------===//
+// IR queries
+//===----------------------------------------------------------------------===//
+
+/// Memref values used inside `region` but defined outside it, in first-use order.
+llvm::SetVector<Value> capturedMemrefs(Region &region);
+
+/// How an op uses a memref operand.
+struct MemrefUse {
+  bool reads = false;
+  bool writes = false;
+};
+/// Accumulates how `op` (and, for view-like ops, its results' users) uses `memref`.
+void accumulateUse(Operation *op, Value memref, MemrefUse &use);
+/// How every user of `memref` inside `region` (or everywhere if null) uses it.
+MemrefUse usesIn(Value memref, Region *region);
+
+/// The access mode of a task that reads/writes a datablock.
+ArtsMode modeFor(const MemrefUse &use);
+
+/// `ceil(a / b)` on non-negative index values.
+Value ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value b);
+
+} // namespace mlir::arts
+
+#endif // CARTS_PASSES_ARTSUTILS_H

@@ -1,0 +1,57 @@
+//===- Concurrency.cpp - workers and node placement of parallel tasks -----===//
+//
+// Decides, for every parallel task, how many workers share its work-sharing
+// loops and whether they may span nodes, from the machine configuration the
+// runtime will read (arts.cfg: `threads` per node, `nodeCount`). The loops
+// themselves stay `arts.for`; concurrency-opt splits them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ArtsUtils.h"
+#include "passes/Debug.h"
+#include "passes/PassDetail.h"
+
+namespace mlir::arts {
+#define GEN_PASS_DEF_CONCURRENCY
+#include "carts/Passes.h.inc"
+} // namespace mlir::arts
+
+using namespace mlir;
+using namespace mlir::arts;
+
+namespace {
+struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
+  using ConcurrencyBase::ConcurrencyBase;
+
+  void runOnOperation() override {
+    MachineConfig config;
+    std::string error;
+    if (failed(readMachineConfig(configFile, threads, nodes, config, error))) {
+      getOperation().emitError(error);
+      return signalPassFailure();
+    }
+    MLIRContext *ctx = &getContext();
+    Builder builder(ctx);
+    getOperation()->setAttr("arts.threads", builder.getI64IntegerAttr(config.threads));
+    getOperation()->setAttr("arts.nodes", builder.getI64IntegerAttr(config.nodes));
+    getOperation()->walk([&](EdtOp edt) {
+      if (edt.getEdtType() != EdtType::parallel)
+        return;
+      // An explicit num_threads wins on one node; otherwise every worker of every node.
+      int64_t workers = config.totalWorkers();
+      bool fromClause = false;
+      if (auto requested = edt.getWorkers(); requested && config.nodes == 1) {
+        workers = *requested;
+        fromClause = true;
+      }
+      auto kind = config.nodes > 1 ? EdtConcurrency::internode : EdtConcurrency::intranode;
+      edt.setWorkersAttr(builder.getI64IntegerAttr(workers));
+      edt.setConcurrencyAttr(EdtConcurrencyAttr::get(ctx, kind));
+      CARTS_DEBUG("concurrency", edt)
+          << "parallel task workers=" << workers << (fromClause ? " (num_threads)" : "")
+          << " threads=" << config.threads << " nodes=" << config.nodes << " "
+          << stringifyEdtConcurrency(kind) << " (config: " << config.source << ")\n";
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,254 @@
+//===- CreateDbs.cpp - datablocks for every array a task touches ----------===//
+//
+// Every memref a task captures is traced to its allocation, which becomes a
+// coarse `arts.db_alloc` (one block: the whole array). Each task acquires the
+// datablocks it uses with the mode its loads and stores imply, reaches them
+// through `arts.db_ref` of its view, and releases them at its end. Code
+// outside tasks keeps using the payload through one `arts.db_ref` of the
+// table; deallocations become `arts.db_free`.
+//
+// The pass is idempotent: run again after concurrency-opt (the datablock
+// pass's second run), it creates nothing new but re-derives every acquire's
+// mode from what its task now does, and reports each acquire on channel `db`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ArtsUtils.h"
+#include "passes/Debug.h"
+#include "passes/PassDetail.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::arts {
+#define GEN_PASS_DEF_CREATEDBS
+#include "carts/Passes.h.inc"
+} // namespace mlir::arts
+
+using namespace mlir;
+using namespace mlir::arts;
+
+namespace {
+
+/// The handle table standing for one original allocation.
+struct Datablock {
+  DbAllocOp alloc;
+  Value hostView; ///< `arts.db_ref %ptrs[0..]` used by code outside tasks
+};
+
+/// True if `op` sits inside some task.
+bool insideTask(Operation *op) { return op->getParentOfType<EdtOp>() != nullptr; }
+
+std::string describeType(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
+  void runOnOperation() override {
+    bool anyFailed = false;
+    getOperation()->walk([&](func::FuncOp func) {
+      if (failed(runOnFunction(func)))
+        anyFailed = true;
+    });
+    if (anyFailed)
+      return signalPassFailure();
+    reportAcquires();
+  }
+
+  LogicalResult runOnFunction(func::FuncOp func) {
+    SmallVector<EdtOp> tasks;
+    func.walk<WalkOrder::PreOrder>([&](EdtOp edt) {
+      tasks.push_back(edt);
+      return WalkResult::skip(); // nested tasks use their parent's views
+    });
+    llvm::MapVector<Operation *, Datablock> datablocks;
+    for (EdtOp task : tasks) {
+      if (failed(acquireCaptured(task, datablocks)))
+        return failure();
+      refreshModes(task);
+      task.removeNoVerifyAttr();
+    }
+    // Tasks nested in a task use their parent's views: they are complete too.
+    func.walk([](EdtOp edt) { edt.removeNoVerifyAttr(); });
+    for (auto &[original, db] : datablocks)
+      retireOriginal(original, db);
+    for (auto &[original, db] : datablocks)
+      refreshAllocMode(db.alloc);
+    return success();
+  }
+
+  /// Makes every memref `task` captures a dependency of it.
+  LogicalResult acquireCaptured(EdtOp task, llvm::MapVector<Operation *, Datablock> &datablocks) {
+    for (Value captured : capturedMemrefs(task.getBody())) {
+      Operation *def = captured.getDefiningOp();
+      if (!def) {
+        auto arg = cast<BlockArgument>(captured);
+        return task.emitError("task uses memref argument #")
+               << arg.getArgNumber()
+               << " of its function; datablocks need the allocation (inline the caller)";
+      }
+      if (isa<memref::GetGlobalOp>(def)) {
+        CARTS_DEBUG("create-dbs", def) << "global " << describeType(captured.getType())
+                                       << " stays shared memory (not a datablock)\n";
+        continue;
+      }
+      // A view of an existing datablock (host-side db_ref): acquire its table.
+      if (auto ref = dyn_cast<DbRefOp>(def)) {
+        auto alloc = ref.getPtrs().getDefiningOp<DbAllocOp>();
+        if (!alloc)
+          return task.emitError("task uses a datablock view whose table is not an allocation");
+        acquire(task, alloc, captured, ref.getIndices());
+        continue;
+      }
+      if (!isa<memref::AllocOp, memref::AllocaOp>(def))
+        return task.emitError("cannot make a datablock of a memref defined by '")
+               << def->getName() << "' (" << captured.getType() << ")";
+      auto [it, inserted] = datablocks.try_emplace(def, Datablock{});
+      if (inserted)
+        it->second = createDatablock(def);
+      OpBuilder builder(task);
+      Value zero = arith::ConstantIndexOp::create(builder, task.getLoc(), 0);
+      acquire(task, it->second.alloc, captured, ValueRange{zero});
+    }
+    return success();
+  }
+
+  /// A coarse table replacing the allocation `def`.
+  Datablock createDatablock(Operation *def) {
+    Location loc = def->getLoc();
+    auto type = cast<MemRefType>(def->getResult(0).getType());
+    OpBuilder builder(def->getContext());
+    builder.setInsertionPointAfter(def);
+    SmallVector<Value> elementSizes;
+    unsigned dynamicIndex = 0;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (type.isDynamicDim(d))
+        elementSizes.push_back(def->getOperand(dynamicIndex++));
+      else
+        elementSizes.push_back(arith::ConstantIndexOp::create(builder, loc, type.getDimSize(d)));
+    }
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+    Value route = arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+    auto blockType = MemRefType::get(type.getShape(), type.getElementType());
+    auto guidsType = MemRefType::get({ShapedType::kDynamic}, builder.getI64Type());
+    auto ptrsType = MemRefType::get({ShapedType::kDynamic}, blockType);
+    auto alloc = DbAllocOp::create(
+        builder, loc, guidsType, ptrsType, ArtsModeAttr::get(builder.getContext(), ArtsMode::inout),
+        DbModeAttr::get(builder.getContext(), DbMode::write),
+        PartitionModeAttr::get(builder.getContext(), PartitionMode::coarse), route, ValueRange{one},
+        elementSizes, Value(), nullptr);
+    Value host = DbRefOp::create(builder, loc, blockType, alloc.getPtrs(), ValueRange{zero});
+    CARTS_DEBUG("create-dbs", def) << "datablock for " << describeType(type) << " ("
+                                   << def->getName() << "): partition=coarse blocks=1\n";
+    return {alloc, host};
+  }
+
+  /// Acquires the whole table of `alloc` for `task`; inside the task, `captured`
+  /// becomes the block at `indices` of the task's view.
+  void acquire(EdtOp task, DbAllocOp alloc, Value captured, ValueRange indices) {
+    Location loc = task.getLoc();
+    OpBuilder builder(task);
+    MemrefUse use = usesIn(captured, &task.getBody());
+    ArtsMode mode = modeFor(use);
+    auto acq = DbAcquireOp::create(
+        builder, loc, alloc.getGuids().getType(), alloc.getPtrs().getType(),
+        ArtsModeAttr::get(builder.getContext(), mode), alloc.getGuids(), alloc.getPtrs(),
+        ValueRange{}, ValueRange{}, ValueRange{}, nullptr, nullptr);
+    task.getDepsMutable().append(acq.getPtrs());
+    Block &body = task.getBody().front();
+    BlockArgument view = body.addArgument(acq.getPtrs().getType(), loc);
+
+    builder.setInsertionPointToStart(&body);
+    IRMapping mapping;
+    SmallVector<Value> innerIndices;
+    for (Value index : indices) {
+      // Indices are defined outside the task; constants are re-created inside.
+      if (auto cst = index.getDefiningOp<arith::ConstantOp>())
+        innerIndices.push_back(builder.clone(*cst)->getResult(0));
+      else
+        innerIndices.push_back(index);
+    }
+    Value inner = DbRefOp::create(builder, loc, captured.getType(), view, innerIndices);
+    captured.replaceUsesWithIf(inner, [&](OpOperand &operand) {
+      return task.getBody().isAncestor(operand.getOwner()->getParentRegion()) &&
+             operand.getOwner() != inner.getDefiningOp();
+    });
+    builder.setInsertionPoint(body.getTerminator());
+    DbReleaseOp::create(builder, loc, view);
+  }
+
+  /// Second-run refinement: the mode of each acquire follows what the task does.
+  void refreshModes(EdtOp task) {
+    Block &body = task.getBody().front();
+    for (auto [dep, view] : llvm::zip(task.getDeps(), body.getArguments())) {
+      auto acq = dep.getDefiningOp<DbAcquireOp>();
+      if (!acq)
+        continue;
+      MemrefUse use;
+      for (Operation *user : view.getUsers())
+        if (!isa<DbReleaseOp>(user))
+          accumulateUse(user, view, use);
+      if (acq.getMode() == ArtsMode::concurrent && use.writes)
+        continue;
+      acq.setMode(modeFor(use));
+    }
+  }
+
+  /// Code outside tasks uses the host view; deallocations free the table.
+  void retireOriginal(Operation *original, Datablock &db) {
+    Value old = original->getResult(0);
+    OpBuilder builder(original->getContext());
+    for (Operation *user : llvm::make_early_inc_range(old.getUsers())) {
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+        builder.setInsertionPoint(dealloc);
+        DbFreeOp::create(builder, dealloc.getLoc(), db.alloc.getGuids(), db.alloc.getPtrs());
+        dealloc.erase();
+      }
+    }
+    if (isa<memref::AllocaOp>(original)) {
+      builder.setInsertionPoint(original->getBlock()->getTerminator());
+      DbFreeOp::create(builder, original->getLoc(), db.alloc.getGuids(), db.alloc.getPtrs());
+    }
+    old.replaceAllUsesWith(db.hostView);
+    // The element sizes of the table may use the original's operands: keep them.
+    original->erase();
+  }
+
+  /// A table no task writes is read-only.
+  void refreshAllocMode(DbAllocOp alloc) {
+    bool written = false;
+    for (Operation *user : alloc.getPtrs().getUsers())
+      if (auto acq = dyn_cast<DbAcquireOp>(user))
+        written |= acq.getMode() != ArtsMode::in;
+    MLIRContext *ctx = alloc.getContext();
+    alloc.setModeAttr(ArtsModeAttr::get(ctx, written ? ArtsMode::inout : ArtsMode::in));
+    alloc.setDbModeAttr(DbModeAttr::get(ctx, written ? DbMode::write : DbMode::read));
+  }
+
+  /// One `db` line per acquire: what each task gets of each datablock.
+  void reportAcquires() {
+    if (!isDebugChannelOn("db"))
+      return;
+    getOperation()->walk([&](DbAcquireOp acq) {
+      auto alloc = acq.getSourcePtrs().getDefiningOp<DbAllocOp>();
+      auto &os = debugLine("db", acq);
+      os << "acquire " << describeType(acq.getPtrs().getType()) << " mode="
+         << stringifyArtsMode(acq.getMode());
+      if (alloc)
+        os << " partition=" << stringifyPartitionMode(alloc.getPartition());
+      if (acq.getFullRange())
+        os << " full-range";
+      if (!acq.getOffsets().empty())
+        os << " offsets=" << acq.getOffsets().size() << "d";
+      os << "\n";
+    });
+  }
+};
+} // namespace

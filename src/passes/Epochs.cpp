@@ -1,0 +1,110 @@
+//===- Epochs.cpp - barriers become epochs --------------------------------===//
+//
+// A barrier outside any task waits for the tasks launched before it: the
+// launches since the previous synchronisation point move into an `arts.epoch`
+// and the barrier goes. A task launched outside any epoch and outside any task
+// (a synchronous task) gets an epoch of its own, so its completion is observed
+// before the code after it runs. Tasks launched inside a task belong to the
+// epoch of their parent. Afterwards no `arts.barrier` is left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Debug.h"
+#include "passes/PassDetail.h"
+
+namespace mlir::arts {
+#define GEN_PASS_DEF_EPOCHS
+#include "carts/Passes.h.inc"
+} // namespace mlir::arts
+
+using namespace mlir;
+using namespace mlir::arts;
+
+namespace {
+
+bool launchesTasks(Operation *op) {
+  bool found = false;
+  op->walk([&](EdtOp) {
+    found = true;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// Moves [first, last] (ops of one block) into a new epoch placed at `first`.
+LogicalResult wrapInEpoch(Operation *first, Operation *last, Operation *reportAt) {
+  Block *block = first->getBlock();
+  // Values the range defines must not be used after it (the epoch has no results).
+  for (Operation *op = first;; op = op->getNextNode()) {
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (user->getBlock() == block && last->isBeforeInBlock(block->findAncestorOpInBlock(*user)))
+          return reportAt->emitError("cannot group the tasks before this barrier into an epoch: "
+                                     "a value they define is used after it");
+    if (op == last)
+      break;
+  }
+  OpBuilder b(first);
+  auto epoch = EpochOp::create(b, first->getLoc(), b.getI64Type());
+  Block *body = b.createBlock(&epoch.getBody());
+  b.setInsertionPointToEnd(body);
+  auto yield = YieldOp::create(b, first->getLoc());
+  Operation *stop = last->getNextNode();
+  for (Operation *op = first; op != stop;) {
+    Operation *next = op->getNextNode();
+    op->moveBefore(yield);
+    op = next;
+  }
+  return success();
+}
+
+struct Epochs : arts::impl::EpochsBase<Epochs> {
+  void runOnOperation() override {
+    SmallVector<BarrierOp> barriers;
+    getOperation()->walk([&](BarrierOp barrier) { barriers.push_back(barrier); });
+    for (BarrierOp barrier : barriers) {
+      if (barrier->getParentOfType<EdtOp>()) {
+        barrier.emitError("barrier inside a task is left after concurrency-opt");
+        return signalPassFailure();
+      }
+      // The launches since the previous synchronisation point in this block.
+      Operation *first = nullptr;
+      for (Operation *op = barrier->getPrevNode(); op; op = op->getPrevNode()) {
+        if (isa<BarrierOp, EpochOp>(op))
+          break;
+        if (launchesTasks(op))
+          first = op;
+      }
+      if (first) {
+        CARTS_DEBUG("epochs", barrier) << "barrier -> epoch around the task launches since "
+                                       << locationString(first->getLoc()) << "\n";
+        if (failed(wrapInEpoch(first, barrier->getPrevNode(), barrier)))
+          return signalPassFailure();
+      } else {
+        CARTS_DEBUG("epochs", barrier) << "barrier with no task launch before it: removed\n";
+      }
+      barrier.erase();
+    }
+    SmallVector<EdtOp> unsynchronised;
+    getOperation()->walk([&](EdtOp edt) {
+      if (!edt->getParentOfType<EdtOp>() && !edt->getParentOfType<EpochOp>())
+        unsynchronised.push_back(edt);
+    });
+    for (EdtOp edt : unsynchronised) {
+      CARTS_DEBUG("epochs", edt) << stringifyEdtType(edt.getEdtType())
+                                 << " task outside any epoch -> its own epoch\n";
+      // Its acquires go along so the epoch holds everything the launch needs.
+      Operation *first = edt;
+      for (Value dep : edt.getDeps())
+        if (Operation *def = dep.getDefiningOp(); def && def->getBlock() == edt->getBlock() &&
+                                                   def->isBeforeInBlock(first) && def->hasOneUse())
+          first = def;
+      if (failed(wrapInEpoch(first, edt, edt)))
+        return signalPassFailure();
+    }
+    int epochs = 0;
+    getOperation()->walk([&](EpochOp) { ++epochs; });
+    CARTS_DEBUG("epochs", getOperation()) << epochs << " epochs\n";
+  }
+};
+} // namespace

@@ -1,0 +1,553 @@
+//===- ForLowering.cpp - work-sharing loops into per-chunk tasks ----------===//
+//
+// A parallel task is a team of workers running its body; its work-sharing
+// loops (`arts.for`) share their iterations among them and its barriers make
+// them wait for each other. ARTS has no team: this pass rewrites each parallel
+// task into the tasks that do the work, one epoch per barrier-separated part:
+//
+//  * a part that is one work-sharing loop becomes one task per chunk of
+//    iterations (`scf.for` over chunks, a task per chunk with its own acquires,
+//    routed by the shared rule), the chunk loop marked `arts.chunk_loop`;
+//    reductions accumulate into a private copy per chunk, stored into a
+//    partials datablock and combined in chunk order after the epoch;
+//  * any other part becomes one task per worker running the part, with
+//    `omp_get_thread_num()` the worker index, its loops' static share of
+//    iterations, and `single` parts run by worker 0.
+//
+// Values flowing from one part to the next must be recomputable (pure ops),
+// since each part becomes separate tasks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/ArtsUtils.h"
+#include "passes/Debug.h"
+#include "passes/PassDetail.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <limits>
+
+namespace mlir::arts {
+#define GEN_PASS_DEF_FORLOWERING
+#include "carts/Passes.h.inc"
+} // namespace mlir::arts
+
+using namespace mlir;
+using namespace mlir::arts;
+
+namespace {
+
+/// The placement decided by the concurrency stage.
+struct Placement {
+  int64_t workers = 1;        ///< total workers sharing the loop
+  int64_t nodes = 1;          ///< nodeCount
+  int64_t workersPerNode = 1; ///< threads
+  EdtConcurrency concurrency = EdtConcurrency::intranode;
+};
+
+Placement placementOf(EdtOp parallel) {
+  Placement p;
+  auto module = parallel->getParentOfType<ModuleOp>();
+  if (auto attr = module->getAttrOfType<IntegerAttr>("arts.nodes"))
+    p.nodes = std::max<int64_t>(1, attr.getInt());
+  if (auto attr = module->getAttrOfType<IntegerAttr>("arts.threads"))
+    p.workersPerNode = std::max<int64_t>(1, attr.getInt());
+  p.workers = parallel.getWorkers().value_or(p.nodes * p.workersPerNode);
+  p.workers = std::max<int64_t>(1, p.workers);
+  p.concurrency = parallel.getConcurrency();
+  return p;
+}
+
+bool isPureOp(Operation *op) {
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0;
+}
+
+/// Identity of a reduction kind for `type`.
+TypedAttr reductionIdentity(ReductionKind kind, Type type, Builder &b) {
+  if (auto ft = dyn_cast<FloatType>(type)) {
+    const auto &sem = ft.getFloatSemantics();
+    switch (kind) {
+    case ReductionKind::add: return b.getFloatAttr(ft, 0.0);
+    case ReductionKind::mul: return b.getFloatAttr(ft, 1.0);
+    case ReductionKind::max: return b.getFloatAttr(ft, llvm::APFloat::getInf(sem, /*Negative=*/true));
+    case ReductionKind::min: return b.getFloatAttr(ft, llvm::APFloat::getInf(sem, false));
+    }
+  }
+  auto it = cast<IntegerType>(type);
+  unsigned w = it.getWidth();
+  switch (kind) {
+  case ReductionKind::add: return b.getIntegerAttr(it, 0);
+  case ReductionKind::mul: return b.getIntegerAttr(it, 1);
+  case ReductionKind::max: return b.getIntegerAttr(it, llvm::APInt::getSignedMinValue(w));
+  case ReductionKind::min: return b.getIntegerAttr(it, llvm::APInt::getSignedMaxValue(w));
+  }
+  llvm_unreachable("reduction kind");
+}
+
+Value combine(OpBuilder &b, Location loc, ReductionKind kind, Value lhs, Value rhs) {
+  bool isFloat = isa<FloatType>(lhs.getType());
+  switch (kind) {
+  case ReductionKind::add:
+    return isFloat ? (Value)arith::AddFOp::create(b, loc, lhs, rhs) : arith::AddIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::mul:
+    return isFloat ? (Value)arith::MulFOp::create(b, loc, lhs, rhs) : arith::MulIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::max:
+    return isFloat ? (Value)arith::MaxNumFOp::create(b, loc, lhs, rhs) : arith::MaxSIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::min:
+    return isFloat ? (Value)arith::MinNumFOp::create(b, loc, lhs, rhs) : arith::MinSIOp::create(b, loc, lhs, rhs);
+  }
+  llvm_unreachable("reduction kind");
+}
+
+/// Indices addressing the single element of a one-element accumulator.
+SmallVector<Value> zeroIndices(OpBuilder &b, Location loc, MemRefType type) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  return SmallVector<Value>(type.getRank(), zero);
+}
+
+struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
+  void runOnOperation() override {
+    SmallVector<EdtOp> parallels;
+    getOperation()->walk([&](EdtOp edt) {
+      if (edt.getEdtType() == EdtType::parallel && !edt->getParentOfType<EdtOp>())
+        parallels.push_back(edt);
+    });
+    for (EdtOp parallel : parallels)
+      if (failed(lowerParallel(parallel)))
+        return signalPassFailure();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Splitting a parallel task into parts
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult lowerParallel(EdtOp parallel) {
+    Placement placement = placementOf(parallel);
+    Block &body = parallel.getBody().front();
+    SmallVector<SmallVector<Operation *>> parts(1);
+    for (Operation &op : body.without_terminator()) {
+      if (isa<BarrierOp>(op)) {
+        parts.emplace_back();
+        continue;
+      }
+      if (isa<DbReleaseOp>(op))
+        continue;
+      parts.back().push_back(&op);
+    }
+    OpBuilder builder(parallel);
+    for (auto &part : parts) {
+      SmallVector<Operation *> effectful;
+      for (Operation *op : part)
+        if (!isPureOp(op))
+          effectful.push_back(op);
+      if (effectful.empty())
+        continue;
+      LogicalResult result = success();
+      if (effectful.size() == 1 && isa<ForOp>(effectful.front()))
+        result = lowerLoopPart(builder, parallel, cast<ForOp>(effectful.front()), placement);
+      else
+        result = lowerWorkerPart(builder, parallel, part, placement);
+      if (failed(result))
+        return failure();
+    }
+    // The team's own acquires are replaced by the ones of the new tasks.
+    SmallVector<Operation *> acquires;
+    for (Value dep : parallel.getDeps())
+      if (Operation *def = dep.getDefiningOp())
+        acquires.push_back(def);
+    parallel.erase();
+    for (Operation *acq : acquires)
+      if (acq->use_empty())
+        acq->erase();
+    return success();
+  }
+
+  /// Maps a value used by a part to the new task's world: views of the team
+  /// become the task's views, pure values of the team's body are recomputed.
+  LogicalResult materialize(Value value, EdtOp parallel, IRMapping &mapping, OpBuilder &b,
+                            Operation *user) {
+    if (mapping.contains(value))
+      return success();
+    if (!parallel.getBody().isAncestor(value.getParentRegion()))
+      return success(); // defined outside the team: captured as is
+    Operation *def = value.getDefiningOp();
+    if (!def || !isPureOp(def))
+      return user->emitError("value defined in another barrier-separated part of the parallel "
+                             "region cannot be recomputed here");
+    for (Value operand : def->getOperands())
+      if (failed(materialize(operand, parallel, mapping, b, user)))
+        return failure();
+    b.clone(*def, mapping);
+    return success();
+  }
+
+  /// Clones `ops` (with everything they use from the team) at `b`.
+  LogicalResult cloneInto(ArrayRef<Operation *> ops, EdtOp parallel, IRMapping &mapping,
+                          OpBuilder &b) {
+    for (Operation *op : ops) {
+      WalkResult walk = op->walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (!op->isAncestor(operand.getParentRegion()->getParentOp()) &&
+              failed(materialize(operand, parallel, mapping, b, inner)))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+      b.clone(*op, mapping);
+    }
+    return success();
+  }
+
+  /// The team views `value` reaches, through the pure ops computing it.
+  void collectViews(Value value, Block &teamBody, llvm::SetVector<unsigned> &views) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == &teamBody)
+        views.insert(arg.getArgNumber());
+      return;
+    }
+    Operation *def = value.getDefiningOp();
+    if (def && def->getBlock() == &teamBody && isPureOp(def))
+      for (Value operand : def->getOperands())
+        collectViews(operand, teamBody, views);
+  }
+
+  /// New acquires (before `b`'s point) for the team views a part uses, and
+  /// the task taking them; the task's views replace the team's in `mapping`.
+  EdtOp createTask(OpBuilder &b, Location loc, EdtOp parallel, ArrayRef<Operation *> ops,
+                   Value route, const Placement &placement, bool sharedWrites,
+                   IRMapping &mapping, ArrayRef<Value> privatized = {}) {
+    Block &teamBody = parallel.getBody().front();
+    llvm::SetVector<unsigned> used;
+    for (Operation *op : ops)
+      op->walk([&](Operation *inner) {
+        for (Value operand : inner->getOperands())
+          if (!llvm::is_contained(privatized, operand))
+            collectViews(operand, teamBody, used);
+      });
+    SmallVector<Value> deps;
+    for (unsigned index : used) {
+      auto teamAcq = parallel.getDeps()[index].getDefiningOp<DbAcquireOp>();
+      ArtsMode mode = teamAcq.getMode();
+      if (sharedWrites && mode != ArtsMode::in)
+        mode = ArtsMode::concurrent;
+      auto acq = DbAcquireOp::create(b, loc, teamAcq.getGuids().getType(), teamAcq.getPtrs().getType(),
+                                     ArtsModeAttr::get(b.getContext(), mode), teamAcq.getSourceGuids(),
+                                     teamAcq.getSourcePtrs(), teamAcq.getIndices(), teamAcq.getOffsets(),
+                                     teamAcq.getSizes(), nullptr, nullptr);
+      deps.push_back(acq.getPtrs());
+    }
+    auto task = EdtOp::create(b, loc, EdtTypeAttr::get(b.getContext(), EdtType::task),
+                              EdtConcurrencyAttr::get(b.getContext(), placement.concurrency), route,
+                              deps, nullptr, nullptr, nullptr);
+    // The team size the task's chunk was cut for: partitioning sizes blocks by it.
+    task->setAttr("arts.team_workers", b.getI64IntegerAttr(placement.workers));
+    Block *block = b.createBlock(&task.getBody());
+    for (auto [index, dep] : llvm::zip(used, deps))
+      mapping.map(teamBody.getArgument(index), block->addArgument(dep.getType(), loc));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToEnd(block);
+    YieldOp::create(b, loc);
+    b.setInsertionPoint(block->getTerminator());
+    for (BlockArgument view : block->getArguments())
+      DbReleaseOp::create(b, loc, view);
+    return task;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // One work-sharing loop: a task per chunk
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult lowerLoopPart(OpBuilder &b, EdtOp parallel, ForOp loop, const Placement &p) {
+    Location loc = loop.getLoc();
+    // Loop bounds may be computed inside the team: recompute them here.
+    IRMapping outer;
+    for (Value v : {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+      if (failed(materialize(v, parallel, outer, b, loop)))
+        return failure();
+    if (loop.getChunk() && failed(materialize(loop.getChunk(), parallel, outer, b, loop)))
+      return failure();
+    Value lb = outer.lookupOrDefault(loop.getLowerBound());
+    Value ub = outer.lookupOrDefault(loop.getUpperBound());
+    Value step = outer.lookupOrDefault(loop.getStep());
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value span = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), zero);
+    Value trips = arith::CeilDivSIOp::create(b, loc, span, step);
+
+    // Chunk size: the static share of each worker, or the requested chunk
+    // (kept to at most 16 chunks per worker: task creation is not free).
+    ScheduleKind schedule = loop.getSchedule().value_or(ScheduleKind::static_);
+    Value workers = arith::ConstantIndexOp::create(b, loc, p.workers);
+    Value chunkSize;
+    std::string how;
+    if (Value requested = loop.getChunk()) {
+      Value cap = ceilDivIndex(b, loc, trips, arith::ConstantIndexOp::create(b, loc, p.workers * 16));
+      chunkSize = arith::MaxSIOp::create(b, loc, outer.lookupOrDefault(requested), cap);
+      how = "requested chunk (at most 16 per worker)";
+    } else if (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) {
+      chunkSize = ceilDivIndex(b, loc, trips, workers);
+      how = "static share ceil(trips/workers)";
+    } else {
+      chunkSize = ceilDivIndex(b, loc, trips, arith::ConstantIndexOp::create(b, loc, p.workers * 4));
+      how = "dynamic: ceil(trips/(4*workers))";
+    }
+    chunkSize = arith::MaxSIOp::create(b, loc, chunkSize, one);
+    Value chunks = ceilDivIndex(b, loc, trips, chunkSize);
+    Value stride = arith::MulIOp::create(b, loc, chunkSize, step);
+
+    CARTS_DEBUG("for_lowering", loop)
+        << "arts.for -> one task per chunk: chunk=" << how << " workers=" << p.workers
+        << " (" << p.workersPerNode << " per node x " << p.nodes << " nodes) route(b) = floor(b / "
+        << "ceil(chunks / " << p.nodes * p.workersPerNode << ")) % " << p.nodes << " "
+        << stringifyEdtConcurrency(p.concurrency)
+        << " reductions=" << loop.getReductionAccs().size() << "\n";
+
+    // Reductions: one partial per chunk, in a datablock of their own.
+    struct Reduction {
+      Value teamAcc;      ///< accumulator as the team saw it
+      Value hostAcc;      ///< the same accumulator reached from the host
+      ReductionKind kind;
+      DbAllocOp partials;
+      MemRefType accType;
+    };
+    SmallVector<Reduction> reductions;
+    if (auto kinds = loop.getReductionKinds()) {
+      for (auto [acc, kindAttr] : llvm::zip(loop.getReductionAccs(), *kinds)) {
+        auto kind = cast<ReductionKindAttr>(kindAttr).getValue();
+        auto accType = cast<MemRefType>(acc.getType());
+        if (!accType.hasStaticShape() || accType.getNumElements() != 1)
+          return loop.emitError("reduction accumulator must hold one element, got ") << accType;
+        Value host = hostView(b, loc, acc, parallel);
+        if (!host)
+          return loop.emitError("reduction accumulator is not a datablock of the team");
+        auto partialType = MemRefType::get({ShapedType::kDynamic}, accType.getElementType());
+        auto partials = DbAllocOp::create(
+            b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
+            MemRefType::get({ShapedType::kDynamic}, partialType),
+            ArtsModeAttr::get(b.getContext(), ArtsMode::inout),
+            DbModeAttr::get(b.getContext(), DbMode::write),
+            PartitionModeAttr::get(b.getContext(), PartitionMode::coarse),
+            arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0), ValueRange{one},
+            ValueRange{chunks}, Value(), nullptr);
+        reductions.push_back({acc, host, kind, partials, accType});
+      }
+    }
+
+    auto epoch = EpochOp::create(b, loc, b.getI64Type());
+    Block *epochBody = b.createBlock(&epoch.getBody());
+    b.setInsertionPointToEnd(epochBody);
+    YieldOp::create(b, loc);
+    b.setInsertionPoint(epochBody->getTerminator());
+    auto chunkLoop = scf::ForOp::create(b, loc, zero, chunks, one);
+    b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
+    Value chunk = chunkLoop.getInductionVar();
+    Value lo = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, chunk, stride));
+    Value hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, lo, stride), ub);
+    Value route = buildRoute(b, loc, chunk, chunks, p.nodes, p.workersPerNode);
+
+    IRMapping mapping;
+    SmallVector<Operation *> bodyOps;
+    for (Operation &op : loop.getBody().front().without_terminator())
+      bodyOps.push_back(&op);
+    // The partials tables are acquired like any datablock, by every chunk.
+    SmallVector<Value> partialViews;
+    SmallVector<Value> extraDeps;
+    for (Reduction &r : reductions) {
+      auto acq = DbAcquireOp::create(b, loc, r.partials.getGuids().getType(),
+                                     r.partials.getPtrs().getType(),
+                                     ArtsModeAttr::get(b.getContext(), ArtsMode::concurrent),
+                                     r.partials.getGuids(), r.partials.getPtrs(), ValueRange{},
+                                     ValueRange{}, ValueRange{}, nullptr, nullptr);
+      extraDeps.push_back(acq.getPtrs());
+    }
+    SmallVector<Value> privatized;
+    for (Reduction &r : reductions)
+      privatized.push_back(r.teamAcc);
+    EdtOp task = createTask(b, loc, parallel, bodyOps, route, p, /*sharedWrites=*/false, mapping,
+                            privatized);
+    Block &taskBody = task.getBody().front();
+    for (Value dep : extraDeps) {
+      task.getDepsMutable().append(dep);
+      partialViews.push_back(taskBody.addArgument(dep.getType(), loc));
+      OpBuilder rb(taskBody.getTerminator());
+      DbReleaseOp::create(rb, loc, partialViews.back());
+    }
+
+    OpBuilder tb = OpBuilder::atBlockBegin(&taskBody);
+    // Private accumulators, initialised with the operator's identity.
+    SmallVector<Value> privates;
+    for (Reduction &r : reductions) {
+      Value priv = memref::AllocaOp::create(tb, loc, r.accType);
+      Value init = arith::ConstantOp::create(tb, loc, reductionIdentity(r.kind, r.accType.getElementType(), tb));
+      memref::StoreOp::create(tb, loc, init, priv, zeroIndices(tb, loc, r.accType));
+      privates.push_back(priv);
+    }
+    // The accumulators as the body sees them become the private copies.
+    for (auto [r, priv] : llvm::zip(reductions, privates))
+      mapping.map(r.teamAcc, priv);
+    auto inner = scf::ForOp::create(tb, loc, lo, hi, step);
+    inner->setAttr("arts.chunk_loop", tb.getUnitAttr());
+    mapping.map(loop.getInductionVar(), inner.getInductionVar());
+    OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
+    ib.setInsertionPoint(inner.getBody()->getTerminator());
+    if (failed(cloneInto(bodyOps, parallel, mapping, ib)))
+      return failure();
+    // Each chunk leaves its partial in its slot.
+    tb.setInsertionPointAfter(inner);
+    for (auto [r, priv, view] : llvm::zip(reductions, privates, partialViews)) {
+      Value zeroIdx = arith::ConstantIndexOp::create(tb, loc, 0);
+      Value table = DbRefOp::create(tb, loc, cast<MemRefType>(view.getType()).getElementType(), view, ValueRange{zeroIdx});
+      Value value = memref::LoadOp::create(tb, loc, priv, zeroIndices(tb, loc, r.accType));
+      memref::StoreOp::create(tb, loc, value, table, ValueRange{chunk});
+    }
+
+    // After the epoch: combine the partials in chunk order into the accumulator.
+    b.setInsertionPointAfter(epoch);
+    for (Reduction &r : reductions) {
+      Value table = DbRefOp::create(b, loc, cast<MemRefType>(r.partials.getPtrs().getType()).getElementType(),
+                                    r.partials.getPtrs(), ValueRange{zero});
+      auto combineLoop = scf::ForOp::create(b, loc, zero, chunks, one);
+      OpBuilder cb = OpBuilder::atBlockBegin(combineLoop.getBody());
+      cb.setInsertionPoint(combineLoop.getBody()->getTerminator());
+      SmallVector<Value> at = zeroIndices(cb, loc, r.accType);
+      Value current = memref::LoadOp::create(cb, loc, r.hostAcc, at);
+      Value part = memref::LoadOp::create(cb, loc, table, ValueRange{combineLoop.getInductionVar()});
+      memref::StoreOp::create(cb, loc, combine(cb, loc, r.kind, current, part), r.hostAcc, at);
+      b.setInsertionPointAfter(combineLoop);
+      DbFreeOp::create(b, loc, r.partials.getGuids(), r.partials.getPtrs());
+    }
+    return success();
+  }
+
+  /// The host-side view of a team accumulator `acc` (a db_ref of a team view).
+  Value hostView(OpBuilder &b, Location loc, Value acc, EdtOp parallel) {
+    auto ref = acc.getDefiningOp<DbRefOp>();
+    if (!ref)
+      return {};
+    auto view = dyn_cast<BlockArgument>(ref.getPtrs());
+    if (!view || view.getOwner() != &parallel.getBody().front())
+      return {};
+    auto acq = parallel.getDeps()[view.getArgNumber()].getDefiningOp<DbAcquireOp>();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    return DbRefOp::create(b, loc, acc.getType(), acq.getSourcePtrs(), ValueRange{zero});
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Anything else: a task per worker
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult lowerWorkerPart(OpBuilder &b, EdtOp parallel, ArrayRef<Operation *> part,
+                                const Placement &p) {
+    Location loc = part.front()->getLoc();
+    for (Operation *op : part) {
+      WalkResult bad = op->walk([&](Operation *inner) {
+        if (isa<BarrierOp>(inner)) {
+          inner->emitError("barrier nested inside control flow of a parallel region is not supported");
+          return WalkResult::interrupt();
+        }
+        if (auto loop = dyn_cast<ForOp>(inner); loop && !loop.getReductionAccs().empty()) {
+          inner->emitError("a reduction loop mixed with other code in one part of a parallel "
+                           "region is not supported (put a barrier around it)");
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (bad.wasInterrupted())
+        return failure();
+    }
+    CARTS_DEBUG("for_lowering", part.front())
+        << "parallel part -> one task per worker: workers=" << p.workers << " route(w) = floor(w / "
+        << "ceil(workers / " << p.nodes * p.workersPerNode << ")) % " << p.nodes
+        << " (writes shared as concurrent)\n";
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    Value workers = arith::ConstantIndexOp::create(b, loc, p.workers);
+    auto epoch = EpochOp::create(b, loc, b.getI64Type());
+    Block *epochBody = b.createBlock(&epoch.getBody());
+    b.setInsertionPointToEnd(epochBody);
+    YieldOp::create(b, loc);
+    b.setInsertionPoint(epochBody->getTerminator());
+    auto workerLoop = scf::ForOp::create(b, loc, zero, workers, one);
+    OpBuilder wb = OpBuilder::atBlockBegin(workerLoop.getBody());
+    wb.setInsertionPoint(workerLoop.getBody()->getTerminator());
+    Value worker = workerLoop.getInductionVar();
+    Value route = buildRoute(wb, loc, worker, workers, p.nodes, p.workersPerNode);
+    IRMapping mapping;
+    EdtOp task = createTask(wb, loc, parallel, part, route, p, /*sharedWrites=*/true, mapping);
+    OpBuilder tb = OpBuilder::atBlockBegin(&task.getBody().front());
+    tb.setInsertionPoint(task.getBody().front().getTerminator());
+    // Release ops sit at the end: clone the part before them.
+    Operation *firstRelease = nullptr;
+    for (Operation &op : task.getBody().front())
+      if (isa<DbReleaseOp>(op)) {
+        firstRelease = &op;
+        break;
+      }
+    if (firstRelease)
+      tb.setInsertionPoint(firstRelease);
+    if (failed(cloneInto(part, parallel, mapping, tb)))
+      return failure();
+    // Worker identity, static shares of loops, single parts on worker 0.
+    SmallVector<Operation *> toRewrite;
+    task.getBody().walk([&](Operation *op) {
+      if (isa<RuntimeQueryOp, ForOp>(op) ||
+          (isa<EdtOp>(op) && op != task.getOperation()))
+        toRewrite.push_back(op);
+    });
+    for (Operation *op : toRewrite) {
+      OpBuilder rb(op);
+      Location l = op->getLoc();
+      if (auto query = dyn_cast<RuntimeQueryOp>(op)) {
+        Value value;
+        switch (query.getQuery()) {
+        case RuntimeQueryKind::current_worker:
+          value = arith::IndexCastOp::create(rb, l, rb.getI32Type(), worker);
+          break;
+        case RuntimeQueryKind::total_workers:
+          value = arith::ConstantIntOp::create(rb, l, rb.getI32Type(), p.workers);
+          break;
+        default:
+          continue; // node queries stay runtime queries
+        }
+        query.getResult().replaceAllUsesWith(value);
+        query.erase();
+      } else if (auto loop = dyn_cast<ForOp>(op)) {
+        Value span = arith::MaxSIOp::create(
+            rb, l, arith::SubIOp::create(rb, l, loop.getUpperBound(), loop.getLowerBound()),
+            arith::ConstantIndexOp::create(rb, l, 0));
+        Value trips = arith::CeilDivSIOp::create(rb, l, span, loop.getStep());
+        Value share = ceilDivIndex(rb, l, trips, arith::ConstantIndexOp::create(rb, l, p.workers));
+        Value stride = arith::MulIOp::create(rb, l, share, loop.getStep());
+        Value lo = arith::AddIOp::create(rb, l, loop.getLowerBound(), arith::MulIOp::create(rb, l, worker, stride));
+        Value hi = arith::MinSIOp::create(rb, l, arith::AddIOp::create(rb, l, lo, stride), loop.getUpperBound());
+        auto share_loop = scf::ForOp::create(rb, l, lo, hi, loop.getStep());
+        IRMapping m;
+        m.map(loop.getInductionVar(), share_loop.getInductionVar());
+        OpBuilder sb = OpBuilder::atBlockBegin(share_loop.getBody());
+        sb.setInsertionPoint(share_loop.getBody()->getTerminator());
+        for (Operation &inner : loop.getBody().front().without_terminator())
+          sb.clone(inner, m);
+        loop.erase();
+      } else if (auto single = dyn_cast<EdtOp>(op)) {
+        Value isFirst = arith::CmpIOp::create(rb, l, arith::CmpIPredicate::eq, worker,
+                                              arith::ConstantIndexOp::create(rb, l, 0));
+        auto ifOp = scf::IfOp::create(rb, l, isFirst, /*withElseRegion=*/false);
+        OpBuilder ib = OpBuilder::atBlockBegin(ifOp.thenBlock());
+        ib.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        IRMapping m;
+        for (Operation &inner : single.getBody().front().without_terminator())
+          ib.clone(inner, m);
+        single.erase();
+      }
+    }
+    b.setInsertionPointAfter(epoch);
+    return success();
+  }
+};
+} // namespace

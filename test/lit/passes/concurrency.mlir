@@ -1,0 +1,41 @@
+// arts-concurrency: workers and node placement come from arts.cfg (and its env/option
+// overrides); loops stay arts.for; a malformed configuration is an error naming the line.
+// RUN: split-file %s %t
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' | FileCheck %s --check-prefix=TWO
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg threads=3 nodes=1})' | FileCheck %s --check-prefix=OPTS
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: not carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/bad.cfg})' 2>&1 | FileCheck %s --check-prefix=BAD
+
+//--- two-nodes.cfg
+[ARTS]
+# two nodes of two workers
+threads = 2
+nodeCount=2
+
+//--- bad.cfg
+[ARTS]
+threads = many
+
+//--- input.mlir
+func.func @f(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  arts.edt <parallel> <intranode> route(%r) {
+    arts.for (%c0) to (%n) step (%c1) {
+    ^bb0(%i: index):
+    }
+    arts.barrier
+  }
+  return
+}
+
+// Every worker of every node, internode; the module records the machine.
+// TWO: module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64}
+// TWO: arts.edt <parallel> <internode> route(%{{.*}}) attributes {workers = 4 : i64}
+// TWO: arts.for
+// Pass options override the file.
+// OPTS: module attributes {arts.nodes = 1 : i64, arts.threads = 3 : i64}
+// OPTS: arts.edt <parallel> <intranode> route(%{{.*}}) attributes {workers = 3 : i64}
+// DEBUG: [concurrency] {{.*}}input.mlir:5:3: parallel task workers=4 threads=2 nodes=2 internode (config: {{.*}}two-nodes.cfg)
+// BAD: error: {{.*}}bad.cfg:2: 'threads' must be a positive integer, got 'many'

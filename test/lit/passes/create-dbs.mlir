@@ -1,0 +1,128 @@
+// arts-create-dbs: every allocation a task touches becomes a coarse datablock, each task
+// acquires it with the mode its accesses imply, and code outside tasks goes through the
+// table; memrefs without a visible allocation are located errors.
+// RUN: split-file %s %t --leading-lines
+// RUN: carts-opt %t/create.mlir --split-input-file --pass-pipeline='builtin.module(arts-create-dbs,arts-verify-edt-deps)' | FileCheck %s
+// RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs,db 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-create-dbs)' --verify-diagnostics
+// RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs,arts-create-dbs)' | carts-opt --pass-pipeline='builtin.module(arts-verify-edt-deps)' | FileCheck %s --check-prefix=TWICE
+
+//--- create.mlir
+
+// A read array and a written array: in / out acquires, host init through the table, dealloc -> db_free.
+// CHECK-LABEL: func.func @copy
+// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <in> <read> <coarse> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[N:.*]]] : memref<?xi64>, memref<?xmemref<?xf32>>
+// CHECK: %[[HA:.*]] = arts.db_ref %[[PA]][%{{.*}}] : memref<?xmemref<?xf32>> -> memref<?xf32>
+// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <coarse>
+// CHECK: memref.store %{{.*}}, %[[HA]][%{{.*}}] : memref<?xf32>
+// CHECK: %{{.*}}, %[[QA:.*]] = arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?xf32>>) : memref<?xi64>, memref<?xmemref<?xf32>>
+// CHECK: %{{.*}}, %[[QB:.*]] = arts.db_acquire <out> (%[[GB]], %[[PB]]
+// CHECK: arts.edt <parallel> <intranode> route(%{{.*}}) (%[[QA]], %[[QB]] : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) {
+// CHECK-NEXT: ^bb0(%[[VA:.*]]: memref<?xmemref<?xf32>>, %[[VB:.*]]: memref<?xmemref<?xf32>>):
+// CHECK-DAG: arts.db_ref %[[VA]]
+// CHECK-DAG: arts.db_ref %[[VB]]
+// CHECK: arts.db_release(%[[VA]] : memref<?xmemref<?xf32>>)
+// CHECK-NEXT: arts.db_release(%[[VB]] : memref<?xmemref<?xf32>>)
+// CHECK-NOT: no_verify
+// CHECK: arts.db_free(%[[GA]], %[[PA]]
+// CHECK: arts.db_free(%[[GB]], %[[PB]]
+// CHECK-NOT: memref.dealloc
+func.func @copy(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %a = memref.alloc(%n) : memref<?xf32>
+  %b = memref.alloc(%n) : memref<?xf32>
+  %one = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    memref.store %one, %a[%i] : memref<?xf32>
+  }
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    arts.for (%c0) to (%n) step (%c1) {
+    ^bb0(%i: index):
+      %v = memref.load %a[%i] : memref<?xf32>
+      memref.store %v, %b[%i] : memref<?xf32>
+    }
+    arts.barrier
+  }
+  memref.dealloc %a : memref<?xf32>
+  memref.dealloc %b : memref<?xf32>
+  return
+}
+
+// -----
+
+// A 2-D array read and written by the task is inout; a stack scalar becomes a datablock freed at the block end.
+// CHECK-LABEL: func.func @inout_2d
+// CHECK: arts.db_alloc <inout> <write> <coarse> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] : memref<?xi64>, memref<?xmemref<?x8xf64>>
+// CHECK: arts.db_alloc <inout> <write> <coarse> route(%{{.*}}) sizes[%{{.*}}] elementSizes[] : memref<?xi64>, memref<?xmemref<f64>>
+// CHECK: arts.db_acquire <inout>
+// CHECK: arts.db_acquire <out>
+// CHECK: arts.db_free
+// CHECK-NEXT: arts.db_free
+// CHECK-NEXT: return
+func.func @inout_2d(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %m = memref.alloc(%n) : memref<?x8xf64>
+  %s = memref.alloca() : memref<f64>
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    arts.for (%c0) to (%n) step (%c1) {
+    ^bb0(%i: index):
+      %v = memref.load %m[%i, %c0] : memref<?x8xf64>
+      %w = arith.addf %v, %v : f64
+      memref.store %w, %m[%i, %c1] : memref<?x8xf64>
+      memref.store %w, %s[] : memref<f64>
+    }
+  }
+  memref.dealloc %m : memref<?x8xf64>
+  return
+}
+
+// -----
+
+// Run twice, the pass makes nothing new: one table per array, one acquire per use.
+// TWICE-LABEL: func.func @copy
+// TWICE-COUNT-2: arts.db_alloc
+// TWICE-NOT: arts.db_alloc
+// TWICE-COUNT-2: arts.db_acquire
+// TWICE-NOT: arts.db_acquire
+// TWICE-LABEL: func.func @inout_2d
+
+// DEBUG: [create-dbs] {{.*}}create.mlir:[[#]]:8: datablock for memref<?xf32> (memref.alloc): partition=coarse blocks=1
+// DEBUG: [db] {{.*}}create.mlir:[[#]]:3: acquire memref<?xmemref<?xf32>> mode=in partition=coarse
+// DEBUG: [db] {{.*}}create.mlir:[[#]]:3: acquire memref<?xmemref<?xf32>> mode=out partition=coarse
+
+//--- invalid.mlir
+
+// A memref argument has no allocation to turn into a datablock.
+func.func @argument(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  // expected-error @+1 {{task uses memref argument #0 of its function; datablocks need the allocation (inline the caller)}}
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    arts.for (%c0) to (%n) step (%c1) {
+    ^bb0(%i: index):
+      %v = memref.load %a[%i] : memref<?xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A view of unknown origin is rejected rather than guessed.
+func.func @subview(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %a = memref.alloc() : memref<16xf32>
+  %v = memref.subview %a[0] [8] [1] : memref<16xf32> to memref<8xf32, strided<[1]>>
+  // expected-error @+1 {{cannot make a datablock of a memref defined by 'memref.subview'}}
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    %x = memref.load %v[%c0] : memref<8xf32, strided<[1]>>
+  }
+  return
+}
