@@ -17,30 +17,38 @@ from .errors import CartsError
 PLUGIN_NAME = "libCartsPlugin.so"
 
 
-def plugin_path() -> Path:
-    """Where the plugin is: ``$CARTS_PLUGIN``, else ``carts_mlir/_lib/`` of the installed package."""
-    override = env.get("CARTS_PLUGIN")
-    if override:
-        return Path(override)
+def installed_library(name: str) -> Path | None:
+    """``carts_mlir/_lib/<name>`` of the installed package, or None if it is not there."""
     package_dirs = [Path(__file__).resolve().parent]
-    # An editable install keeps the Python sources in the checkout and the built library in
+    # An editable install keeps the Python sources in the checkout and the built libraries in
     # site-packages; the redirecting finder records the latter's package directory.
     try:
         import importlib.metadata as md
 
         for file in md.files("carts-mlir") or ():
-            if file.name == PLUGIN_NAME:
+            if file.name == name:
                 package_dirs.insert(0, Path(file.locate()).resolve().parent.parent)
     except md.PackageNotFoundError:
         pass
     for pkg in package_dirs:
-        candidate = pkg / "_lib" / PLUGIN_NAME
+        candidate = pkg / "_lib" / name
         if candidate.exists():
             return candidate
-    raise CartsError(
-        f"the carts-mlir plugin ({PLUGIN_NAME}) is not built; run `pip install -e .` "
-        "(or `carts build`) in the checkout, or set CARTS_PLUGIN"
-    )
+    return None
+
+
+def plugin_path() -> Path:
+    """Where the plugin is: ``$CARTS_PLUGIN``, else ``carts_mlir/_lib/`` of the installed package."""
+    override = env.get("CARTS_PLUGIN")
+    if override:
+        return Path(override)
+    installed = installed_library(PLUGIN_NAME)
+    if installed is None:
+        raise CartsError(
+            f"the carts-mlir plugin ({PLUGIN_NAME}) is not built; run `pip install -e .` "
+            "(or `carts build`) in the checkout, or set CARTS_PLUGIN"
+        )
+    return installed
 
 
 @functools.cache

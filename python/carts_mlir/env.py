@@ -6,6 +6,7 @@ import os
 
 VARIABLES: dict[str, str] = {
     "CARTS_PLUGIN": "path of libCartsPlugin.so to load instead of the installed one",
+    "CARTS_RUNTIME": "path of libcartsrt.so (the native ARTS runtime) to load instead of the installed one",
     "CARTS_DEBUG_ONLY": "default for --debug-only (comma-separated channels)",
 }
 

@@ -1,0 +1,154 @@
+/*
+ * arts.h: the ARTS v1 C API as implemented by libcartsrt.
+ *
+ * One header shared by the compiler's lowering (which emits calls with exactly these
+ * signatures) and the runtime. Semantics: spec/runtime.md of the project; the notes below
+ * say what this implementation fixes where the contract leaves a choice.
+ *
+ * GUIDs (64 bits, NULL_GUID = 0):
+ *
+ *     63        56 55            40 39                               0
+ *    +------------+----------------+----------------------------------+
+ *    |  type (8)  |   route (16)   |             key (40)             |
+ *    +------------+----------------+----------------------------------+
+ *
+ *   type   ARTS_EDT, ARTS_EVENT, ARTS_EPOCH or a datablock mode (ARTS_DB_*).
+ *   route  the owner node (already reduced modulo the node count).
+ *   key    bit 39 clear: reserved before the workers start (initPerNode), numbered 1, 2, ...
+ *          in call order, so every node replaying the same reservations gets the same GUIDs;
+ *          bit 39 set: minted while the program runs, [1 | minting node (8) | sequence (31)],
+ *          unique across nodes without coordination.
+ *
+ * Task slots (artsEdtDep_t as seen by the task):
+ *
+ *   satisfied by                     guid           mode                ptr
+ *   artsRecordDep(db, ..., mode)     db             mode (READ/WRITE/   owner payload
+ *                                                   CONCURRENT)
+ *   artsSignalEdt(edt, slot, db)     db             type of db's GUID   owner payload (unordered)
+ *   artsSignalEdt(edt, slot, 0)      0              ARTS_NULL           NULL
+ *   artsSignalEdtValue(...,v)        v              ARTS_SINGLE_VALUE   NULL
+ *   artsSignalEdtNull(...)           0              ARTS_NULL           NULL
+ *
+ * Datablock access (artsRecordDep): per datablock, tasks are ordered by the order in which
+ * their dependences were recorded. A run of consecutive READ registrations is one generation,
+ * a run of consecutive CONCURRENT registrations is one generation, each WRITE is a generation
+ * of its own; a generation is granted only after the previous one has been released by every
+ * task in it (RAW, WAR, WAW). A task releases its datablocks when it returns. A task must not
+ * record two dependences on one datablock if either is a WRITE (it would wait on itself).
+ * artsSignalEdt with a datablock hands out the payload pointer without any ordering.
+ *
+ * Epochs: a task is counted in the epoch given to artsEdtCreateWithEpoch (NULL_GUID means the
+ * creator's current epoch) or in its creator's current epoch: the innermost epoch the creator
+ * started and has not waited on yet, else the epoch the creator itself is counted in. An
+ * epoch started inside another one also keeps that one open until it finishes, so an epoch
+ * ends only when every task created under it, transitively, has finished. artsMain runs in
+ * the top-level epoch; when that epoch drains, the runtime shuts down as if artsShutdown had
+ * been called.
+ *
+ * Misuse (unknown GUIDs, a slot out of range or satisfied twice, a wait on something that is
+ * not a live epoch, ...) prints "carts runtime: error: <what> (guid 0x...)" on stderr and
+ * exits the process with status 2. So does a run that can no longer progress: when every
+ * worker has been idle for deadlockTimeout seconds while tasks still wait (a slot nobody
+ * satisfies, a datablock never created or held across a wait that needs it), the runtime
+ * prints what waits for what ("carts runtime: note: ...") instead of hanging. Only threads
+ * the runtime does not own could still make progress then; set deadlockTimeout=0 if the
+ * program signals tasks from such threads.
+ *
+ * Configuration: arts.cfg ([ARTS] section, key=value, # comments) named by the environment
+ * variable artsConfig, else ./arts.cfg, else defaults; any key can be overridden by an
+ * environment variable of the same name. Keys read: threads (default: online cores),
+ * nodeCount (1; this library runs one node), stackSize (worker stack bytes, k/m/g suffixes,
+ * default 8m), deadlockTimeout (seconds, default 2, 0 = off). Other keys are ignored.
+ */
+#ifndef CARTS_ARTS_H
+#define CARTS_ARTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define ARTS_API __attribute__((visibility("default")))
+#else
+#define ARTS_API
+#endif
+
+typedef uint64_t artsGuid_t;
+#define NULL_GUID ((artsGuid_t)0)
+
+/* GUID types, datablock modes and slot kinds. */
+enum {
+  ARTS_NULL = 0,           /* slot satisfied without data */
+  ARTS_EDT = 1,
+  ARTS_EVENT = 3,
+  ARTS_EPOCH = 5,
+  ARTS_DB_READ = 8,        /* shared read access */
+  ARTS_DB_WRITE = 9,       /* exclusive write access */
+  ARTS_DB_CONCURRENT = 10, /* write access shared with adjacent CONCURRENT acquires */
+  ARTS_SINGLE_VALUE = 16,  /* slot satisfied by artsSignalEdtValue */
+};
+
+#define ARTS_GUID_TYPE_SHIFT 56
+#define ARTS_GUID_ROUTE_SHIFT 40
+#define ARTS_GUID_KEY_BITS 40
+#define artsGuidGetType(g) ((uint32_t)((uint64_t)(g) >> ARTS_GUID_TYPE_SHIFT))
+#define artsGuidGetRank(g) ((uint32_t)(((uint64_t)(g) >> ARTS_GUID_ROUTE_SHIFT) & 0xFFFFu))
+#define artsGuidGetKey(g) ((uint64_t)(g) & ((UINT64_C(1) << ARTS_GUID_KEY_BITS) - 1))
+
+typedef struct {
+  artsGuid_t guid;
+  uint32_t mode;
+  void *ptr;
+} artsEdtDep_t; /* 24 bytes, ptr at offset 16 */
+
+typedef void (*artsEdt_t)(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv);
+
+/* GUIDs */
+ARTS_API artsGuid_t artsReserveGuidRoute(uint32_t type, uint32_t route);
+
+/* Datablocks */
+ARTS_API void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes);
+ARTS_API artsGuid_t artsDbCreateRemote(uint32_t route, uint64_t bytes, uint32_t mode);
+ARTS_API void artsDbDestroy(artsGuid_t guid);
+
+/* Tasks */
+ARTS_API artsGuid_t artsEdtCreate(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
+                                  uint32_t depc);
+ARTS_API artsGuid_t artsEdtCreateWithEpoch(artsEdt_t fn, uint32_t route, uint32_t paramc,
+                                           uint64_t *paramv, uint32_t depc, artsGuid_t epoch);
+ARTS_API void artsRecordDep(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode);
+ARTS_API void artsSignalEdt(artsGuid_t edt, uint32_t slot, artsGuid_t db);
+ARTS_API void artsSignalEdtValue(artsGuid_t edt, uint32_t slot, uint64_t value);
+ARTS_API void artsSignalEdtNull(artsGuid_t edt, uint32_t slot);
+
+/* Epochs. artsWaitOnHandle returns true once the epoch has ended, false if the runtime was
+   shut down first; the waiting worker runs other ready tasks meanwhile. */
+ARTS_API artsGuid_t artsInitializeAndStartEpoch(artsGuid_t finishEdt, uint32_t slot);
+ARTS_API bool artsWaitOnHandle(artsGuid_t epoch);
+ARTS_API void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint32_t offset,
+                               uint32_t bytes);
+
+/* Topology */
+ARTS_API uint32_t artsGetCurrentNode(void);
+ARTS_API uint32_t artsGetTotalNodes(void);
+ARTS_API uint32_t artsGetCurrentWorker(void);
+ARTS_API uint32_t artsGetTotalWorkers(void);
+
+/* Lifecycle. The program's main calls artsSetEntryPoints (initPerNode and initPerWorker may
+   be NULL), then artsRT, which runs initPerNode(node) once, initPerWorker(node, worker) on
+   every worker, then artsMain as the first task on worker 0, and returns 0 once shut down
+   (non-zero if the configuration is unusable). artsRT may be called again afterwards. */
+ARTS_API void artsShutdown(void);
+ARTS_API void artsSetEntryPoints(void (*artsMain)(int, char **),
+                                 void (*initPerNode)(uint32_t, int, char **),
+                                 void (*initPerWorker)(uint32_t, uint32_t, int, char **));
+ARTS_API int artsRT(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CARTS_ARTS_H */

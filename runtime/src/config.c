@@ -1,0 +1,206 @@
+/* arts.cfg: an [ARTS] section of key=value lines with # comments, located by the environment
+   variable artsConfig, else ./arts.cfg, else built-in defaults. Any key can be overridden by
+   an environment variable of the same name. Unknown keys are ignored. */
+#include "internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_THREADS 4096u
+#define MAX_NODES 256u
+
+typedef enum { KEY_THREADS, KEY_NODE_COUNT, KEY_STACK_SIZE, KEY_DEADLOCK, KEY_COUNT } key_id;
+
+static const char *const key_names[KEY_COUNT] = {"threads", "nodeCount", "stackSize",
+                                                 "deadlockTimeout"};
+
+static char *trim(char *s) {
+  while (isspace((unsigned char)*s))
+    s++;
+  char *end = s + strlen(s);
+  while (end > s && isspace((unsigned char)end[-1]))
+    *--end = '\0';
+  return s;
+}
+
+/* A positive integer, optionally with a k/m/g suffix (powers of 1024) for sizes. */
+static int parse_count(const char *text, int allow_suffix, uint64_t *out) {
+  if (!isdigit((unsigned char)*text))
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno)
+    return -1;
+  if (allow_suffix && *end) {
+    unsigned shift = 0;
+    switch (tolower((unsigned char)*end)) {
+    case 'k': shift = 10; break;
+    case 'm': shift = 20; break;
+    case 'g': shift = 30; break;
+    default: return -1;
+    }
+    if (v > (UINT64_MAX >> shift))
+      return -1;
+    v <<= shift;
+    end++;
+  }
+  if (*end || v == 0)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* Store `value` for a key we read; `where` names its origin for messages. */
+static int set_key(rt_config *cfg, key_id key, const char *value, const char *where) {
+  uint64_t v;
+  switch (key) {
+  case KEY_THREADS:
+    if (parse_count(value, 0, &v) || v > MAX_THREADS) {
+      fprintf(stderr, "carts runtime: error: %s: threads must be an integer in 1..%u, got '%s'\n",
+              where, MAX_THREADS, value);
+      return -1;
+    }
+    cfg->threads = (uint32_t)v;
+    return 0;
+  case KEY_NODE_COUNT:
+    if (parse_count(value, 0, &v) || v > MAX_NODES) {
+      fprintf(stderr, "carts runtime: error: %s: nodeCount must be an integer in 1..%u, got '%s'\n",
+              where, MAX_NODES, value);
+      return -1;
+    }
+    cfg->node_count = (uint32_t)v;
+    return 0;
+  case KEY_DEADLOCK: {
+    char *end;
+    errno = 0;
+    double seconds = strtod(value, &end);
+    if (errno || end == value || *end || !(seconds >= 0 && seconds <= 1e6)) {
+      fprintf(stderr,
+              "carts runtime: error: %s: deadlockTimeout must be a number of seconds (0 turns "
+              "the check off), got '%s'\n",
+              where, value);
+      return -1;
+    }
+    cfg->deadlock_s = seconds;
+    return 0;
+  }
+  case KEY_STACK_SIZE:
+    if (parse_count(value, 1, &v) || v < 65536) {
+      fprintf(stderr,
+              "carts runtime: error: %s: stackSize must be a byte count of at least 65536 "
+              "(suffixes k, m, g allowed), got '%s'\n",
+              where, value);
+      return -1;
+    }
+    cfg->stack_size = v;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+static int lookup_key(const char *name) {
+  for (int k = 0; k < KEY_COUNT; k++)
+    if (strcmp(name, key_names[k]) == 0)
+      return k;
+  return -1;
+}
+
+static int parse_file(rt_config *cfg, FILE *f, const char *path) {
+  char *line = NULL;
+  size_t cap = 0;
+  unsigned lineno = 0;
+  int in_arts = 1; /* keys before any section header count as [ARTS] */
+  int rc = 0;
+  while (getline(&line, &cap, f) >= 0) {
+    lineno++;
+    char *hash = strchr(line, '#');
+    if (hash)
+      *hash = '\0';
+    char *s = trim(line);
+    if (!*s)
+      continue;
+    char where[512];
+    snprintf(where, sizeof where, "%s:%u", path, lineno);
+    if (*s == '[') {
+      char *close = strchr(s, ']');
+      if (!close || *trim(close + 1)) {
+        fprintf(stderr, "carts runtime: error: %s: malformed section header '%s'\n", where, s);
+        rc = -1;
+        break;
+      }
+      *close = '\0';
+      in_arts = strcmp(trim(s + 1), "ARTS") == 0;
+      continue;
+    }
+    char *eq = strchr(s, '=');
+    if (!eq) {
+      fprintf(stderr, "carts runtime: error: %s: expected key=value, got '%s'\n", where, s);
+      rc = -1;
+      break;
+    }
+    *eq = '\0';
+    char *key = trim(s), *value = trim(eq + 1);
+    if (!*key) {
+      fprintf(stderr, "carts runtime: error: %s: missing key before '='\n", where);
+      rc = -1;
+      break;
+    }
+    int id = lookup_key(key);
+    if (in_arts && id >= 0 && set_key(cfg, (key_id)id, value, where)) {
+      rc = -1;
+      break;
+    }
+  }
+  free(line);
+  return rc;
+}
+
+int rt_config_load(rt_config *cfg) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  cfg->threads = cores > 0 ? (uint32_t)(cores < (long)MAX_THREADS ? cores : MAX_THREADS) : 1;
+  cfg->node_count = 1;
+  cfg->stack_size = (uint64_t)8 << 20;
+  cfg->deadlock_s = 2.0;
+
+  const char *path = getenv("artsConfig");
+  int explicit_path = path && *path;
+  if (!explicit_path)
+    path = "arts.cfg";
+  FILE *f = fopen(path, "r");
+  if (!f && explicit_path) {
+    fprintf(stderr, "carts runtime: error: cannot read the configuration %s (from artsConfig): %s\n",
+            path, strerror(errno));
+    return -1;
+  }
+  if (f) {
+    int rc = parse_file(cfg, f, path);
+    fclose(f);
+    if (rc)
+      return -1;
+  }
+
+  for (int k = 0; k < KEY_COUNT; k++) {
+    const char *value = getenv(key_names[k]);
+    if (value && *value) {
+      char where[64];
+      snprintf(where, sizeof where, "environment variable %s", key_names[k]);
+      if (set_key(cfg, (key_id)k, value, where))
+        return -1;
+    }
+  }
+
+  if (cfg->node_count != 1) {
+    fprintf(stderr,
+            "carts runtime: error: nodeCount=%u, but this runtime runs one node in process; "
+            "several nodes are started by the Python launcher\n",
+            cfg->node_count);
+    return -1;
+  }
+  return 0;
+}

@@ -1,0 +1,372 @@
+/* Datablocks: the owner copy of the payload and its access generations.
+
+   Requests (artsRecordDep) queue in registration order. The generation being served has a
+   mode and a count of holders; a request joins it directly only if nothing is queued ahead
+   of it and the modes allow sharing (READ with READ, CONCURRENT with CONCURRENT). When the
+   last holder releases, the next generation is taken from the head of the queue: one WRITE,
+   or the whole run of consecutive READs, or of consecutive CONCURRENTs.
+
+   A datablock exists from the first reference to its GUID: before artsDbCreateWithGuid it is
+   a placeholder that queues requests, unordered signals and puts, replayed at creation. After
+   artsDbDestroy it stays in the table as a tombstone so that late uses are reported. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { DB_RESERVED, DB_CREATED, DB_DESTROYED } db_state;
+
+typedef struct rt_request {
+  struct rt_request *next;
+  rt_edt *edt;
+  uint32_t slot;
+  uint32_t mode; /* an access mode, or ARTS_NULL for an unordered signal */
+} rt_request;
+
+typedef struct rt_put {
+  struct rt_put *next;
+  rt_epoch *epoch;
+  uint32_t offset;
+  uint32_t bytes;
+  unsigned char data[];
+} rt_put;
+
+struct rt_db {
+  rt_obj hdr;
+  pthread_mutex_t lock;
+  db_state state;
+  void *payload;
+  uint64_t bytes;
+  uint32_t held_mode; /* mode of the generation being served */
+  uint32_t holders;   /* tasks of that generation that have not released */
+  rt_request *head, *tail;
+  rt_request *signals; /* unordered signals waiting for creation */
+  rt_put *puts, **puts_tail;
+  int free_on_release; /* destroyed while held */
+};
+
+static rt_db *db_new(artsGuid_t guid) {
+  rt_db *d = calloc(1, sizeof *d);
+  if (!d)
+    rt_fatal(guid, "out of memory for a datablock");
+  d->hdr.guid = guid;
+  pthread_mutex_init(&d->lock, NULL);
+  d->state = DB_RESERVED;
+  d->puts_tail = &d->puts;
+  return d;
+}
+
+static void check_db_guid(artsGuid_t guid, const char *api) {
+  if (RT_UNLIKELY(!rt_is_db_type(artsGuidGetType(guid))))
+    rt_fatal(guid, "%s: not a datablock", api);
+  if (RT_UNLIKELY(!rt_guid_was_minted(guid)))
+    rt_fatal(guid, "%s: unknown datablock (never reserved)", api);
+}
+
+rt_db *rt_db_get(artsGuid_t guid, const char *api) {
+  check_db_guid(guid, api);
+  rt_shard *s = rt_table_shard(guid);
+  pthread_mutex_lock(&s->lock);
+  rt_db *d = (rt_db *)rt_shard_find(s, guid);
+  if (!d) {
+    d = db_new(guid);
+    rt_shard_insert(s, &d->hdr);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return d;
+}
+
+static RT_NORETURN void destroyed(rt_db *d, const char *api) {
+  artsGuid_t guid = d->hdr.guid;
+  pthread_mutex_unlock(&d->lock);
+  rt_fatal(guid, "%s: the datablock was destroyed", api);
+}
+
+static inline int joins_generation(const rt_db *d, uint32_t mode) {
+  return d->holders == 0 || (mode == d->held_mode && mode != ARTS_DB_WRITE);
+}
+
+/* Detach the next generation from the queue and make it the one being served. */
+static rt_request *next_generation(rt_db *d) {
+  rt_request *first = d->head;
+  if (!first)
+    return NULL;
+  rt_request *last = first;
+  uint32_t n = 1;
+  if (first->mode != ARTS_DB_WRITE)
+    while (last->next && last->next->mode == first->mode) {
+      last = last->next;
+      n++;
+    }
+  d->head = last->next;
+  if (!d->head)
+    d->tail = NULL;
+  last->next = NULL;
+  d->held_mode = first->mode;
+  d->holders = n;
+  return first;
+}
+
+static void grant(rt_request *r, artsGuid_t guid, void *payload) {
+  while (r) {
+    rt_request *next = r->next;
+    rt_edt_satisfy(r->edt, r->slot, guid, r->mode, payload);
+    free(r);
+    r = next;
+  }
+}
+
+void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
+  pthread_mutex_lock(&d->lock);
+  if (RT_UNLIKELY(d->state == DB_DESTROYED))
+    destroyed(d, "artsRecordDep");
+  if (d->state == DB_CREATED && !d->head && joins_generation(d, mode)) {
+    d->holders++;
+    d->held_mode = mode;
+    void *payload = d->payload;
+    pthread_mutex_unlock(&d->lock);
+    rt_edt_satisfy(t, slot, d->hdr.guid, mode, payload);
+    return;
+  }
+  rt_request *r = malloc(sizeof *r);
+  if (!r)
+    rt_fatal(d->hdr.guid, "out of memory for a datablock request");
+  r->next = NULL;
+  r->edt = t;
+  r->slot = slot;
+  r->mode = mode;
+  if (d->tail)
+    d->tail->next = r;
+  else
+    d->head = r;
+  d->tail = r;
+  pthread_mutex_unlock(&d->lock);
+}
+
+void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot) {
+  pthread_mutex_lock(&d->lock);
+  if (RT_UNLIKELY(d->state == DB_DESTROYED))
+    destroyed(d, "artsSignalEdt");
+  if (d->state == DB_CREATED) {
+    void *payload = d->payload;
+    pthread_mutex_unlock(&d->lock);
+    rt_edt_satisfy(t, slot, d->hdr.guid, artsGuidGetType(d->hdr.guid), payload);
+    return;
+  }
+  rt_request *r = malloc(sizeof *r);
+  if (!r)
+    rt_fatal(d->hdr.guid, "out of memory for a datablock request");
+  r->edt = t;
+  r->slot = slot;
+  r->mode = ARTS_NULL;
+  r->next = d->signals;
+  d->signals = r;
+  pthread_mutex_unlock(&d->lock);
+}
+
+void rt_db_release(rt_db *d) {
+  pthread_mutex_lock(&d->lock);
+  rt_request *granted = NULL;
+  void *payload = d->payload;
+  if (--d->holders == 0) {
+    if (d->free_on_release) {
+      free(d->payload);
+      d->payload = NULL;
+      d->free_on_release = 0;
+    } else {
+      granted = next_generation(d);
+    }
+  }
+  pthread_mutex_unlock(&d->lock);
+  grant(granted, d->hdr.guid, payload);
+}
+
+static void apply_put(rt_db *d, const void *src, uint32_t offset, uint32_t bytes) {
+  if (RT_UNLIKELY((uint64_t)offset + bytes > d->bytes)) {
+    artsGuid_t guid = d->hdr.guid;
+    uint64_t size = d->bytes;
+    pthread_mutex_unlock(&d->lock);
+    rt_fatal(guid, "artsPutInDbEpoch: bytes %u..%llu are outside the datablock's %llu bytes", offset,
+             (unsigned long long)offset + bytes, (unsigned long long)size);
+  }
+  memcpy((char *)d->payload + offset, src, bytes);
+}
+
+void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
+  static const char api[] = "artsDbCreateWithGuid";
+  rt_check_running(api);
+  check_db_guid(guid, api);
+  if (!rt_route_is_local(artsGuidGetRank(guid)))
+    return NULL;
+  rt_db *d = rt_db_get(guid, api);
+  pthread_mutex_lock(&d->lock);
+  if (RT_UNLIKELY(d->state != DB_RESERVED)) {
+    int was_destroyed = d->state == DB_DESTROYED;
+    pthread_mutex_unlock(&d->lock);
+    rt_fatal(guid, "%s: the datablock %s", api, was_destroyed ? "was destroyed" : "already exists");
+  }
+  void *payload = calloc(1, bytes ? bytes : 1);
+  if (!payload) {
+    pthread_mutex_unlock(&d->lock);
+    rt_fatal(guid, "%s: out of memory for %llu bytes", api, (unsigned long long)bytes);
+  }
+  d->payload = payload;
+  d->bytes = bytes;
+  d->state = DB_CREATED;
+  rt_put *puts = d->puts;
+  for (rt_put *p = puts; p; p = p->next)
+    apply_put(d, p->data, p->offset, p->bytes);
+  d->puts = NULL;
+  d->puts_tail = &d->puts;
+  rt_request *signals = d->signals;
+  d->signals = NULL;
+  rt_request *granted = d->holders == 0 ? next_generation(d) : NULL;
+  pthread_mutex_unlock(&d->lock);
+
+  while (puts) {
+    rt_put *next = puts->next;
+    rt_epoch_finish_one(puts->epoch);
+    free(puts);
+    puts = next;
+  }
+  while (signals) {
+    rt_request *next = signals->next;
+    rt_edt_satisfy(signals->edt, signals->slot, guid, artsGuidGetType(guid), payload);
+    free(signals);
+    signals = next;
+  }
+  grant(granted, guid, payload);
+  return payload;
+}
+
+artsGuid_t artsDbCreateRemote(uint32_t route, uint64_t bytes, uint32_t mode) {
+  static const char api[] = "artsDbCreateRemote";
+  rt_check_running(api);
+  if (!rt_is_db_type(mode))
+    rt_fatal_plain("%s: mode %u is not a datablock mode", api, mode);
+  route %= rt.nodes;
+  artsGuid_t guid = rt_guid_make(mode, route, rt_mint_key());
+  if (rt_route_is_local(route)) {
+    artsDbCreateWithGuid(guid, bytes);
+  } else {
+    const rt_transport *tr = rt_remote(route, guid, api);
+    tr->create_db(tr->self, route, guid, bytes);
+  }
+  return guid;
+}
+
+void artsDbDestroy(artsGuid_t guid) {
+  static const char api[] = "artsDbDestroy";
+  rt_check_running(api);
+  check_db_guid(guid, api);
+  uint32_t owner = artsGuidGetRank(guid);
+  if (!rt_route_is_local(owner)) {
+    const rt_transport *tr = rt_remote(owner, guid, api);
+    tr->destroy_db(tr->self, owner, guid);
+    return;
+  }
+  rt_db *d = rt_db_get(guid, api);
+  pthread_mutex_lock(&d->lock);
+  if (d->state == DB_DESTROYED)
+    destroyed(d, api);
+  if (d->head || d->signals || d->puts) {
+    pthread_mutex_unlock(&d->lock);
+    rt_fatal(guid, "%s: tasks or puts are still waiting for the datablock", api);
+  }
+  d->state = DB_DESTROYED;
+  if (d->holders > 0) {
+    d->free_on_release = 1; /* the running generation keeps its pointer until it releases */
+  } else {
+    free(d->payload);
+    d->payload = NULL;
+  }
+  pthread_mutex_unlock(&d->lock);
+}
+
+void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint32_t offset, uint32_t bytes) {
+  static const char api[] = "artsPutInDbEpoch";
+  rt_check_running(api);
+  if (bytes && !src)
+    rt_fatal(db, "%s: null source for %u bytes", api, bytes);
+  check_db_guid(db, api);
+  rt_epoch *e = rt_epoch_enrol(epoch, api);
+  uint32_t owner = artsGuidGetRank(db);
+  if (!rt_route_is_local(owner)) {
+    const rt_transport *tr = rt_remote(owner, db, api);
+    tr->put(tr->self, owner, e->hdr.guid, db, offset, src, bytes);
+    return;
+  }
+  rt_db *d = rt_db_get(db, api);
+  pthread_mutex_lock(&d->lock);
+  if (d->state == DB_DESTROYED)
+    destroyed(d, api);
+  if (d->state == DB_CREATED) {
+    apply_put(d, src, offset, bytes);
+    pthread_mutex_unlock(&d->lock);
+    rt_epoch_finish_one(e);
+    return;
+  }
+  rt_put *p = malloc(sizeof *p + bytes);
+  if (!p) {
+    pthread_mutex_unlock(&d->lock);
+    rt_fatal(db, "%s: out of memory for %u bytes", api, bytes);
+  }
+  p->next = NULL;
+  p->epoch = e;
+  p->offset = offset;
+  p->bytes = bytes;
+  memcpy(p->data, src, bytes);
+  *d->puts_tail = p;
+  d->puts_tail = &p->next;
+  pthread_mutex_unlock(&d->lock);
+}
+
+void rt_db_describe_blocked(rt_db *d, rt_blocked *report) {
+  pthread_mutex_lock(&d->lock);
+  uint32_t requests = 0, puts = 0;
+  artsGuid_t task = NULL_GUID;
+  rt_request *waiting[2] = {d->head, d->signals};
+  for (int i = 0; i < 2; i++)
+    for (rt_request *r = waiting[i]; r; r = r->next, requests++)
+      if (!task)
+        task = r->edt->hdr.guid;
+  for (rt_put *p = d->puts; p; p = p->next)
+    puts++;
+  if (requests + puts) {
+    if (report->notes++ < RT_MAX_NOTES) {
+      if (d->state == DB_RESERVED)
+        fprintf(stderr,
+                "carts runtime: note: datablock 0x%016llx was never created; %u dependence(s) "
+                "and %u put(s) wait for it\n",
+                (unsigned long long)d->hdr.guid, requests, puts);
+      else
+        fprintf(stderr,
+                "carts runtime: note: datablock 0x%016llx: %u dependence(s) wait behind a "
+                "generation of %u task(s) that has not been released (a task holding it waits "
+                "on an epoch that needs it?)\n",
+                (unsigned long long)d->hdr.guid, requests, d->holders);
+    }
+    report->requests += requests + puts;
+    if (!report->first)
+      report->first = task ? task : d->hdr.guid;
+  }
+  pthread_mutex_unlock(&d->lock);
+}
+
+void rt_db_free(rt_db *d, void (*edt_seen)(rt_edt *t, void *arg), void *arg) {
+  rt_request *waiting[2] = {d->head, d->signals};
+  for (int i = 0; i < 2; i++)
+    for (rt_request *r = waiting[i], *next; r; r = next) {
+      next = r->next;
+      edt_seen(r->edt, arg);
+      free(r);
+    }
+  for (rt_put *p = d->puts, *next; p; p = next) {
+    next = p->next;
+    free(p);
+  }
+  free(d->payload);
+  pthread_mutex_destroy(&d->lock);
+  free(d);
+}

@@ -1,0 +1,158 @@
+/* Epochs: one counter of unfinished work per epoch. The creator's hold keeps it above zero
+   until the creator waits (or its task ends); every task or put counted in it adds one, and
+   an epoch started inside it adds one until it ends itself. Reaching zero ends the epoch,
+   exactly once: the counter is never raised again from zero (lookups by GUID only increment
+   a non-zero counter). */
+#include "internal.h"
+
+#include <stdlib.h>
+
+rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_slot) {
+  rt_epoch *e = calloc(1, sizeof *e);
+  if (!e)
+    rt_fatal_plain("out of memory for an epoch");
+  e->hdr.guid = rt_guid_make(ARTS_EPOCH, rt.node, rt_mint_key());
+  atomic_init(&e->pending, 1); /* the creator's hold */
+  atomic_init(&e->counted, 0);
+  atomic_init(&e->refs, 1); /* the table's */
+  atomic_init(&e->waiters, 0);
+  atomic_init(&e->done, 0);
+  e->parent = parent;
+  e->finish_edt = finish_edt;
+  e->finish_slot = finish_slot;
+  if (parent)
+    atomic_fetch_add_explicit(&parent->pending, 1, memory_order_relaxed);
+  rt_table_insert(&e->hdr);
+  return e;
+}
+
+void rt_epoch_unref(rt_epoch *e) {
+  if (atomic_fetch_sub_explicit(&e->refs, 1, memory_order_acq_rel) == 1)
+    free(e);
+}
+
+static void count(rt_epoch *e) {
+  atomic_fetch_add_explicit(&e->pending, 1, memory_order_relaxed);
+  if (e->finish_edt)
+    atomic_fetch_add_explicit(&e->counted, 1, memory_order_relaxed);
+}
+
+rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api) {
+  rt_ctx *ctx = rt_tls_ctx;
+  /* Fast path: the calling task is counted in the epoch or holds it, so it cannot end. */
+  if (RT_LIKELY(ctx != NULL)) {
+    if (guid == NULL_GUID) {
+      rt_epoch *e = rt_ctx_current_epoch(ctx);
+      count(e);
+      return e;
+    }
+    for (rt_epoch *e = ctx->stack_top; e; e = e->stack_below)
+      if (e->hdr.guid == guid) {
+        count(e);
+        return e;
+      }
+    if (ctx->enrolled && ctx->enrolled->hdr.guid == guid) {
+      count(ctx->enrolled);
+      return ctx->enrolled;
+    }
+  } else if (guid == NULL_GUID) {
+    rt_fatal_plain("%s: no current epoch: the calling thread is not running a task", api);
+  }
+  if (artsGuidGetType(guid) != ARTS_EPOCH)
+    rt_fatal(guid, "%s: not an epoch", api);
+  rt_shard *s = rt_table_shard(guid);
+  pthread_mutex_lock(&s->lock);
+  rt_epoch *e = (rt_epoch *)rt_shard_find(s, guid);
+  int64_t n = e ? atomic_load_explicit(&e->pending, memory_order_relaxed) : 0;
+  while (n > 0 && !atomic_compare_exchange_weak_explicit(&e->pending, &n, n + 1,
+                                                         memory_order_relaxed, memory_order_relaxed))
+    ;
+  pthread_mutex_unlock(&s->lock);
+  if (n <= 0)
+    rt_fatal(guid, "%s: unknown or already finished epoch", api);
+  if (e->finish_edt)
+    atomic_fetch_add_explicit(&e->counted, 1, memory_order_relaxed);
+  return e;
+}
+
+static void terminate(rt_epoch *e) {
+  rt_table_remove(&e->hdr);
+  if (e->finish_edt)
+    rt_edt_signal_value(e->finish_edt, e->finish_slot,
+                        atomic_load_explicit(&e->counted, memory_order_relaxed),
+                        "the finish task of an epoch");
+  rt_epoch *parent = e->parent;
+  if (e->is_top)
+    rt_request_shutdown();
+  atomic_store_explicit(&e->done, 1, memory_order_seq_cst);
+  if (atomic_load_explicit(&e->waiters, memory_order_seq_cst) > 0)
+    rt_sched_wake_all();
+  rt_epoch_unref(e);
+  if (parent)
+    rt_epoch_finish_one(parent);
+}
+
+void rt_epoch_finish_one(rt_epoch *e) {
+  if (atomic_fetch_sub_explicit(&e->pending, 1, memory_order_acq_rel) == 1)
+    terminate(e);
+}
+
+void rt_ctx_release_epochs(rt_ctx *ctx) {
+  rt_epoch *e = ctx->stack_top;
+  ctx->stack_top = NULL;
+  while (e) {
+    rt_epoch *below = e->stack_below;
+    rt_epoch_finish_one(e);
+    e = below;
+  }
+}
+
+artsGuid_t artsInitializeAndStartEpoch(artsGuid_t finishEdt, uint32_t slot) {
+  rt_check_running("artsInitializeAndStartEpoch");
+  rt_ctx *ctx = rt_tls_ctx;
+  if (!ctx)
+    rt_fatal_plain("artsInitializeAndStartEpoch: the calling thread is not running a task");
+  if (finishEdt != NULL_GUID && artsGuidGetType(finishEdt) != ARTS_EDT)
+    rt_fatal(finishEdt, "artsInitializeAndStartEpoch: the finish task is not a task");
+  rt_epoch *e = rt_epoch_new(rt_ctx_current_epoch(ctx), finishEdt, slot);
+  e->stack_below = ctx->stack_top;
+  ctx->stack_top = e;
+  return e->hdr.guid;
+}
+
+bool artsWaitOnHandle(artsGuid_t epoch) {
+  rt_check_running("artsWaitOnHandle");
+  rt_ctx *ctx = rt_tls_ctx;
+  if (!ctx || !rt_tls_worker)
+    rt_fatal(epoch, "artsWaitOnHandle: the calling thread is not running a task");
+  if (artsGuidGetType(epoch) != ARTS_EPOCH)
+    rt_fatal(epoch, "artsWaitOnHandle: not an epoch");
+
+  /* The creator's wait releases its hold and takes the epoch off its stack. */
+  rt_epoch *e = NULL;
+  for (rt_epoch **link = &ctx->stack_top; *link; link = &(*link)->stack_below)
+    if ((*link)->hdr.guid == epoch) {
+      e = *link;
+      *link = e->stack_below;
+      e->stack_below = NULL;
+      atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
+      rt_epoch_finish_one(e);
+      break;
+    }
+  if (!e) { /* someone else's epoch: wait without touching its hold */
+    rt_shard *s = rt_table_shard(epoch);
+    pthread_mutex_lock(&s->lock);
+    e = (rt_epoch *)rt_shard_find(s, epoch);
+    if (e)
+      atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&s->lock);
+    if (!e) {
+      if (!rt_guid_was_minted(epoch))
+        rt_fatal(epoch, "artsWaitOnHandle: unknown epoch");
+      return true; /* it has already ended */
+    }
+  }
+  int ended = rt_sched_help_until(e);
+  rt_epoch_unref(e);
+  return ended;
+}

@@ -1,0 +1,277 @@
+/* Internal declarations shared by the runtime's translation units. Everything here has hidden
+   visibility (the library is built with -fvisibility=hidden); only arts.h is exported. */
+#ifndef CARTS_RT_INTERNAL_H
+#define CARTS_RT_INTERNAL_H
+
+#include "arts.h"
+#include "transport.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RT_CACHE_LINE 64
+#define RT_NORETURN _Noreturn
+#define RT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* ------------------------------------------------------------------ configuration */
+
+typedef struct rt_config {
+  uint32_t threads;    /* workers on this node */
+  uint32_t node_count; /* nodes in the run */
+  uint64_t stack_size; /* bytes of stack per worker thread */
+  double deadlock_s;   /* report a run in which nothing can progress after this long; 0: never */
+} rt_config;
+
+/* Fill *cfg from arts.cfg and the environment. Returns 0, or -1 after printing why. */
+int rt_config_load(rt_config *cfg);
+
+/* ------------------------------------------------------------------ errors */
+
+/* Print "carts runtime: error: <message> (guid 0x...)" and exit the process with status 2. */
+RT_NORETURN void rt_fatal(artsGuid_t guid, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Same for an error that concerns no GUID. */
+RT_NORETURN void rt_fatal_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ------------------------------------------------------------------ GUIDs and the table */
+
+#define RT_KEY_RUN_BIT (UINT64_C(1) << 39)
+#define RT_KEY_NODE_SHIFT 31
+#define RT_KEY_SEQ_LIMIT (UINT64_C(1) << 31)
+
+static inline artsGuid_t rt_guid_make(uint32_t type, uint32_t route, uint64_t key) {
+  return ((uint64_t)type << ARTS_GUID_TYPE_SHIFT) | ((uint64_t)(route & 0xFFFFu) << ARTS_GUID_ROUTE_SHIFT) |
+         key;
+}
+
+static inline int rt_is_db_type(uint32_t type) {
+  return type == ARTS_DB_READ || type == ARTS_DB_WRITE || type == ARTS_DB_CONCURRENT;
+}
+
+/* Every object that has a GUID starts with this header; `next` chains a hash bucket. */
+typedef struct rt_obj {
+  artsGuid_t guid;
+  struct rt_obj *next;
+} rt_obj;
+
+typedef struct rt_shard {
+  pthread_mutex_t lock;
+  rt_obj **buckets;
+  size_t mask;
+  size_t count;
+} __attribute__((aligned(RT_CACHE_LINE))) rt_shard;
+
+void rt_table_init(void);
+void rt_table_destroy(void);
+rt_shard *rt_table_shard(artsGuid_t guid);
+rt_obj *rt_shard_find(rt_shard *shard, artsGuid_t guid); /* caller holds shard->lock */
+void rt_shard_insert(rt_shard *shard, rt_obj *obj);      /* caller holds shard->lock */
+void rt_shard_remove(rt_shard *shard, rt_obj *obj);      /* caller holds shard->lock */
+void rt_table_insert(rt_obj *obj);
+void rt_table_remove(rt_obj *obj);
+/* Visit every object, each under its shard's lock. */
+void rt_table_visit(void (*visit)(rt_obj *obj, void *arg), void *arg);
+/* Visit every object and empty the table (teardown, single-threaded). */
+void rt_table_drain(void (*visit)(rt_obj *obj, void *arg), void *arg);
+
+/* A new key for an object owned by `route`; deterministic before the workers start. */
+uint64_t rt_mint_key(void);
+/* Whether `guid` could have been handed out by a reservation (its key was minted). */
+int rt_guid_was_minted(artsGuid_t guid);
+
+/* ------------------------------------------------------------------ epochs */
+
+typedef struct rt_epoch {
+  rt_obj hdr;
+  /* Tasks, puts and nested epochs counted in it and not finished, plus the creator's hold.
+     The epoch ends when this reaches zero; it never rises from zero again. */
+  _Atomic int64_t pending;
+  _Atomic uint64_t counted; /* tasks and puts ever counted (the finish task's value) */
+  _Atomic int32_t refs;     /* the table's reference plus one per waiter */
+  _Atomic int32_t waiters;  /* threads parked on it */
+  _Atomic int32_t done;
+  int is_top;
+  struct rt_epoch *parent;      /* kept open until this one ends */
+  struct rt_epoch *stack_below; /* next epoch on its creator's stack */
+  artsGuid_t finish_edt;
+  uint32_t finish_slot;
+} rt_epoch;
+
+rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_slot);
+/* Count one more task or put in `guid` (NULL_GUID: the calling task's current epoch). */
+rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api);
+/* One task, put, nested epoch or hold counted in `e` has finished. */
+void rt_epoch_finish_one(rt_epoch *e);
+void rt_epoch_unref(rt_epoch *e);
+
+/* ------------------------------------------------------------------ tasks */
+
+/* Per-slot state: unclaimed, claimed by a signal, or claimed by artsRecordDep (then the
+   value is the datablock to release when the task ends). */
+#define RT_SLOT_FREE ((uintptr_t)0)
+#define RT_SLOT_SIGNAL ((uintptr_t)1)
+
+typedef struct rt_edt {
+  rt_obj hdr; /* hdr.next also links the injection queue once the task is ready */
+  artsEdt_t fn;
+  rt_epoch *epoch;
+  uint32_t paramc;
+  uint32_t depc;
+  uint32_t unclaimed; /* slots no call has claimed yet; guarded by the table shard lock */
+  _Atomic uint32_t unsatisfied;
+  uint64_t *paramv;
+  artsEdtDep_t *depv;
+  uintptr_t *slot_state;
+} rt_edt;
+
+/* Fill a claimed slot; the last one makes the task ready. */
+void rt_edt_satisfy(rt_edt *t, uint32_t slot, artsGuid_t guid, uint32_t mode, void *ptr);
+/* Claim `slot` of the task `guid` (fatal if unknown, out of range or already claimed). */
+rt_edt *rt_edt_claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char *api);
+void rt_edt_signal_value(artsGuid_t edt, uint32_t slot, uint64_t value, const char *api);
+rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
+                   uint32_t depc, rt_epoch *epoch);
+/* Run a ready task on the calling worker, then release what it holds and free it. */
+void rt_edt_run(rt_edt *t);
+
+/* The task running on this thread: its enrolment epoch and the epochs it started. */
+typedef struct rt_ctx {
+  rt_edt *edt;
+  rt_epoch *enrolled;
+  rt_epoch *stack_top;
+} rt_ctx;
+
+static inline rt_epoch *rt_ctx_current_epoch(const rt_ctx *ctx) {
+  return ctx->stack_top ? ctx->stack_top : ctx->enrolled;
+}
+/* Release the holds of the epochs `ctx` started and did not wait on. */
+void rt_ctx_release_epochs(rt_ctx *ctx);
+
+/* ------------------------------------------------------------------ datablocks */
+
+typedef struct rt_db rt_db;
+/* The datablock `guid`, created as a placeholder if it is reserved but not created yet. */
+rt_db *rt_db_get(artsGuid_t guid, const char *api);
+/* Queue `slot` of `t` on the datablock's generations (the slot is already claimed). */
+void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode);
+/* Satisfy `slot` of `t` with the payload pointer, without ordering (artsSignalEdt). */
+void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot);
+/* A task of the current generation has finished with the datablock. */
+void rt_db_release(rt_db *d);
+void rt_db_free(rt_db *d, void (*edt_seen)(rt_edt *t, void *arg), void *arg);
+
+/* ------------------------------------------------------------------ deadlock report */
+
+/* Every worker is idle and nothing else can make work: say what waits for what, and exit. */
+RT_NORETURN void rt_report_deadlock(void);
+
+typedef struct rt_blocked {
+  uint32_t tasks;    /* tasks with slots nobody satisfied */
+  uint32_t requests; /* dependences and puts queued on datablocks */
+  uint32_t notes;    /* lines printed so far */
+  artsGuid_t first;  /* one blocked task, for the error line */
+} rt_blocked;
+
+/* Add what waits on `d` to the report (printing a note if there is room). */
+void rt_db_describe_blocked(rt_db *d, rt_blocked *report);
+#define RT_MAX_NOTES 8
+
+/* ------------------------------------------------------------------ scheduler */
+
+typedef struct rt_array {
+  int64_t size;
+  struct rt_array *retired; /* older arrays, freed at teardown (thieves may still read them) */
+  _Atomic(rt_edt *) slots[];
+} rt_array;
+
+/* Chase-Lev work-stealing deque: the owner pushes and takes at the bottom, thieves steal at
+   the top. */
+typedef struct rt_deque {
+  _Atomic int64_t top;
+  char pad0[RT_CACHE_LINE - sizeof(int64_t)];
+  _Atomic int64_t bottom;
+  _Atomic(rt_array *) array;
+  char pad1[RT_CACHE_LINE - sizeof(int64_t) - sizeof(void *)];
+} rt_deque;
+
+#define RT_STEAL_ABORT ((rt_edt *)1)
+
+void rt_deque_init(rt_deque *dq, int64_t size);
+void rt_deque_destroy(rt_deque *dq);
+void rt_deque_push(rt_deque *dq, rt_edt *t);
+rt_edt *rt_deque_take(rt_deque *dq);
+rt_edt *rt_deque_steal(rt_deque *dq); /* NULL if empty, RT_STEAL_ABORT if it lost a race */
+static inline int rt_deque_nonempty(rt_deque *dq) {
+  return atomic_load_explicit(&dq->bottom, memory_order_relaxed) >
+         atomic_load_explicit(&dq->top, memory_order_relaxed);
+}
+
+typedef struct rt_worker {
+  rt_deque deque;
+  uint32_t id;
+  pthread_t thread;
+  uint64_t key_next, key_end; /* this worker's block of run-time GUID keys */
+  uint64_t rng;
+} __attribute__((aligned(RT_CACHE_LINE))) rt_worker;
+
+/* Make a ready task runnable (the calling worker's deque, else the injection queue). */
+void rt_sched_push(rt_edt *t);
+/* Run ready tasks until `e` has ended; false if the runtime shut down first. */
+int rt_sched_help_until(rt_epoch *e);
+/* Wake every parked thread (an epoch some thread waits on ended, or shutdown). */
+void rt_sched_wake_all(void);
+void rt_request_shutdown(void);
+
+/* ------------------------------------------------------------------ the node runtime */
+
+typedef struct rt_state {
+  _Atomic int running;
+  _Atomic int started; /* initPerNode is over: keys are minted per worker */
+  _Atomic int shutdown;
+  rt_config cfg;
+  uint32_t node;
+  uint32_t nodes;
+  uint32_t threads;
+  rt_worker *workers;
+  rt_epoch *top;
+  const rt_transport *transport;
+
+  _Atomic uint64_t init_key; /* next deterministic key */
+  _Atomic uint64_t run_seq;  /* next block of run-time keys */
+
+  /* Parking: idle threads sleep on `park_cond` until `park_seq` moves. */
+  char pad0[RT_CACHE_LINE];
+  _Atomic int32_t sleepers;
+  _Atomic int32_t idle_workers; /* workers with nothing to run (spinning or parked) */
+  _Atomic uint64_t park_seq;
+  pthread_mutex_t park_lock;
+  pthread_cond_t park_cond;
+
+  /* Ready tasks made by threads that are not workers. */
+  char pad1[RT_CACHE_LINE];
+  _Atomic int64_t inject_count;
+  pthread_mutex_t inject_lock;
+  rt_edt *inject_head, *inject_tail;
+
+  int argc;
+  char **argv;
+} rt_state;
+
+extern rt_state rt;
+extern _Thread_local rt_worker *rt_tls_worker;
+extern _Thread_local rt_ctx *rt_tls_ctx;
+
+/* Fatal unless called between artsRT's start and its return. */
+static inline void rt_check_running(const char *api) {
+  if (RT_UNLIKELY(!atomic_load_explicit(&rt.running, memory_order_relaxed)))
+    rt_fatal_plain("%s called outside artsRT", api);
+}
+
+static inline int rt_route_is_local(uint32_t route) { return route == rt.node; }
+/* The transport that reaches `node`; fatal when this runtime has none. */
+const rt_transport *rt_remote(uint32_t node, artsGuid_t guid, const char *api);
+
+#endif /* CARTS_RT_INTERNAL_H */

@@ -1,0 +1,508 @@
+/* Workers, scheduling, parking, and the runtime's lifecycle (artsRT).
+
+   Each worker owns a work-stealing deque: tasks made ready by a worker go to the bottom of
+   its own deque (LIFO for locality), idle workers steal from the top of others' deques.
+   Threads that are not workers hand ready tasks over through a small injection queue.
+
+   Idle workers spin briefly, then park on a condition variable. A thread about to park
+   announces itself in `sleepers` and re-checks for work; a thread that makes work visible
+   checks `sleepers` after a full fence and, if needed, bumps `park_seq` and signals. One of
+   the two always sees the other, so no wake-up is lost (the timed wait is only a backstop).
+
+   A task waiting on an epoch keeps its worker busy: it runs other ready tasks until the
+   epoch ends (nested waits run on the same stack). */
+#include "internal.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEQUE_INITIAL_SIZE 1024
+#define SPIN_NS 50000          /* how long an idle worker polls before parking */
+#define PARK_BACKSTOP_NS 100000000
+
+rt_state rt;
+_Thread_local rt_worker *rt_tls_worker;
+_Thread_local rt_ctx *rt_tls_ctx;
+static _Thread_local uint32_t tls_worker_id;
+
+static void (*entry_main)(int, char **);
+static void (*entry_node)(uint32_t, int, char **);
+static void (*entry_worker)(uint32_t, uint32_t, int, char **);
+static _Atomic int in_artsRT;
+
+/* The start gate: workers meet after initPerWorker; artsRT can abort it. */
+static struct {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;
+  uint32_t arrived;
+  int aborted;
+} gate;
+
+/* ------------------------------------------------------------------ errors */
+
+static RT_NORETURN void die(artsGuid_t guid, int with_guid, const char *fmt, va_list ap) {
+  char message[1024];
+  vsnprintf(message, sizeof message, fmt, ap);
+  fflush(stdout);
+  if (with_guid)
+    fprintf(stderr, "carts runtime: error: %s (guid 0x%016llx)\n", message, (unsigned long long)guid);
+  else
+    fprintf(stderr, "carts runtime: error: %s\n", message);
+  fflush(stderr);
+  /* Not exit(): other workers are still running program code and the library destructors of
+     the host process must not run under them. */
+  _exit(2);
+}
+
+void rt_fatal(artsGuid_t guid, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  die(guid, 1, fmt, ap);
+}
+
+void rt_fatal_plain(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  die(0, 0, fmt, ap);
+}
+
+const rt_transport *rt_remote(uint32_t node, artsGuid_t guid, const char *api) {
+  if (!rt.transport)
+    rt_fatal(guid, "%s: node %u is not this node and no transport is installed", api, node);
+  return rt.transport;
+}
+
+/* ------------------------------------------------------------------ parking */
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+static inline uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int work_visible(void) {
+  if (atomic_load_explicit(&rt.inject_count, memory_order_relaxed) > 0)
+    return 1;
+  for (uint32_t i = 0; i < rt.threads; i++)
+    if (rt_deque_nonempty(&rt.workers[i].deque))
+      return 1;
+  return 0;
+}
+
+static inline int should_stop_idling(rt_epoch *e) {
+  return work_visible() || atomic_load_explicit(&rt.shutdown, memory_order_relaxed) ||
+         (e && atomic_load_explicit(&e->done, memory_order_relaxed));
+}
+
+void rt_sched_wake_all(void) {
+  pthread_mutex_lock(&rt.park_lock);
+  atomic_fetch_add_explicit(&rt.park_seq, 1, memory_order_relaxed);
+  pthread_cond_broadcast(&rt.park_cond);
+  pthread_mutex_unlock(&rt.park_lock);
+}
+
+static inline void wake_one(void) {
+  atomic_thread_fence(memory_order_seq_cst);
+  if (atomic_load_explicit(&rt.sleepers, memory_order_relaxed) > 0) {
+    pthread_mutex_lock(&rt.park_lock);
+    atomic_fetch_add_explicit(&rt.park_seq, 1, memory_order_relaxed);
+    pthread_cond_signal(&rt.park_cond);
+    pthread_mutex_unlock(&rt.park_lock);
+  }
+}
+
+/* Nothing to run: poll for a while, then sleep until work appears, `e` ends or shutdown.
+   The last worker to go idle watches for a run that can no longer progress. */
+static void idle_wait(rt_epoch *e) {
+  uint64_t start = now_ns();
+  for (;;) {
+    for (int i = 0; i < 32; i++) {
+      if (should_stop_idling(e))
+        return;
+      cpu_relax();
+    }
+    uint64_t spent = now_ns() - start;
+    if (spent > SPIN_NS)
+      break;
+    if (spent > SPIN_NS / 4)
+      sched_yield(); /* on a busy machine, let runnable threads (ours too) have the core */
+  }
+
+  uint64_t seq = atomic_load_explicit(&rt.park_seq, memory_order_seq_cst);
+  atomic_fetch_add_explicit(&rt.sleepers, 1, memory_order_seq_cst);
+  if (e)
+    atomic_fetch_add_explicit(&e->waiters, 1, memory_order_seq_cst);
+  int stuck = 0;
+  if (!should_stop_idling(e)) {
+    int watch = rt.cfg.deadlock_s > 0 && !rt.transport &&
+                atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads;
+    uint64_t wait_ns = watch ? (uint64_t)(rt.cfg.deadlock_s * 1e9) : PARK_BACKSTOP_NS;
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += (time_t)(wait_ns / 1000000000u);
+    until.tv_nsec += (long)(wait_ns % 1000000000u);
+    until.tv_sec += until.tv_nsec / 1000000000;
+    until.tv_nsec %= 1000000000;
+    pthread_mutex_lock(&rt.park_lock);
+    int timed_out = 0;
+    while (atomic_load_explicit(&rt.park_seq, memory_order_relaxed) == seq && !timed_out)
+      timed_out = pthread_cond_timedwait(&rt.park_cond, &rt.park_lock, &until) == ETIMEDOUT;
+    stuck = watch && timed_out && atomic_load_explicit(&rt.park_seq, memory_order_relaxed) == seq;
+    pthread_mutex_unlock(&rt.park_lock);
+  }
+  if (e)
+    atomic_fetch_sub_explicit(&e->waiters, 1, memory_order_relaxed);
+  atomic_fetch_sub_explicit(&rt.sleepers, 1, memory_order_relaxed);
+  if (stuck && atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads &&
+      !should_stop_idling(e))
+    rt_report_deadlock();
+}
+
+static void idle(rt_epoch *e) {
+  atomic_fetch_add_explicit(&rt.idle_workers, 1, memory_order_seq_cst);
+  idle_wait(e);
+  atomic_fetch_sub_explicit(&rt.idle_workers, 1, memory_order_seq_cst);
+}
+
+/* ------------------------------------------------------------------ ready tasks */
+
+void rt_sched_push(rt_edt *t) {
+  rt_worker *w = rt_tls_worker;
+  if (RT_LIKELY(w != NULL)) {
+    rt_deque_push(&w->deque, t);
+  } else {
+    t->hdr.next = NULL;
+    pthread_mutex_lock(&rt.inject_lock);
+    if (rt.inject_tail)
+      rt.inject_tail->hdr.next = &t->hdr;
+    else
+      rt.inject_head = t;
+    rt.inject_tail = t;
+    atomic_fetch_add_explicit(&rt.inject_count, 1, memory_order_relaxed);
+    pthread_mutex_unlock(&rt.inject_lock);
+  }
+  wake_one();
+}
+
+static rt_edt *inject_pop(void) {
+  pthread_mutex_lock(&rt.inject_lock);
+  rt_edt *t = rt.inject_head;
+  if (t) {
+    rt.inject_head = (rt_edt *)t->hdr.next;
+    if (!rt.inject_head)
+      rt.inject_tail = NULL;
+    atomic_fetch_sub_explicit(&rt.inject_count, 1, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&rt.inject_lock);
+  return t;
+}
+
+static inline uint32_t next_random(rt_worker *w) {
+  uint64_t x = w->rng;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  w->rng = x;
+  return (uint32_t)(x >> 32);
+}
+
+static rt_edt *find_work(rt_worker *w) {
+  rt_edt *t = rt_deque_take(&w->deque);
+  if (t)
+    return t;
+  if (atomic_load_explicit(&rt.inject_count, memory_order_relaxed) > 0 && (t = inject_pop()))
+    return t;
+  uint32_t n = rt.threads;
+  if (n == 1)
+    return NULL;
+  uint32_t start = next_random(w) % n;
+  for (int round = 0; round < 4; round++) {
+    int lost_race = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      uint32_t victim = (start + i) % n;
+      if (victim == w->id)
+        continue;
+      t = rt_deque_steal(&rt.workers[victim].deque);
+      if (t == RT_STEAL_ABORT)
+        lost_race = 1;
+      else if (t)
+        return t;
+    }
+    if (!lost_race)
+      break;
+  }
+  return NULL;
+}
+
+int rt_sched_help_until(rt_epoch *e) {
+  rt_worker *w = rt_tls_worker;
+  while (!atomic_load_explicit(&e->done, memory_order_acquire)) {
+    if (atomic_load_explicit(&rt.shutdown, memory_order_relaxed))
+      return 0;
+    rt_edt *t = find_work(w);
+    if (t)
+      rt_edt_run(t);
+    else
+      idle(e);
+  }
+  return 1;
+}
+
+void rt_request_shutdown(void) {
+  atomic_store_explicit(&rt.shutdown, 1, memory_order_seq_cst);
+  rt_sched_wake_all();
+}
+
+/* ------------------------------------------------------------------ workers */
+
+static void main_edt(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv) {
+  (void)paramc, (void)depc, (void)depv;
+  entry_main((int)paramv[0], (char **)(uintptr_t)paramv[1]);
+}
+
+/* Run an init callback as if inside a task counted in the top-level epoch. */
+#define RUN_AS_TOP_LEVEL_TASK(call)                                                              \
+  do {                                                                                           \
+    rt_ctx ctx_ = {.edt = NULL, .enrolled = rt.top, .stack_top = NULL};                          \
+    rt_tls_ctx = &ctx_;                                                                          \
+    call;                                                                                        \
+    rt_tls_ctx = NULL;                                                                           \
+    rt_ctx_release_epochs(&ctx_);                                                                \
+  } while (0)
+
+static int gate_wait(void) {
+  pthread_mutex_lock(&gate.lock);
+  if (++gate.arrived == rt.threads)
+    pthread_cond_broadcast(&gate.cond);
+  while (gate.arrived < rt.threads && !gate.aborted)
+    pthread_cond_wait(&gate.cond, &gate.lock);
+  int ok = !gate.aborted;
+  pthread_mutex_unlock(&gate.lock);
+  return ok;
+}
+
+static void *worker_main(void *arg) {
+  rt_worker *w = arg;
+  rt_tls_worker = w;
+  tls_worker_id = w->id;
+  if (entry_worker)
+    RUN_AS_TOP_LEVEL_TASK(entry_worker(rt.node, w->id, rt.argc, rt.argv));
+  if (gate_wait() && w->id == 0) {
+    /* artsMain is the first task, on worker 0; then the runtime's hold on the top-level epoch
+       goes, so the run ends by itself once artsMain and everything it started are done. */
+    if (entry_main) {
+      uint64_t params[2] = {(uint64_t)rt.argc, (uint64_t)(uintptr_t)rt.argv};
+      atomic_fetch_add_explicit(&rt.top->pending, 1, memory_order_relaxed);
+      rt_edt *t = rt_edt_new(main_edt, rt_guid_make(ARTS_EDT, rt.node, rt_mint_key()), 2, params, 0,
+                             rt.top);
+      rt_epoch_finish_one(rt.top);
+      rt_edt_run(t);
+    } else {
+      rt_epoch_finish_one(rt.top);
+    }
+  }
+  while (!atomic_load_explicit(&rt.shutdown, memory_order_acquire)) {
+    rt_edt *t = find_work(w);
+    if (t)
+      rt_edt_run(t);
+    else
+      idle(NULL);
+  }
+  rt_tls_worker = NULL;
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ lifecycle */
+
+typedef struct edt_set {
+  rt_edt **items;
+  size_t size, cap;
+} edt_set;
+
+static void edt_set_add(rt_edt *t, void *arg) {
+  edt_set *set = arg;
+  if (set->size == set->cap) {
+    size_t cap = set->cap ? set->cap * 2 : 64;
+    rt_edt **items = realloc(set->items, cap * sizeof *items);
+    if (!items)
+      return; /* leak rather than fail at teardown */
+    set->items = items;
+    set->cap = cap;
+  }
+  set->items[set->size++] = t;
+}
+
+static void drain_object(rt_obj *o, void *arg) {
+  uint32_t type = artsGuidGetType(o->guid);
+  if (type == ARTS_EDT)
+    edt_set_add((rt_edt *)o, arg);
+  else if (type == ARTS_EPOCH)
+    free(o);
+  else
+    rt_db_free((rt_db *)o, edt_set_add, arg);
+}
+
+static int by_address(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (rt_edt *const *)a, y = (uintptr_t) * (rt_edt *const *)b;
+  return (x > y) - (x < y);
+}
+
+/* Free everything the run left behind: tasks never run, datablocks, epochs still open. */
+static void teardown(void) {
+  edt_set unrun = {0};
+  for (uint32_t i = 0; i < rt.threads; i++) {
+    rt_edt *t;
+    while ((t = rt_deque_take(&rt.workers[i].deque)))
+      free(t);
+  }
+  for (rt_edt *t = rt.inject_head, *next; t; t = next) {
+    next = (rt_edt *)t->hdr.next;
+    free(t);
+  }
+  rt.inject_head = rt.inject_tail = NULL;
+  /* A task still waiting may be both in the table and queued on datablocks: free it once. */
+  rt_table_drain(drain_object, &unrun);
+  qsort(unrun.items, unrun.size, sizeof *unrun.items, by_address);
+  for (size_t i = 0; i < unrun.size; i++)
+    if (i == 0 || unrun.items[i] != unrun.items[i - 1])
+      free(unrun.items[i]);
+  free(unrun.items);
+  rt_table_destroy();
+  for (uint32_t i = 0; i < rt.threads; i++)
+    rt_deque_destroy(&rt.workers[i].deque);
+  free(rt.workers);
+  rt.workers = NULL;
+  rt.top = NULL;
+  pthread_mutex_destroy(&rt.park_lock);
+  pthread_cond_destroy(&rt.park_cond);
+  pthread_mutex_destroy(&rt.inject_lock);
+  pthread_mutex_destroy(&gate.lock);
+  pthread_cond_destroy(&gate.cond);
+}
+
+static void reset_state(const rt_config *cfg) {
+  rt.cfg = *cfg;
+  rt.node = 0;
+  rt.nodes = cfg->node_count;
+  rt.threads = cfg->threads;
+  rt.transport = NULL;
+  atomic_store(&rt.started, 0);
+  atomic_store(&rt.shutdown, 0);
+  atomic_store(&rt.init_key, 1);
+  atomic_store(&rt.run_seq, 0);
+  atomic_store(&rt.sleepers, 0);
+  atomic_store(&rt.idle_workers, 0);
+  atomic_store(&rt.park_seq, 0);
+  atomic_store(&rt.inject_count, 0);
+  rt.inject_head = rt.inject_tail = NULL;
+
+  pthread_mutex_init(&rt.park_lock, NULL);
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&rt.park_cond, &attr);
+  pthread_condattr_destroy(&attr);
+  pthread_mutex_init(&rt.inject_lock, NULL);
+  pthread_mutex_init(&gate.lock, NULL);
+  pthread_cond_init(&gate.cond, NULL);
+  gate.arrived = 0;
+  gate.aborted = 0;
+
+  rt_table_init();
+  rt.workers = aligned_alloc(RT_CACHE_LINE, sizeof(rt_worker) * rt.threads);
+  if (!rt.workers)
+    rt_fatal_plain("out of memory for %u workers", rt.threads);
+  memset(rt.workers, 0, sizeof(rt_worker) * rt.threads);
+  for (uint32_t i = 0; i < rt.threads; i++) {
+    rt_worker *w = &rt.workers[i];
+    w->id = i;
+    w->rng = UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
+    rt_deque_init(&w->deque, DEQUE_INITIAL_SIZE);
+  }
+}
+
+int artsRT(int argc, char **argv) {
+  int idle_rt = 0;
+  if (!atomic_compare_exchange_strong(&in_artsRT, &idle_rt, 1)) {
+    fprintf(stderr, "carts runtime: error: artsRT called while a run is in progress\n");
+    return 1;
+  }
+  rt_config cfg;
+  if (rt_config_load(&cfg)) {
+    atomic_store(&in_artsRT, 0);
+    return 1;
+  }
+  reset_state(&cfg);
+  rt.argc = argc;
+  rt.argv = argv;
+  atomic_store(&rt.running, 1);
+
+  rt.top = rt_epoch_new(NULL, NULL_GUID, 0);
+  rt.top->is_top = 1;
+  if (entry_node)
+    RUN_AS_TOP_LEVEL_TASK(entry_node(rt.node, argc, argv));
+  atomic_store_explicit(&rt.started, 1, memory_order_release);
+
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, (size_t)rt.cfg.stack_size);
+  uint32_t created = 0;
+  int status = 0;
+  for (; created < rt.threads; created++) {
+    int err = pthread_create(&rt.workers[created].thread, &attr, worker_main, &rt.workers[created]);
+    if (err) {
+      fprintf(stderr, "carts runtime: error: cannot start worker %u of %u: %s\n", created,
+              rt.threads, strerror(err));
+      status = 1;
+      atomic_store(&rt.shutdown, 1);
+      pthread_mutex_lock(&gate.lock);
+      gate.aborted = 1;
+      pthread_cond_broadcast(&gate.cond);
+      pthread_mutex_unlock(&gate.lock);
+      break;
+    }
+  }
+  pthread_attr_destroy(&attr);
+  for (uint32_t i = 0; i < created; i++)
+    pthread_join(rt.workers[i].thread, NULL);
+
+  atomic_store(&rt.running, 0);
+  teardown();
+  tls_worker_id = 0;
+  atomic_store(&in_artsRT, 0);
+  return status;
+}
+
+void artsShutdown(void) {
+  if (!atomic_load(&rt.running))
+    return;
+  rt_request_shutdown();
+  if (rt.transport && rt.transport->shutdown)
+    rt.transport->shutdown(rt.transport->self);
+}
+
+void artsSetEntryPoints(void (*artsMain)(int, char **), void (*initPerNode)(uint32_t, int, char **),
+                        void (*initPerWorker)(uint32_t, uint32_t, int, char **)) {
+  entry_main = artsMain;
+  entry_node = initPerNode;
+  entry_worker = initPerWorker;
+}
+
+uint32_t artsGetCurrentNode(void) { return rt.node; }
+uint32_t artsGetTotalNodes(void) { return rt.nodes ? rt.nodes : 1; }
+uint32_t artsGetCurrentWorker(void) { return tls_worker_id; }
+uint32_t artsGetTotalWorkers(void) { return rt.threads; }
