@@ -51,6 +51,14 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
           << "parallel task workers=" << workers << (fromClause ? " (num_threads)" : "")
           << " threads=" << config.threads << " nodes=" << config.nodes << " "
           << stringifyEdtConcurrency(kind) << " (config: " << config.source << ")\n";
+      // The placement for-lowering will apply, reported where the loops still stand.
+      edt.getBody().walk([&](ForOp loop) {
+        CARTS_DEBUG("for_lowering", loop)
+            << "arts.for planned: workers=" << workers << " (" << config.threads
+            << " per node x " << config.nodes << " nodes) route(b) = floor(b / ceil(chunks / "
+            << config.totalWorkers() << ")) % " << config.nodes << " distributed="
+            << (config.nodes > 1 ? "candidate" : "no (one node)") << "\n";
+      });
     });
   }
 };

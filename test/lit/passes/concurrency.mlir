@@ -39,3 +39,6 @@ func.func @f(%n: index) {
 // OPTS: arts.edt <parallel> <intranode> route(%{{.*}}) attributes {workers = 3 : i64}
 // DEBUG: [concurrency] {{.*}}input.mlir:5:3: parallel task workers=4 threads=2 nodes=2 internode (config: {{.*}}two-nodes.cfg)
 // BAD: error: {{.*}}bad.cfg:2: 'threads' must be a positive integer, got 'many'
+// The placement for-lowering will apply is reported on its channel while the loop is arts.for.
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=for_lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=PLAN
+// PLAN: [for_lowering] {{.*}}input.mlir:6:5: arts.for planned: workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2 distributed=candidate
