@@ -12,6 +12,7 @@ import mlir.ir as mir
 
 from . import ir
 from .errors import CartsError
+from .jit.lowering import LOWERING_PIPELINE
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("pre-lowering", ("arts-edt-lowering", "arts-db-lowering", "arts-epoch-lowering"),
           "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops",
           "needs final task and datablock structure"),
-    Stage("arts-to-llvm", ("arts-to-llvm",),
+    Stage("arts-to-llvm", ("arts-to-llvm", *LOWERING_PIPELINE.split(",")),
           "runtime ABI calls, main -> mainBody + artsMain + main, then the LLVM dialect",
           "last: everything above is ARTS-level"),
 )

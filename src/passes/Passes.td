@@ -214,6 +214,50 @@ def Epochs : Pass<"arts-epochs", "ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::arts::ArtsDialect"];
+def ArtsToLlvm : Pass<"arts-to-llvm", "ModuleOp"> {
+  let summary = "lower the remaining ARTS ops to runtime API calls; generate the entry points";
+  let description = [{
+    Input: the output of pre-lowering, where only lowered ARTS ops are left
+    (`edt_param_pack`/`unpack`, `edt_create`, `rec_dep`, `dep_gep`,
+    `reserve_guid`, `db_create`, `db_destroy`, `put_in_db_epoch`,
+    `create_epoch`, `wait_on_epoch`, `runtime_query`, `atomic_add`). Each
+    becomes calls of the runtime's C API (declared once, from one table in the
+    pass) or plain memref/llvm ops: paramv is a heap buffer of u64 words freed
+    after the last `edt_create` using it, `rec_dep` a loop of `artsRecordDep`
+    over its GUID tables (READ = 8, WRITE = 9, CONCURRENT = 10), `dep_gep`
+    loads from `artsEdtDep_t {i64 guid; i32 mode; ptr ptr}`, `atomic_add` a
+    `memref.atomic_rmw`.
+
+    The user's `main` (`int main(void)` or `int main(int, char **)`) becomes
+    `mainBody`; the generated `artsMain(argc, argv)` calls it, stores its
+    result in `@__carts_exit_code` and calls `artsShutdown`; the generated
+    `main(argc, argv)` calls `artsSetEntryPoints(@artsMain, @initPerNode or
+    null, @initPerWorker or null)` and `artsRT(argc, argv)`, and returns the
+    stored exit code (or artsRT's result if it failed). A high-level ARTS op
+    still present is an error at its location, and nothing is rewritten.
+
+    The output still uses func/scf/memref/arith: the stage runs the upstream
+    conversion to the LLVM dialect after this pass.
+
+    ```mlir
+    // before
+    %e = arts.create_epoch
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0) (%g : memref<1xi64>) modes [#arts.mode<inout>]
+    arts.wait_on_epoch %e
+    // after
+    %e = call @artsInitializeAndStartEpoch(%c0_i64, %c0_i32) : (i64, i32) -> i64
+    %f = func.constant @__arts_edt_0 : (i32, !llvm.ptr, i32, !llvm.ptr) -> ()
+    %fp = builtin.unrealized_conversion_cast %f : (i32, !llvm.ptr, i32, !llvm.ptr) -> () to !llvm.ptr
+    %t = call @artsEdtCreateWithEpoch(%fp, %r, %paramc, %paramv, %c1, %e) : (...) -> i64
+    %guid = memref.load %g[%c0] : memref<1xi64>
+    call @artsRecordDep(%guid, %t, %slot, %c9_i32) : (i64, i64, i32, i32) -> ()
+    %ok = call @artsWaitOnHandle(%e) : (i64) -> i1
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 //===----------------------------------------------------------------------===//

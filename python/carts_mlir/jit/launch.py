@@ -1,0 +1,110 @@
+"""JIT-compile a lowered ARTS program and run it on the native runtime.
+
+The input is the output of the ``arts-to-llvm`` stage (an LLVM-dialect module), or the LLVM
+IR text translated from it. Its ``main(argc, argv)`` is the one arts-to-llvm generates: it
+hands ``artsMain`` to the runtime and calls ``artsRT``, which runs the program on the
+runtime's worker threads and returns once the program has shut the runtime down.
+
+    from carts_mlir.jit.launch import emit_llvm, run_arts_program
+    emit_llvm(module, "batchnorm-arts.ll")
+    code = run_arts_program(module, ["batchnorm.c"], threads=4)
+
+The runtime library (``libcartsrt.so``, see :mod:`carts_mlir.runtime`) is loaded into the
+process with its symbols global, so MCJIT resolves the ARTS API against it; libc and libm
+resolve from the process as on the sequential path (:mod:`carts_mlir.jit.engine`).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Union
+
+import llvmlite.binding as llvm
+from mlir import ir as mir
+
+from .engine import CompiledProgram, compile_llvm_ir
+from .lowering import translate_to_llvm_ir
+
+#: What the functions below accept: the LLVM-dialect module, or LLVM IR text.
+Program = Union[mir.Module, str]
+
+#: Environment variables naming the worker count: ``threads`` is the runtime's own key (any
+#: arts.cfg key can be overridden by an environment variable of the same name);
+#: ``OMP_NUM_THREADS`` keeps OpenMP-style code (and its helpers) consistent with it.
+THREAD_VARIABLES = ("threads", "OMP_NUM_THREADS")
+
+
+def llvm_ir_text(program: Program) -> str:
+    """LLVM IR text of ``program`` (translated if it is an LLVM-dialect module)."""
+    if isinstance(program, str):
+        return program
+    return translate_to_llvm_ir(program)
+
+
+def arts_llvm_path(source: str | os.PathLike, directory: str | os.PathLike = ".") -> Path:
+    """Where ``--emit-llvm`` writes the ARTS program of ``source``: ``<stem>-arts.ll``."""
+    return Path(directory) / f"{Path(source).stem}-arts.ll"
+
+
+def emit_llvm(program: Program, path: str | os.PathLike) -> Path:
+    """Write the LLVM IR of ``program`` to ``path`` atomically (a reader never sees half a
+    file, and a failed translation leaves no file behind). Returns the path."""
+    text = llvm_ir_text(program)
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+@functools.cache
+def _load_runtime() -> None:
+    """Load libcartsrt once: globally for later ``dlopen``s, and into LLVM's symbol search."""
+    from .. import runtime
+
+    runtime.load()
+    llvm.load_library_permanently(str(runtime.library_path()))
+
+
+def compile_arts_program(program: Program, opt_level: int = 3) -> CompiledProgram:
+    """JIT ``program`` at ``-O<opt_level>`` with the runtime's symbols resolvable."""
+    _load_runtime()
+    return compile_llvm_ir(llvm_ir_text(program), opt_level)
+
+
+@contextmanager
+def thread_environment(threads: int | None) -> Iterator[None]:
+    """Set the worker count for the runtime (read when ``artsRT`` starts) for the duration
+    of one run; ``None`` leaves the environment as it is (arts.cfg or the runtime default)."""
+    if threads is None:
+        yield
+        return
+    saved = {name: os.environ.get(name) for name in THREAD_VARIABLES}
+    os.environ.update({name: str(threads) for name in THREAD_VARIABLES})
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def run_arts_program(program: Program, argv: list[str], threads: int | None = None,
+                     opt_level: int = 3) -> int:
+    """JIT ``program`` and run its ``main`` with ``argv`` (``argv[0]`` is the program name)
+    on ``threads`` workers; returns the program's exit code. The program's output goes to
+    this process's stdout/stderr, in order with Python's (both sides are flushed)."""
+    compiled = compile_arts_program(program, opt_level)
+    with thread_environment(threads):
+        return compiled.run_main(list(argv))

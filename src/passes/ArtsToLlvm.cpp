@@ -1,0 +1,760 @@
+//===- ArtsToLlvm.cpp - lowered ARTS ops become runtime calls -------------===//
+//
+// The arts-to-llvm stage. Every ARTS op left by pre-lowering becomes calls of
+// the runtime's C API (runtime/include/arts.h), written with func/arith/memref/
+// scf/llvm ops; the stage then runs the upstream conversion to the LLVM dialect.
+//
+//   edt_param_pack          -> memref.alloc of u64 words + stores, freed after
+//                              the last edt_create using it (the runtime copies)
+//   edt_param_unpack        -> llvm.load of paramv[i] + casts back
+//   edt_create              -> artsEdtCreateWithEpoch / artsEdtCreate
+//   rec_dep                 -> artsRecordDep(guid, edt, slot + k, mode) per entry
+//   dep_gep                 -> loads from depv[slot] (artsEdtDep_t)
+//   reserve_guid            -> artsReserveGuidRoute(mode, route)
+//   db_create / db_destroy  -> artsDbCreateWithGuid / artsDbDestroy
+//   put_in_db_epoch         -> artsPutInDbEpoch
+//   create_epoch            -> artsInitializeAndStartEpoch(0, 0)
+//   wait_on_epoch           -> artsWaitOnHandle
+//   runtime_query           -> artsGet{CurrentWorker,TotalWorkers,CurrentNode,TotalNodes}
+//   atomic_add              -> memref.atomic_rmw addf / addi
+//
+// The user's `main` becomes `mainBody`; a generated `artsMain(argc, argv)`
+// calls it, keeps its result in @__carts_exit_code and shuts the runtime
+// down; a generated `main(argc, argv)` registers the entry points, runs
+// `artsRT` and returns the program's exit code.
+//
+// Everything that can fail is checked before the first rewrite, so a failing
+// pass leaves the module as it was.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Debug.h"
+#include "passes/PassDetail.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <array>
+
+namespace mlir::arts {
+#define GEN_PASS_DEF_ARTSTOLLVM
+#include "carts/Passes.h.inc"
+} // namespace mlir::arts
+
+using namespace mlir;
+using namespace mlir::arts;
+
+static constexpr llvm::StringLiteral kChannel = "arts-to-llvm";
+
+//===----------------------------------------------------------------------===//
+// The runtime ABI: the one place the compiler spells its C signatures
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// C types of the runtime API as the lowered code sees them: `uint32_t`/`int`
+/// are i32, `artsGuid_t`/`uint64_t` i64, every pointer (functions too) ptr,
+/// `bool` i1.
+enum class Abi : uint8_t { none, i1, i32, i64, ptr };
+
+enum class Rt : uint8_t {
+  RT, Shutdown, SetEntryPoints,
+  ReserveGuidRoute, DbCreateWithGuid, DbDestroy, PutInDbEpoch,
+  EdtCreate, EdtCreateWithEpoch, RecordDep,
+  InitializeAndStartEpoch, WaitOnHandle,
+  GetCurrentWorker, GetTotalWorkers, GetCurrentNode, GetTotalNodes,
+};
+
+struct RuntimeFunction {
+  Rt id;
+  llvm::StringLiteral name;
+  Abi result;
+  std::array<Abi, 6> args; // ends at the first `none`
+};
+
+// clang-format off
+constexpr RuntimeFunction kRuntimeApi[] = {
+  {Rt::RT,                      "artsRT",                      Abi::i32,  {Abi::i32, Abi::ptr}},
+  {Rt::Shutdown,                "artsShutdown",                Abi::none, {}},
+  // (artsMain, initPerNode or NULL, initPerWorker or NULL): a JIT-compiled
+  // program cannot hand them over by symbol lookup.
+  {Rt::SetEntryPoints,          "artsSetEntryPoints",          Abi::none, {Abi::ptr, Abi::ptr, Abi::ptr}},
+  {Rt::ReserveGuidRoute,        "artsReserveGuidRoute",        Abi::i64,  {Abi::i32, Abi::i32}},
+  {Rt::DbCreateWithGuid,        "artsDbCreateWithGuid",        Abi::ptr,  {Abi::i64, Abi::i64}},
+  {Rt::DbDestroy,               "artsDbDestroy",               Abi::none, {Abi::i64}},
+  {Rt::PutInDbEpoch,            "artsPutInDbEpoch",            Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
+  {Rt::EdtCreate,               "artsEdtCreate",               Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32}},
+  {Rt::EdtCreateWithEpoch,      "artsEdtCreateWithEpoch",      Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32, Abi::i64}},
+  {Rt::RecordDep,               "artsRecordDep",               Abi::none, {Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
+  {Rt::InitializeAndStartEpoch, "artsInitializeAndStartEpoch", Abi::i64,  {Abi::i64, Abi::i32}},
+  {Rt::WaitOnHandle,            "artsWaitOnHandle",            Abi::i1,   {Abi::i64}},
+  {Rt::GetCurrentWorker,        "artsGetCurrentWorker",        Abi::i32,  {}},
+  {Rt::GetTotalWorkers,         "artsGetTotalWorkers",         Abi::i32,  {}},
+  {Rt::GetCurrentNode,          "artsGetCurrentNode",          Abi::i32,  {}},
+  {Rt::GetTotalNodes,           "artsGetTotalNodes",           Abi::i32,  {}},
+};
+// clang-format on
+
+/// Datablock access modes of the runtime (ARTS_DB_READ, ARTS_DB_WRITE,
+/// ARTS_DB_CONCURRENT in arts.h); used both for GUID types and per dependence.
+constexpr int32_t kDbRead = 8;
+constexpr int32_t kDbWrite = 9;
+constexpr int32_t kDbConcurrent = 10;
+} // namespace
+
+static const RuntimeFunction &runtimeFunction(Rt id) {
+  for (const RuntimeFunction &f : kRuntimeApi)
+    if (f.id == id)
+      return f;
+  llvm_unreachable("runtime function missing from kRuntimeApi");
+}
+
+static Type abiType(MLIRContext *ctx, Abi abi) {
+  switch (abi) {
+  case Abi::none:
+    return {};
+  case Abi::i1:
+    return IntegerType::get(ctx, 1);
+  case Abi::i32:
+    return IntegerType::get(ctx, 32);
+  case Abi::i64:
+    return IntegerType::get(ctx, 64);
+  case Abi::ptr:
+    return LLVM::LLVMPointerType::get(ctx);
+  }
+  llvm_unreachable("unknown ABI type");
+}
+
+static FunctionType runtimeFunctionType(MLIRContext *ctx, const RuntimeFunction &f) {
+  SmallVector<Type> args;
+  for (Abi a : f.args) {
+    if (a == Abi::none)
+      break;
+    args.push_back(abiType(ctx, a));
+  }
+  SmallVector<Type> results;
+  if (f.result != Abi::none)
+    results.push_back(abiType(ctx, f.result));
+  return FunctionType::get(ctx, args, results);
+}
+
+//===----------------------------------------------------------------------===//
+// Types the lowering knows
+//===----------------------------------------------------------------------===//
+
+static constexpr llvm::StringLiteral kMainName = "main";
+static constexpr llvm::StringLiteral kMainBodyName = "mainBody";
+static constexpr llvm::StringLiteral kArtsMainName = "artsMain";
+static constexpr llvm::StringLiteral kExitCodeName = "__carts_exit_code";
+static constexpr llvm::StringLiteral kInitPerNodeName = "initPerNode";
+static constexpr llvm::StringLiteral kInitPerWorkerName = "initPerWorker";
+
+static Type ptrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx); }
+
+/// void fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv)
+static FunctionType edtFunctionType(MLIRContext *ctx) {
+  Type i32 = IntegerType::get(ctx, 32);
+  return FunctionType::get(ctx, {i32, ptrType(ctx), i32, ptrType(ctx)}, {});
+}
+
+/// artsEdtDep_t = { artsGuid_t guid; uint32_t mode; void *ptr; } (24 bytes, ptr at 16).
+static LLVM::LLVMStructType edtDepType(MLIRContext *ctx) {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, {IntegerType::get(ctx, 64), IntegerType::get(ctx, 32), ptrType(ctx)});
+}
+
+/// Values that fit in one u64 word of paramv.
+static bool isWordType(Type t) {
+  if (isa<IndexType, LLVM::LLVMPointerType>(t))
+    return true;
+  if (auto it = dyn_cast<IntegerType>(t))
+    return it.isSignless() && it.getWidth() <= 64;
+  if (auto ft = dyn_cast<FloatType>(t))
+    return ft.getWidth() <= 64;
+  return false;
+}
+
+static std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+static int32_t dependenceMode(ArtsMode mode) {
+  switch (mode) {
+  case ArtsMode::in:
+    return kDbRead;
+  case ArtsMode::out:
+  case ArtsMode::inout:
+    return kDbWrite;
+  case ArtsMode::concurrent:
+    return kDbConcurrent;
+  }
+  llvm_unreachable("unknown acquire mode");
+}
+
+static int32_t guidType(DbMode mode) { return mode == DbMode::read ? kDbRead : kDbWrite; }
+
+static Rt queryFunction(RuntimeQueryKind kind) {
+  switch (kind) {
+  case RuntimeQueryKind::total_workers:
+    return Rt::GetTotalWorkers;
+  case RuntimeQueryKind::total_nodes:
+    return Rt::GetTotalNodes;
+  case RuntimeQueryKind::current_worker:
+    return Rt::GetCurrentWorker;
+  case RuntimeQueryKind::current_node:
+    return Rt::GetCurrentNode;
+  }
+  llvm_unreachable("unknown runtime query");
+}
+
+//===----------------------------------------------------------------------===//
+// Checks (nothing is rewritten until every one of them passed)
+//===----------------------------------------------------------------------===//
+
+static bool isLoweredArtsOp(Operation *op) {
+  return isa<EdtParamPackOp, EdtParamUnpackOp, EdtCreateOp, RecDepOp, DepGepOp, ReserveGuidOp,
+             DbCreateOp, DbDestroyOp, PutInDbEpochOp, CreateEpochOp, WaitOnEpochOp,
+             RuntimeQueryOp, AtomicAddOp>(op);
+}
+
+static LogicalResult checkLowerable(Operation *op, SymbolTable &symbols) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([](EdtParamPackOp pack) -> LogicalResult {
+        for (auto [i, v] : llvm::enumerate(pack.getValues())) {
+          if (isWordType(v.getType()))
+            continue;
+          auto diag = pack.emitError("cannot pack value #")
+                      << i << " of type " << v.getType() << " into an EDT parameter word";
+          if (isa<MemRefType>(v.getType()))
+            diag << " (memrefs are never packed)";
+          return diag;
+        }
+        return success();
+      })
+      .Case([](EdtParamUnpackOp unpack) -> LogicalResult {
+        for (auto [i, v] : llvm::enumerate(unpack.getValues()))
+          if (!isWordType(v.getType()))
+            return unpack.emitError("cannot unpack result #")
+                   << i << " of type " << v.getType() << " from an EDT parameter word";
+        return success();
+      })
+      .Case([&](EdtCreateOp create) -> LogicalResult {
+        auto fn = symbols.lookup<func::FuncOp>(create.getOutlinedFunc());
+        if (!fn)
+          return create.emitError("'@") << create.getOutlinedFunc()
+                                        << "' is not a func.func of this module";
+        if (fn.getFunctionType() != edtFunctionType(op->getContext()))
+          return create.emitError("'@")
+                 << create.getOutlinedFunc() << "' has type " << fn.getFunctionType()
+                 << ", expected the EDT signature " << edtFunctionType(op->getContext());
+        return success();
+      })
+      .Case([](PutInDbEpochOp put) -> LogicalResult {
+        auto type = dyn_cast<MemRefType>(put.getSrc().getType());
+        if (type && !isa<IntegerType, FloatType>(type.getElementType()))
+          return put.emitError("cannot take the address of a memref of ")
+                 << type.getElementType();
+        return success();
+      })
+      .Default([](Operation *) { return success(); });
+}
+
+/// The user's main and the symbols the generated entry points need.
+struct EntryPoints {
+  func::FuncOp main;                   // null: a module without a program
+  func::FuncOp initPerNode, initPerWorker;
+};
+
+static FailureOr<EntryPoints> checkEntryPoints(ModuleOp module, SymbolTable &symbols) {
+  EntryPoints entry;
+  MLIRContext *ctx = module.getContext();
+  Type i32 = IntegerType::get(ctx, 32);
+  Operation *mainSym = symbols.lookup(kMainName);
+  if (!mainSym)
+    return entry;
+  entry.main = dyn_cast<func::FuncOp>(mainSym);
+  if (!entry.main || entry.main.isExternal())
+    return mainSym->emitError("'main' must be a func.func with a body");
+  FunctionType type = entry.main.getFunctionType();
+  bool noArgs = type.getNumInputs() == 0;
+  bool argcArgv = type.getInputs() == ArrayRef<Type>{i32, ptrType(ctx)};
+  if (!(noArgs || argcArgv) || type.getResults() != ArrayRef<Type>{i32})
+    return entry.main.emitError("'main' has type ")
+               << type << "; expected 'int main(void)' () -> i32 or 'int main(int, char **)' "
+               << "(i32, !llvm.ptr) -> i32";
+  for (StringRef taken : {kMainBodyName, kArtsMainName, kExitCodeName})
+    if (Operation *clash = symbols.lookup(taken))
+      return clash->emitError("'") << taken << "' is reserved for the generated entry points";
+  // initPerNode(uint32_t node, int argc, char **argv),
+  // initPerWorker(uint32_t node, uint32_t worker, int argc, char **argv).
+  auto initHook = [&](StringRef name, FunctionType expected,
+                      func::FuncOp &out) -> LogicalResult {
+    Operation *sym = symbols.lookup(name);
+    if (!sym)
+      return success();
+    auto fn = dyn_cast<func::FuncOp>(sym);
+    if (!fn || fn.isExternal() || fn.getFunctionType() != expected)
+      return sym->emitError("'") << name << "' must be a func.func of type " << expected;
+    out = fn;
+    return success();
+  };
+  if (failed(initHook(kInitPerNodeName,
+                      FunctionType::get(ctx, {i32, i32, ptrType(ctx)}, {}), entry.initPerNode)) ||
+      failed(initHook(kInitPerWorkerName,
+                      FunctionType::get(ctx, {i32, i32, i32, ptrType(ctx)}, {}),
+                      entry.initPerWorker)))
+    return failure();
+  return entry;
+}
+
+/// A symbol named like a runtime function must be that function's declaration.
+static LogicalResult checkRuntimeNames(ModuleOp module, SymbolTable &symbols) {
+  for (const RuntimeFunction &f : kRuntimeApi) {
+    Operation *sym = symbols.lookup(f.name);
+    if (!sym)
+      continue;
+    FunctionType expected = runtimeFunctionType(module.getContext(), f);
+    auto fn = dyn_cast<func::FuncOp>(sym);
+    if (!fn || !fn.isExternal() || fn.getFunctionType() != expected)
+      return sym->emitError("'") << f.name << "' is a runtime function; expected a declaration "
+                                 << "'func.func private @" << f.name << "' of type " << expected;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The rewriter
+//===----------------------------------------------------------------------===//
+
+namespace {
+class Lowering {
+public:
+  Lowering(ModuleOp module, SymbolTable &symbols)
+      : module(module), symbols(symbols), ctx(module.getContext()), b(ctx) {}
+
+  void lower(Operation *op);
+  /// Runs before the packs are rewritten: decides where each buffer is freed.
+  void lowerParamPack(EdtParamPackOp pack);
+  void generateEntryPoints(const EntryPoints &entry);
+
+private:
+  Value call(Location loc, Rt id, ValueRange args);
+  Value constI32(Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
+  }
+  Value constI64(Location loc, int64_t v) {
+    return arith::ConstantIntOp::create(b, loc, b.getI64Type(), v);
+  }
+  Value constIndex(Location loc, int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value toI32(Location loc, Value index) {
+    return b.createOrFold<arith::IndexCastOp>(loc, b.getI32Type(), index);
+  }
+  Value dim(Location loc, Value memref, unsigned d);
+  Value alignedPointer(Location loc, Value memref);
+  Value functionPointer(Location loc, StringRef name, FunctionType type);
+  Value toWord(Location loc, Value v);
+  Value fromWord(Location loc, Value word, Type type);
+
+  void lowerParamUnpack(EdtParamUnpackOp op);
+  void lowerEdtCreate(EdtCreateOp op);
+  void lowerRecDep(RecDepOp op);
+  void lowerDepGep(DepGepOp op);
+  void lowerPutInDbEpoch(PutInDbEpochOp op);
+  void lowerAtomicAdd(AtomicAddOp op);
+
+  ModuleOp module;
+  SymbolTable &symbols;
+  MLIRContext *ctx;
+  IRRewriter b;
+  Operation *lastDeclaration = nullptr;
+};
+} // namespace
+
+Value Lowering::call(Location loc, Rt id, ValueRange args) {
+  const RuntimeFunction &f = runtimeFunction(id);
+  auto decl = symbols.lookup<func::FuncOp>(f.name);
+  if (!decl) {
+    // Declarations go to the top of the module, in the order of first use.
+    OpBuilder::InsertionGuard guard(b);
+    if (lastDeclaration)
+      b.setInsertionPointAfter(lastDeclaration);
+    else
+      b.setInsertionPointToStart(module.getBody());
+    decl = func::FuncOp::create(b, module.getLoc(), f.name, runtimeFunctionType(ctx, f));
+    decl.setPrivate();
+    symbols.insert(decl);
+    lastDeclaration = decl;
+  }
+  auto op = func::CallOp::create(b, loc, decl, args);
+  return op.getNumResults() ? op.getResult(0) : Value();
+}
+
+Value Lowering::dim(Location loc, Value memref, unsigned d) {
+  auto type = cast<MemRefType>(memref.getType());
+  if (!type.isDynamicDim(d))
+    return constIndex(loc, type.getDimSize(d));
+  return b.createOrFold<memref::DimOp>(loc, memref, d);
+}
+
+/// The address of element 0 of a memref, as `!llvm.ptr`.
+Value Lowering::alignedPointer(Location loc, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  Value base = LLVM::IntToPtrOp::create(b, loc, ptrType(ctx), address, /*dereferenceable=*/{});
+  if (type.getLayout().isIdentity())
+    return base;
+  auto meta = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value offset = arith::IndexCastOp::create(b, loc, b.getI64Type(), meta.getOffset());
+  return LLVM::GEPOp::create(b, loc, ptrType(ctx), type.getElementType(), base,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+/// `func.constant @name` as a `!llvm.ptr`; func-to-llvm turns the constant into
+/// llvm.mlir.addressof and reconcile-unrealized-casts drops the cast.
+Value Lowering::functionPointer(Location loc, StringRef name, FunctionType type) {
+  Value fn = func::ConstantOp::create(b, loc, type, FlatSymbolRefAttr::get(ctx, name));
+  return UnrealizedConversionCastOp::create(b, loc, ptrType(ctx), fn).getResult(0);
+}
+
+/// One paramv word: integers and index sign-extended, floats bit-cast (and
+/// zero-extended when narrower), pointers converted to integers.
+Value Lowering::toWord(Location loc, Value v) {
+  Type i64 = b.getI64Type();
+  Type t = v.getType();
+  if (isa<IndexType>(t))
+    return arith::IndexCastOp::create(b, loc, i64, v);
+  if (isa<LLVM::LLVMPointerType>(t))
+    return LLVM::PtrToIntOp::create(b, loc, i64, v);
+  if (auto it = dyn_cast<IntegerType>(t))
+    return it.getWidth() == 64 ? v : arith::ExtSIOp::create(b, loc, i64, v).getResult();
+  auto ft = cast<FloatType>(t);
+  Value bits = arith::BitcastOp::create(b, loc, b.getIntegerType(ft.getWidth()), v);
+  return ft.getWidth() == 64 ? bits : arith::ExtUIOp::create(b, loc, i64, bits).getResult();
+}
+
+Value Lowering::fromWord(Location loc, Value word, Type t) {
+  if (isa<IndexType>(t))
+    return arith::IndexCastOp::create(b, loc, t, word);
+  if (isa<LLVM::LLVMPointerType>(t))
+    return LLVM::IntToPtrOp::create(b, loc, t, word, /*dereferenceable=*/{});
+  if (auto it = dyn_cast<IntegerType>(t))
+    return it.getWidth() == 64 ? word : arith::TruncIOp::create(b, loc, t, word).getResult();
+  auto ft = cast<FloatType>(t);
+  Value bits = word;
+  if (ft.getWidth() != 64)
+    bits = arith::TruncIOp::create(b, loc, b.getIntegerType(ft.getWidth()), word);
+  return arith::BitcastOp::create(b, loc, t, bits);
+}
+
+void Lowering::lowerParamPack(EdtParamPackOp pack) {
+  Location loc = pack.getLoc();
+  b.setInsertionPoint(pack);
+  auto type = cast<MemRefType>(pack.getType());
+  int64_t count = pack.getValues().size();
+  SmallVector<Value> dynSizes;
+  if (type.isDynamicDim(0))
+    dynSizes.push_back(constIndex(loc, count));
+  Value buffer = memref::AllocOp::create(b, loc, type, dynSizes);
+  for (auto [i, v] : llvm::enumerate(pack.getValues()))
+    memref::StoreOp::create(b, loc, toWord(loc, v), buffer, ValueRange{constIndex(loc, i)});
+
+  // The runtime copies paramv at creation, so the buffer lives until the last
+  // task created from it (or the op holding that creation) has run.
+  Operation *lastUse = nullptr;
+  bool escapes = false;
+  for (Operation *user : pack->getUsers()) {
+    Operation *anchor = pack->getBlock()->findAncestorOpInBlock(*user);
+    if (!isa<EdtCreateOp>(user) || !anchor) {
+      escapes = true;
+      break;
+    }
+    if (!lastUse || lastUse->isBeforeInBlock(anchor))
+      lastUse = anchor;
+  }
+  if (escapes) {
+    CARTS_DEBUG(kChannel, pack) << "edt_param_pack: words=" << count
+                                << ", used beyond edt_create: not freed\n";
+  } else {
+    OpBuilder::InsertionGuard guard(b);
+    if (lastUse)
+      b.setInsertionPointAfter(lastUse);
+    memref::DeallocOp::create(b, loc, buffer);
+    CARTS_DEBUG(kChannel, pack) << "edt_param_pack: words=" << count << ", freed after "
+                                << (lastUse ? lastUse->getName().getStringRef() : "the stores")
+                                << "\n";
+  }
+  b.replaceOp(pack, buffer);
+}
+
+void Lowering::lowerParamUnpack(EdtParamUnpackOp op) {
+  Location loc = op.getLoc();
+  Value params = op.getParams();
+  SmallVector<Value> values;
+  for (auto [i, result] : llvm::enumerate(op.getValues())) {
+    Value word;
+    if (isa<LLVM::LLVMPointerType>(params.getType())) {
+      Value addr = LLVM::GEPOp::create(b, loc, ptrType(ctx), b.getI64Type(), params,
+                                       ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(i)});
+      word = LLVM::LoadOp::create(b, loc, b.getI64Type(), addr);
+    } else {
+      word = memref::LoadOp::create(b, loc, params, ValueRange{constIndex(loc, i)});
+    }
+    values.push_back(fromWord(loc, word, result.getType()));
+  }
+  b.replaceOp(op, values);
+}
+
+void Lowering::lowerEdtCreate(EdtCreateOp op) {
+  Location loc = op.getLoc();
+  Value fn = functionPointer(loc, op.getOutlinedFunc(), edtFunctionType(ctx));
+  Value paramc = toI32(loc, dim(loc, op.getParams(), 0));
+  Value paramv = alignedPointer(loc, op.getParams());
+  Value guid;
+  if (Value epoch = op.getEpoch())
+    guid = call(loc, Rt::EdtCreateWithEpoch,
+                {fn, op.getRoute(), paramc, paramv, op.getDepCount(), epoch});
+  else
+    guid = call(loc, Rt::EdtCreate, {fn, op.getRoute(), paramc, paramv, op.getDepCount()});
+  CARTS_DEBUG(kChannel, op) << "edt_create @" << op.getOutlinedFunc() << " -> "
+                            << (op.getEpoch() ? "artsEdtCreateWithEpoch" : "artsEdtCreate")
+                            << "\n";
+  b.replaceOp(op, guid);
+}
+
+/// Every entry of every table, in row-major order, is the next slot.
+void Lowering::lowerRecDep(RecDepOp op) {
+  Location loc = op.getLoc();
+  Value base = op.getFirstSlot();
+  Value zero = constIndex(loc, 0), one = constIndex(loc, 1);
+  unsigned numTables = op.getGuids().size();
+  for (auto [t, table, modeAttr] : llvm::enumerate(op.getGuids(), op.getAcquireModes())) {
+    auto type = cast<MemRefType>(table.getType());
+    int32_t mode = dependenceMode(cast<ArtsModeAttr>(modeAttr).getValue());
+    Value modeValue = constI32(loc, mode);
+    SmallVector<Value> dims;
+    for (unsigned d = 0; d < type.getRank(); ++d)
+      dims.push_back(dim(loc, table, d));
+
+    // One loop per dimension that is not statically 1; the slot is the base
+    // plus the row-major linear index of the entry.
+    {
+      OpBuilder::InsertionGuard guard(b);
+      SmallVector<Value> indices;
+      Value linear = zero;
+      for (unsigned d = 0; d < dims.size(); ++d) {
+        Value iv = zero;
+        if (type.getDimSize(d) != 1) {
+          auto loop = scf::ForOp::create(b, loc, zero, dims[d], one);
+          b.setInsertionPointToStart(loop.getBody());
+          iv = loop.getInductionVar();
+        }
+        indices.push_back(iv);
+        linear = b.createOrFold<arith::AddIOp>(
+            loc, b.createOrFold<arith::MulIOp>(loc, linear, dims[d]), iv);
+      }
+      Value guid = memref::LoadOp::create(b, loc, table, indices);
+      Value slot = b.createOrFold<arith::AddIOp>(loc, base, toI32(loc, linear));
+      call(loc, Rt::RecordDep, {guid, op.getEdt(), slot, modeValue});
+    }
+    CARTS_DEBUG(kChannel, op) << "rec_dep table #" << t << " of " << typeString(type)
+                              << " -> artsRecordDep mode " << mode << "\n";
+    if (t + 1 == numTables)
+      break;
+    Value entries = one;
+    for (Value d : dims)
+      entries = b.createOrFold<arith::MulIOp>(loc, entries, d);
+    base = b.createOrFold<arith::AddIOp>(loc, base, toI32(loc, entries));
+  }
+  b.eraseOp(op);
+}
+
+void Lowering::lowerDepGep(DepGepOp op) {
+  Location loc = op.getLoc();
+  Value slot = arith::IndexCastOp::create(b, loc, b.getI64Type(), op.getSlot());
+  auto depType = edtDepType(ctx);
+  Value guid, ptr;
+  if (!op.getGuid().use_empty()) {
+    Value addr = LLVM::GEPOp::create(b, loc, ptrType(ctx), depType, op.getDepv(),
+                                     ArrayRef<LLVM::GEPArg>{slot, 0});
+    guid = LLVM::LoadOp::create(b, loc, b.getI64Type(), addr);
+  }
+  if (!op.getPtr().use_empty()) {
+    Value addr = LLVM::GEPOp::create(b, loc, ptrType(ctx), depType, op.getDepv(),
+                                     ArrayRef<LLVM::GEPArg>{slot, 2});
+    ptr = LLVM::LoadOp::create(b, loc, ptrType(ctx), addr);
+  }
+  if (guid)
+    op.getGuid().replaceAllUsesWith(guid);
+  if (ptr)
+    op.getPtr().replaceAllUsesWith(ptr);
+  b.eraseOp(op);
+}
+
+void Lowering::lowerPutInDbEpoch(PutInDbEpochOp op) {
+  Location loc = op.getLoc();
+  Value src = op.getSrc();
+  if (isa<MemRefType>(src.getType()))
+    src = alignedPointer(loc, src);
+  call(loc, Rt::PutInDbEpoch, {src, op.getEpoch(), op.getGuid(), op.getOffset(), op.getBytes()});
+  b.eraseOp(op);
+}
+
+void Lowering::lowerAtomicAdd(AtomicAddOp op) {
+  auto kind = isa<FloatType>(op.getValue().getType()) ? arith::AtomicRMWKind::addf
+                                                      : arith::AtomicRMWKind::addi;
+  memref::AtomicRMWOp::create(b, op.getLoc(), kind, op.getValue(), op.getMemref(),
+                              op.getIndices());
+  b.eraseOp(op);
+}
+
+void Lowering::lower(Operation *op) {
+  b.setInsertionPoint(op);
+  Location loc = op->getLoc();
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](EdtParamUnpackOp o) { lowerParamUnpack(o); })
+      .Case([&](EdtCreateOp o) { lowerEdtCreate(o); })
+      .Case([&](RecDepOp o) { lowerRecDep(o); })
+      .Case([&](DepGepOp o) { lowerDepGep(o); })
+      .Case([&](ReserveGuidOp o) {
+        int32_t type = guidType(o.getDbMode());
+        b.replaceOp(o, call(loc, Rt::ReserveGuidRoute, {constI32(loc, type), o.getRoute()}));
+      })
+      .Case([&](DbCreateOp o) {
+        b.replaceOp(o, call(loc, Rt::DbCreateWithGuid, {o.getGuid(), o.getBytes()}));
+      })
+      .Case([&](DbDestroyOp o) {
+        call(loc, Rt::DbDestroy, {o.getGuid()});
+        b.eraseOp(o);
+      })
+      .Case([&](PutInDbEpochOp o) { lowerPutInDbEpoch(o); })
+      .Case([&](CreateEpochOp o) {
+        b.replaceOp(o, call(loc, Rt::InitializeAndStartEpoch, {constI64(loc, 0), constI32(loc, 0)}));
+      })
+      .Case([&](WaitOnEpochOp o) {
+        call(loc, Rt::WaitOnHandle, {o.getEpoch()});
+        b.eraseOp(o);
+      })
+      .Case([&](RuntimeQueryOp o) {
+        b.replaceOp(o, call(loc, queryFunction(o.getQuery()), {}));
+      })
+      .Case([&](AtomicAddOp o) { lowerAtomicAdd(o); });
+}
+
+/// main -> mainBody; artsMain(argc, argv) and main(argc, argv) around it.
+void Lowering::generateEntryPoints(const EntryPoints &entry) {
+  func::FuncOp mainBody = entry.main;
+  Location loc = mainBody.getLoc();
+  Type i32 = b.getI32Type();
+  Type ptr = ptrType(ctx);
+  bool forwardsArgs = mainBody.getNumArguments() == 2;
+  (void)symbols.rename(mainBody, kMainBodyName);
+
+  b.setInsertionPointToEnd(module.getBody());
+  auto exitCode = LLVM::GlobalOp::create(b, loc, i32, /*isConstant=*/false,
+                                         LLVM::Linkage::Internal, kExitCodeName,
+                                         b.getI32IntegerAttr(0));
+  symbols.insert(exitCode);
+
+  // void artsMain(int argc, char **argv): the first task, on node 0.
+  FunctionType artsMainType = FunctionType::get(ctx, {i32, ptr}, {});
+  b.setInsertionPointToEnd(module.getBody());
+  auto artsMain = func::FuncOp::create(b, loc, kArtsMainName, artsMainType);
+  symbols.insert(artsMain);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = artsMain.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    ValueRange args = forwardsArgs ? ValueRange(body->getArguments()) : ValueRange{};
+    Value code = func::CallOp::create(b, loc, mainBody, args).getResult(0);
+    Value slot = LLVM::AddressOfOp::create(b, loc, exitCode);
+    LLVM::StoreOp::create(b, loc, code, slot);
+    call(loc, Rt::Shutdown, {});
+    func::ReturnOp::create(b, loc);
+  }
+
+  // int main(int argc, char **argv): the exit code of the program, or artsRT's
+  // when the runtime itself failed.
+  b.setInsertionPointToEnd(module.getBody());
+  auto main = func::FuncOp::create(b, loc, kMainName, FunctionType::get(ctx, {i32, ptr}, {i32}));
+  symbols.insert(main);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *body = main.addEntryBlock();
+    b.setInsertionPointToStart(body);
+    auto hook = [&](func::FuncOp fn) -> Value {
+      if (!fn)
+        return LLVM::ZeroOp::create(b, loc, ptr);
+      return functionPointer(loc, fn.getName(), fn.getFunctionType());
+    };
+    Value mainPtr = functionPointer(loc, kArtsMainName, artsMainType);
+    call(loc, Rt::SetEntryPoints, {mainPtr, hook(entry.initPerNode), hook(entry.initPerWorker)});
+    Value rc = call(loc, Rt::RT, body->getArguments());
+    Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rc, constI32(loc, 0));
+    Value slot = LLVM::AddressOfOp::create(b, loc, exitCode);
+    Value code = LLVM::LoadOp::create(b, loc, i32, slot);
+    Value result = arith::SelectOp::create(b, loc, ok, code, rc);
+    func::ReturnOp::create(b, loc, result);
+  }
+  CARTS_DEBUG(kChannel, mainBody)
+      << "main -> mainBody" << (forwardsArgs ? " (argc, argv)" : " ()")
+      << "; generated artsMain and main; initPerNode=" << (entry.initPerNode ? "yes" : "null")
+      << " initPerWorker=" << (entry.initPerWorker ? "yes" : "null") << "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    Dialect *arts = getContext().getLoadedDialect<ArtsDialect>();
+
+    bool failed = false;
+    SmallVector<EdtParamPackOp> packs;
+    SmallVector<Operation *> ops;
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op->getDialect() != arts)
+        return WalkResult::advance();
+      if (!isLoweredArtsOp(op)) {
+        op->emitError("'") << op->getName()
+                           << "' is left for arts-to-llvm; pre-lowering must lower it first";
+        failed = true;
+        return WalkResult::skip();
+      }
+      if (mlir::failed(checkLowerable(op, symbols)))
+        failed = true;
+      if (auto pack = dyn_cast<EdtParamPackOp>(op))
+        packs.push_back(pack);
+      else
+        ops.push_back(op);
+      return WalkResult::advance();
+    });
+    FailureOr<EntryPoints> entry = checkEntryPoints(module, symbols);
+    if (failed || mlir::failed(entry) || mlir::failed(checkRuntimeNames(module, symbols)))
+      return signalPassFailure();
+
+    Lowering lowering(module, symbols);
+    // Packs first: placing their frees needs the edt_create ops that use them.
+    for (EdtParamPackOp pack : packs)
+      lowering.lowerParamPack(pack);
+    for (Operation *op : ops)
+      lowering.lower(op);
+    if (entry->main)
+      lowering.generateEntryPoints(*entry);
+    else
+      CARTS_DEBUG(kChannel, module) << "no main: no entry points generated\n";
+  }
+};
+} // namespace

@@ -1,0 +1,447 @@
+// arts-to-llvm: every lowered ARTS op becomes runtime API calls (declared once each), the
+// user's main becomes mainBody behind generated artsMain/main, and the stage's upstream
+// conversion then leaves the LLVM dialect only. Anything pre-lowering should have lowered
+// fails at its location before the module changes.
+// RUN: split-file %s %t --leading-lines
+// RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-to-llvm)' | FileCheck %s
+// RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-to-llvm)' --debug-only=arts-to-llvm 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/program.mlir --pass-pipeline='builtin.module(arts-to-llvm,convert-math-to-libm,convert-scf-to-cf,expand-strided-metadata,finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)' | FileCheck %s --check-prefix=LLVM
+// RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-to-llvm)' --verify-diagnostics
+// RUN: not carts-opt %t/leftover.mlir --pass-pipeline='builtin.module(arts-to-llvm)' -o %t/leftover.out 2>&1 | FileCheck %s --check-prefix=ERROR
+// RUN: not test -e %t/leftover.out
+
+//--- convert.mlir
+
+// Each packed value is one u64 word (integers and index sign-extended, f32 bit-cast then
+// zero-extended, f64 bit-cast, pointers as integers); the task reads the words back from
+// paramv and undoes the casts. The buffer is freed right after the creation (the runtime
+// copies it); without an epoch the task goes to artsEdtCreate.
+// CHECK-LABEL: func.func private @artsEdtCreate(!llvm.ptr, i32, i32, !llvm.ptr, i32) -> i64
+// CHECK-LABEL: func.func private @__arts_edt_0
+// CHECK-SAME: (%[[PARAMC:.*]]: i32, %[[PARAMV:.*]]: !llvm.ptr, %{{.*}}: i32, %{{.*}}: !llvm.ptr)
+// CHECK: %[[A0:.*]] = llvm.getelementptr %[[PARAMV]][0] : (!llvm.ptr) -> !llvm.ptr, i64
+// CHECK: %[[W0:.*]] = llvm.load %[[A0]] : !llvm.ptr -> i64
+// CHECK: arith.trunci %[[W0]] : i64 to i32
+// CHECK: %[[A1:.*]] = llvm.getelementptr %[[PARAMV]][1]
+// CHECK: %[[W1:.*]] = llvm.load %[[A1]] : !llvm.ptr -> i64
+// CHECK-NOT: %[[W1]]
+// CHECK: llvm.getelementptr %[[PARAMV]][2]
+// CHECK: %[[W2:.*]] = llvm.load
+// CHECK: arith.index_cast %[[W2]] : i64 to index
+// CHECK: llvm.getelementptr %[[PARAMV]][3]
+// CHECK: %[[W3:.*]] = llvm.load
+// CHECK: %[[B3:.*]] = arith.trunci %[[W3]] : i64 to i32
+// CHECK: arith.bitcast %[[B3]] : i32 to f32
+// CHECK: llvm.getelementptr %[[PARAMV]][4]
+// CHECK: %[[W4:.*]] = llvm.load
+// CHECK: arith.bitcast %[[W4]] : i64 to f64
+// CHECK: llvm.getelementptr %[[PARAMV]][5]
+// CHECK: %[[W5:.*]] = llvm.load
+// CHECK: llvm.inttoptr %[[W5]] : i64 to !llvm.ptr
+// CHECK-LABEL: func.func @pack
+// CHECK-SAME: (%[[I:.*]]: i32, %[[L:.*]]: i64, %[[X:.*]]: index, %[[F:.*]]: f32, %[[D:.*]]: f64, %[[P:.*]]: !llvm.ptr, %[[ROUTE:.*]]: i32, %[[DEPS:.*]]: i32)
+// CHECK: %[[C6:.*]] = arith.constant 6 : index
+// CHECK: %[[BUF:.*]] = memref.alloc(%[[C6]]) : memref<?xi64>
+// CHECK: %[[E0:.*]] = arith.extsi %[[I]] : i32 to i64
+// CHECK: memref.store %[[E0]], %[[BUF]][%{{.*}}]
+// CHECK: memref.store %[[L]], %[[BUF]]
+// CHECK: %[[E2:.*]] = arith.index_cast %[[X]] : index to i64
+// CHECK: memref.store %[[E2]], %[[BUF]]
+// CHECK: %[[FB:.*]] = arith.bitcast %[[F]] : f32 to i32
+// CHECK: %[[E3:.*]] = arith.extui %[[FB]] : i32 to i64
+// CHECK: memref.store %[[E3]], %[[BUF]]
+// CHECK: %[[E4:.*]] = arith.bitcast %[[D]] : f64 to i64
+// CHECK: memref.store %[[E4]], %[[BUF]]
+// CHECK: %[[E5:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr to i64
+// CHECK: memref.store %[[E5]], %[[BUF]]
+// CHECK: %[[FN:.*]] = constant @__arts_edt_0 : (i32, !llvm.ptr, i32, !llvm.ptr) -> ()
+// CHECK: %[[FNP:.*]] = builtin.unrealized_conversion_cast %[[FN]] : (i32, !llvm.ptr, i32, !llvm.ptr) -> () to !llvm.ptr
+// CHECK: %[[NPARAMS:.*]] = arith.constant 6 : i32
+// CHECK: %[[RAW:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]]
+// CHECK: %[[RAW64:.*]] = arith.index_cast %[[RAW]] : index to i64
+// CHECK: %[[PV:.*]] = llvm.inttoptr %[[RAW64]] : i64 to !llvm.ptr
+// CHECK: %[[T:.*]] = call @artsEdtCreate(%[[FNP]], %[[ROUTE]], %[[NPARAMS]], %[[PV]], %[[DEPS]]) : (!llvm.ptr, i32, i32, !llvm.ptr, i32) -> i64
+// CHECK-NEXT: memref.dealloc %[[BUF]] : memref<?xi64>
+// CHECK-NEXT: return %[[T]] : i64
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  %u:6 = arts.edt_param_unpack %paramv : !llvm.ptr -> (i32, i64, index, f32, f64, !llvm.ptr)
+  return
+}
+func.func @pack(%a: i32, %b: i64, %c: index, %d: f32, %e: f64, %p: !llvm.ptr, %route: i32, %deps: i32) -> i64 {
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:9: edt_param_pack: words=6, freed after arts.edt_create
+  %pv = arts.edt_param_pack(%a, %b, %c, %d, %e, %p : i32, i64, index, f32, f64, !llvm.ptr) : memref<?xi64>
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:8: edt_create @__arts_edt_0 -> artsEdtCreate
+  %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%deps) route(%route)
+  return %t : i64
+}
+
+// -----
+
+// An epoch is started and waited on through the runtime; a task created inside it is
+// counted in it. A buffer used by every creation of a loop is freed after the loop.
+// CHECK-LABEL: func.func @epoch_loop
+// CHECK-SAME: (%[[N:.*]]: index, %{{.*}}: f32, %[[ROUTE:.*]]: i32, %[[DEPS:.*]]: i32)
+// CHECK: %[[NULL:.*]] = arith.constant 0 : i64
+// CHECK: %[[SLOT:.*]] = arith.constant 0 : i32
+// CHECK: %[[E:.*]] = call @artsInitializeAndStartEpoch(%[[NULL]], %[[SLOT]]) : (i64, i32) -> i64
+// CHECK: %[[BUF:.*]] = memref.alloc
+// CHECK: scf.for
+// CHECK: func.call @artsEdtCreateWithEpoch(%{{.*}}, %[[ROUTE]], %{{.*}}, %{{.*}}, %[[DEPS]], %[[E]]) : (!llvm.ptr, i32, i32, !llvm.ptr, i32, i64) -> i64
+// CHECK-NOT: memref.dealloc
+// CHECK: }
+// CHECK-NEXT: memref.dealloc %[[BUF]] : memref<?xi64>
+// CHECK-NEXT: call @artsWaitOnHandle(%[[E]]) : (i64) -> i1
+func.func private @__arts_edt_1(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
+  return
+}
+func.func @epoch_loop(%n: index, %x: f32, %route: i32, %deps: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = arts.create_epoch
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:9: edt_param_pack: words=1, freed after scf.for
+  %pv = arts.edt_param_pack(%x : f32) : memref<?xi64>
+  scf.for %i = %c0 to %n step %c1 {
+    // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:10: edt_create @__arts_edt_1 -> artsEdtCreateWithEpoch
+    %t = arts.edt_create @__arts_edt_1(%pv : memref<?xi64>) deps(%deps) route(%route) epoch(%e)
+  }
+  arts.wait_on_epoch %e
+  return
+}
+
+// -----
+
+// A table of one entry (a subview of the allocation's table) is one artsRecordDep at the
+// first slot, without a loop; inout is a WRITE dependence (9).
+// CHECK-LABEL: func.func @rec_dep_single
+// CHECK-SAME: (%[[T:.*]]: i64, %[[G:.*]]: memref<?xi64>, %[[K:.*]]: index, %[[FIRST:.*]]: i32)
+// CHECK: %[[SUB:.*]] = memref.subview %[[G]][%[[K]]] [1] [1]
+// CHECK: %[[MODE:.*]] = arith.constant 9 : i32
+// CHECK-NOT: scf.for
+// CHECK: %[[GUID:.*]] = memref.load %[[SUB]][%{{.*}}] : memref<1xi64, strided<[1], offset: ?>>
+// CHECK: call @artsRecordDep(%[[GUID]], %[[T]], %[[FIRST]], %[[MODE]]) : (i64, i64, i32, i32) -> ()
+// CHECK-NOT: artsRecordDep
+// CHECK: return
+func.func @rec_dep_single(%t: i64, %g: memref<?xi64>, %k: index, %first: i32) {
+  %sub = memref.subview %g[%k] [1] [1] : memref<?xi64> to memref<1xi64, strided<[1], offset: ?>>
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:3: rec_dep table #0 of memref<1xi64, strided<[1], offset: ?>> -> artsRecordDep mode 9
+  arts.rec_dep %t slot(%first) (%sub : memref<1xi64, strided<[1], offset: ?>>) modes [#arts.mode<inout>]
+  return
+}
+
+// -----
+
+// Several tables: a 2-D table is walked row-major (slot = first + i * cols + j), the next
+// table continues after its last entry. in -> READ (8), concurrent -> CONCURRENT (10),
+// out -> WRITE (9).
+// CHECK-LABEL: func.func @rec_dep_tables
+// CHECK-SAME: (%[[T:.*]]: i64, %[[A:.*]]: memref<?x?xi64>, %[[B:.*]]: memref<3xi64>, %[[C:.*]]: memref<i64>, %[[FIRST:.*]]: i32)
+// CHECK: %[[READ:.*]] = arith.constant 8 : i32
+// CHECK: %[[ROWS:.*]] = memref.dim %[[A]], %{{.*}} : memref<?x?xi64>
+// CHECK: %[[COLS:.*]] = memref.dim %[[A]], %{{.*}} : memref<?x?xi64>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %[[ROWS]]
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[COLS]]
+// CHECK: %[[ROW:.*]] = arith.muli %[[I]], %[[COLS]] : index
+// CHECK: %[[LIN:.*]] = arith.addi %[[ROW]], %[[J]] : index
+// CHECK: %[[GA:.*]] = memref.load %[[A]][%[[I]], %[[J]]]
+// CHECK: %[[LIN32:.*]] = arith.index_cast %[[LIN]] : index to i32
+// CHECK: %[[SA:.*]] = arith.addi %[[FIRST]], %[[LIN32]] : i32
+// CHECK: func.call @artsRecordDep(%[[GA]], %[[T]], %[[SA]], %[[READ]])
+// CHECK: %[[NA:.*]] = arith.muli %[[ROWS]], %[[COLS]] : index
+// CHECK: %[[NA32:.*]] = arith.index_cast %[[NA]] : index to i32
+// CHECK: %[[BASE_B:.*]] = arith.addi %[[FIRST]], %[[NA32]] : i32
+// CHECK: %[[CONC:.*]] = arith.constant 10 : i32
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[C3]]
+// CHECK: %[[GB:.*]] = memref.load %[[B]][%[[K]]] : memref<3xi64>
+// CHECK: %[[K32:.*]] = arith.index_cast %[[K]] : index to i32
+// CHECK: %[[SB:.*]] = arith.addi %[[BASE_B]], %[[K32]] : i32
+// CHECK: func.call @artsRecordDep(%[[GB]], %[[T]], %[[SB]], %[[CONC]])
+// CHECK: %[[THREE:.*]] = arith.constant 3 : i32
+// CHECK: %[[BASE_C:.*]] = arith.addi %[[BASE_B]], %[[THREE]] : i32
+// CHECK: %[[WRITE:.*]] = arith.constant 9 : i32
+// CHECK: %[[GC:.*]] = memref.load %[[C]][] : memref<i64>
+// CHECK: call @artsRecordDep(%[[GC]], %[[T]], %[[BASE_C]], %[[WRITE]])
+func.func @rec_dep_tables(%t: i64, %a: memref<?x?xi64>, %b: memref<3xi64>, %c: memref<i64>, %first: i32) {
+  arts.rec_dep %t slot(%first) (%a, %b, %c : memref<?x?xi64>, memref<3xi64>, memref<i64>) modes [#arts.mode<in>, #arts.mode<concurrent>, #arts.mode<out>]
+  return
+}
+
+// -----
+
+// dep_gep reads depv[slot] as artsEdtDep_t {i64 guid; i32 mode; ptr ptr}: the pointer is
+// field 2, the GUID field 0, each loaded only if used.
+// CHECK-LABEL: func.func @dep_gep
+// CHECK-SAME: (%[[DEPV:.*]]: !llvm.ptr, %[[S:.*]]: index)
+// CHECK: %[[S0:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK-NEXT: %[[A0:.*]] = llvm.getelementptr %[[DEPV]][%[[S0]], 2] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i32, ptr)>
+// CHECK-NEXT: %[[P0:.*]] = llvm.load %[[A0]] : !llvm.ptr -> !llvm.ptr
+// CHECK-NEXT: %[[S1:.*]] = arith.index_cast %[[S]] : index to i64
+// CHECK-NEXT: %[[A1:.*]] = llvm.getelementptr %[[DEPV]][%[[S1]], 0] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.struct<(i64, i32, ptr)>
+// CHECK-NEXT: %[[G1:.*]] = llvm.load %[[A1]] : !llvm.ptr -> i64
+// CHECK-NEXT: return %[[G1]], %[[P0]] : i64, !llvm.ptr
+func.func @dep_gep(%depv: !llvm.ptr, %s: index) -> (i64, !llvm.ptr) {
+  %c0 = arith.constant 0 : index
+  %g0, %p0 = arts.dep_gep %depv[%c0] : !llvm.ptr -> !llvm.ptr
+  %g1, %p1 = arts.dep_gep %depv[%s] : !llvm.ptr -> !llvm.ptr
+  return %g1, %p0 : i64, !llvm.ptr
+}
+
+// -----
+
+// GUID reservation with the datablock mode as type (read 8, write 9), payload creation and
+// destruction; puts from a raw pointer, a memref and a strided view (its offset applied);
+// every runtime function is declared once, at the top, whatever the number of calls.
+// CHECK: func.func private @artsReserveGuidRoute(i32, i32) -> i64
+// CHECK-NEXT: func.func private @artsDbCreateWithGuid(i64, i64) -> !llvm.ptr
+// CHECK-NEXT: func.func private @artsInitializeAndStartEpoch(i64, i32) -> i64
+// CHECK-NEXT: func.func private @artsPutInDbEpoch(!llvm.ptr, i64, i64, i32, i32)
+// CHECK-NEXT: func.func private @artsWaitOnHandle(i64) -> i1
+// CHECK-NEXT: func.func private @artsDbDestroy(i64)
+// CHECK-NOT: func.func private @arts
+// CHECK-LABEL: func.func @datablocks
+// CHECK-SAME: (%[[ROUTE:.*]]: i32, %[[BYTES:.*]]: i64, %[[SRC:.*]]: !llvm.ptr, %[[BUF:.*]]: memref<?xf32>, %[[VIEW:.*]]: memref<4xf64, strided<[1], offset: ?>>, %[[OFF:.*]]: i32, %[[LEN:.*]]: i32)
+// CHECK: %[[READ:.*]] = arith.constant 8 : i32
+// CHECK: %[[R:.*]] = call @artsReserveGuidRoute(%[[READ]], %[[ROUTE]])
+// CHECK: %[[WRITE:.*]] = arith.constant 9 : i32
+// CHECK: %[[W:.*]] = call @artsReserveGuidRoute(%[[WRITE]], %[[ROUTE]])
+// CHECK: call @artsDbCreateWithGuid(%[[W]], %[[BYTES]]) : (i64, i64) -> !llvm.ptr
+// CHECK: %[[E:.*]] = call @artsInitializeAndStartEpoch
+// CHECK: call @artsPutInDbEpoch(%[[SRC]], %[[E]], %[[R]], %[[OFF]], %[[LEN]])
+// CHECK: %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]]
+// CHECK: %[[BI64:.*]] = arith.index_cast %[[BI]] : index to i64
+// CHECK: %[[BP:.*]] = llvm.inttoptr %[[BI64]] : i64 to !llvm.ptr
+// CHECK: call @artsPutInDbEpoch(%[[BP]], %[[E]], %[[R]], %[[OFF]], %[[LEN]])
+// CHECK: %[[VI:.*]] = memref.extract_aligned_pointer_as_index %[[VIEW]]
+// CHECK: %[[VI64:.*]] = arith.index_cast %[[VI]] : index to i64
+// CHECK: %[[VB:.*]] = llvm.inttoptr %[[VI64]] : i64 to !llvm.ptr
+// CHECK: %{{.*}}, %[[VOFF:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[VIEW]]
+// CHECK: %[[VOFF64:.*]] = arith.index_cast %[[VOFF]] : index to i64
+// CHECK: %[[VP:.*]] = llvm.getelementptr %[[VB]][%[[VOFF64]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
+// CHECK: call @artsPutInDbEpoch(%[[VP]], %[[E]], %[[R]], %[[OFF]], %[[LEN]])
+// CHECK: call @artsWaitOnHandle(%[[E]])
+// CHECK: call @artsDbDestroy(%[[W]]) : (i64) -> ()
+// CHECK: call @artsDbDestroy(%[[R]]) : (i64) -> ()
+func.func @datablocks(%route: i32, %bytes: i64, %src: !llvm.ptr, %buf: memref<?xf32>, %view: memref<4xf64, strided<[1], offset: ?>>, %off: i32, %len: i32) {
+  %r = arts.reserve_guid <read> route(%route)
+  %w = arts.reserve_guid <write> route(%route)
+  %p = arts.db_create %w, %bytes : !llvm.ptr
+  %e = arts.create_epoch
+  arts.put_in_db_epoch %src, epoch(%e), db(%r), offset(%off), bytes(%len) : !llvm.ptr
+  arts.put_in_db_epoch %buf, epoch(%e), db(%r), offset(%off), bytes(%len) : memref<?xf32>
+  arts.put_in_db_epoch %view, epoch(%e), db(%r), offset(%off), bytes(%len) : memref<4xf64, strided<[1], offset: ?>>
+  arts.wait_on_epoch %e
+  arts.db_destroy %w
+  arts.db_destroy %r
+  return
+}
+
+// -----
+
+// Topology queries are runtime calls; atomic adds become memref.atomic_rmw (addf for
+// floats, addi for integers), which the memref lowering turns into llvm.atomicrmw.
+// CHECK-LABEL: func.func @queries_atomics
+// CHECK-SAME: (%[[ACC:.*]]: memref<?xf32>, %[[N:.*]]: memref<i32>, %[[I:.*]]: index, %[[X:.*]]: f32)
+// CHECK: %[[W:.*]] = call @artsGetCurrentWorker() : () -> i32
+// CHECK: call @artsGetTotalWorkers() : () -> i32
+// CHECK: call @artsGetCurrentNode() : () -> i32
+// CHECK: call @artsGetTotalNodes() : () -> i32
+// CHECK: memref.atomic_rmw addf %[[X]], %[[ACC]][%[[I]]] : (f32, memref<?xf32>) -> f32
+// CHECK: memref.atomic_rmw addi %[[W]], %[[N]][] : (i32, memref<i32>) -> i32
+func.func @queries_atomics(%acc: memref<?xf32>, %n: memref<i32>, %i: index, %x: f32) -> (i32, i32, i32, i32) {
+  %a = arts.runtime_query <current_worker> : i32
+  %b = arts.runtime_query <total_workers> : i32
+  %c = arts.runtime_query <current_node> : i32
+  %d = arts.runtime_query <total_nodes> : i32
+  arts.atomic_add %x, %acc[%i] : memref<?xf32>
+  arts.atomic_add %a, %n[] : memref<i32>
+  return %a, %b, %c, %d : i32, i32, i32, i32
+}
+
+// -----
+
+// `int main(void)`: renamed mainBody; artsMain calls it without arguments, keeps its
+// result and shuts the runtime down; main registers artsMain (no init hooks), runs artsRT
+// and returns the program's exit code unless artsRT itself failed.
+// CHECK: func.func private @artsShutdown()
+// CHECK-LABEL: func.func @mainBody() -> i32
+// CHECK: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-NEXT: return %[[C3]] : i32
+// CHECK: llvm.mlir.global internal @__carts_exit_code(0 : i32)
+// CHECK-LABEL: func.func @artsMain(%{{.*}}: i32, %{{.*}}: !llvm.ptr) {
+// CHECK-NEXT: %[[CODE:.*]] = call @mainBody() : () -> i32
+// CHECK-NEXT: %[[SLOT:.*]] = llvm.mlir.addressof @__carts_exit_code : !llvm.ptr
+// CHECK-NEXT: llvm.store %[[CODE]], %[[SLOT]] : i32, !llvm.ptr
+// CHECK-NEXT: call @artsShutdown() : () -> ()
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME: %[[ARGC:.*]]: i32, %[[ARGV:.*]]: !llvm.ptr) -> i32 {
+// CHECK-NEXT: %[[F:.*]] = constant @artsMain : (i32, !llvm.ptr) -> ()
+// CHECK-NEXT: %[[FP:.*]] = builtin.unrealized_conversion_cast %[[F]] : (i32, !llvm.ptr) -> () to !llvm.ptr
+// CHECK-NEXT: %[[N1:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: %[[N2:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK-NEXT: call @artsSetEntryPoints(%[[FP]], %[[N1]], %[[N2]]) : (!llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// CHECK-NEXT: %[[RC:.*]] = call @artsRT(%[[ARGC]], %[[ARGV]]) : (i32, !llvm.ptr) -> i32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[OK:.*]] = arith.cmpi eq, %[[RC]], %[[ZERO]] : i32
+// CHECK-NEXT: %[[SLOT2:.*]] = llvm.mlir.addressof @__carts_exit_code : !llvm.ptr
+// CHECK-NEXT: %[[EXIT:.*]] = llvm.load %[[SLOT2]] : !llvm.ptr -> i32
+// CHECK-NEXT: %[[RES:.*]] = arith.select %[[OK]], %[[EXIT]], %[[RC]] : i32
+// CHECK-NEXT: return %[[RES]] : i32
+// DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:1: main -> mainBody (); generated artsMain and main; initPerNode=null initPerWorker=null
+func.func @main() -> i32 {
+  %c3 = arith.constant 3 : i32
+  return %c3 : i32
+}
+
+// -----
+
+// `int main(int argc, char **argv)`: the arguments go through, a recursive call follows
+// the rename, and a module's initPerNode is handed to the runtime.
+// CHECK-LABEL: func.func @mainBody(%{{.*}}: i32, %{{.*}}: !llvm.ptr) -> i32
+// CHECK: func.call @mainBody(%{{.*}}, %{{.*}}) : (i32, !llvm.ptr) -> i32
+// CHECK-LABEL: func.func @artsMain(
+// CHECK-SAME: %[[ARGC:.*]]: i32, %[[ARGV:.*]]: !llvm.ptr) {
+// CHECK-NEXT: call @mainBody(%[[ARGC]], %[[ARGV]]) : (i32, !llvm.ptr) -> i32
+// CHECK-LABEL: func.func @main(
+// CHECK: %[[INIT:.*]] = constant @initPerNode : (i32, i32, !llvm.ptr) -> ()
+// CHECK: %[[INITP:.*]] = builtin.unrealized_conversion_cast %[[INIT]]
+// CHECK: %[[NONE:.*]] = llvm.mlir.zero : !llvm.ptr
+// CHECK: call @artsSetEntryPoints(%{{.*}}, %[[INITP]], %[[NONE]])
+func.func @main(%argc: i32, %argv: !llvm.ptr) -> i32 {
+  %c = arith.constant 0 : i32
+  %again = arith.cmpi sgt, %argc, %c : i32
+  %r = scf.if %again -> i32 {
+    %m1 = arith.constant -1 : i32
+    %r2 = func.call @main(%m1, %argv) : (i32, !llvm.ptr) -> i32
+    scf.yield %r2 : i32
+  } else {
+    scf.yield %argc : i32
+  }
+  return %r : i32
+}
+func.func @initPerNode(%node: i32, %argc: i32, %argv: !llvm.ptr) {
+  return
+}
+
+//--- program.mlir
+
+// The whole stage: with the upstream conversion after the pass, only the LLVM dialect is
+// left; task functions are passed by address.
+// LLVM-NOT: arts.
+// LLVM-NOT: func.
+// LLVM-NOT: memref.
+// LLVM-NOT: builtin.unrealized_conversion_cast
+// LLVM: llvm.func @artsEdtCreateWithEpoch(!llvm.ptr, i32, i32, !llvm.ptr, i32, i64) -> i64
+// LLVM: llvm.func @__arts_edt_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: !llvm.ptr)
+// LLVM: llvm.func @mainBody() -> i32
+// LLVM: %[[FN:.*]] = llvm.mlir.addressof @__arts_edt_0 : !llvm.ptr
+// LLVM: llvm.call @artsEdtCreateWithEpoch(%[[FN]],
+// LLVM: llvm.func @artsMain(
+// LLVM: llvm.func @main(
+// LLVM: %[[MAIN:.*]] = llvm.mlir.addressof @artsMain : !llvm.ptr
+// LLVM: llvm.call @artsSetEntryPoints(%[[MAIN]],
+// LLVM-NOT: arts.
+// LLVM-NOT: func.
+// LLVM-NOT: memref.
+// LLVM-NOT: scf.
+memref.global "private" @acc : memref<f64> = dense<0.0>
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  %x = arts.edt_param_unpack %paramv : !llvm.ptr -> (f64)
+  %c0 = arith.constant 0 : index
+  %guid, %ptr = arts.dep_gep %depv[%c0] : !llvm.ptr -> !llvm.ptr
+  llvm.store %x, %ptr : f64, !llvm.ptr
+  %acc = memref.get_global @acc : memref<f64>
+  arts.atomic_add %x, %acc[] : memref<f64>
+  return
+}
+func.func @main() -> i32 {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %bytes = arith.constant 8 : i64
+  %x = arith.constant 2.5 : f64
+  %guids = memref.alloc() : memref<1xi64>
+  %g = arts.reserve_guid <write> route(%c0_i32)
+  %p = arts.db_create %g, %bytes : !llvm.ptr
+  %c0 = arith.constant 0 : index
+  memref.store %g, %guids[%c0] : memref<1xi64>
+  %e = arts.create_epoch
+  %pv = arts.edt_param_pack(%x : f64) : memref<?xi64>
+  %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c0_i32) epoch(%e)
+  arts.rec_dep %t slot(%c0_i32) (%guids : memref<1xi64>) modes [#arts.mode<out>]
+  arts.wait_on_epoch %e
+  arts.db_destroy %g
+  memref.dealloc %guids : memref<1xi64>
+  return %c0_i32 : i32
+}
+
+//--- leftover.mlir
+
+// A high-level op left over is reported at its location; no output file is written.
+// ERROR: leftover.mlir:[[@LINE+3]]:3: error: 'arts.edt' is left for arts-to-llvm; pre-lowering must lower it first
+// ERROR-NOT: error
+func.func @leftover(%r: i32) {
+  arts.edt <task> <intranode> route(%r) {
+  }
+  return
+}
+
+//--- invalid.mlir
+
+// High-level ARTS ops are pre-lowering's job; each one left is reported (its nested ops
+// are not), and the lowered ops next to them stay untouched.
+func.func @left_over(%r: i32, %n: index, %m: index) {
+  // expected-error @+1 {{'arts.db_alloc' is left for arts-to-llvm; pre-lowering must lower it first}}
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%n] elementSizes[%m] : memref<?xi64>, memref<?xmemref<?xf32>>
+  // expected-error @+1 {{'arts.epoch' is left for arts-to-llvm; pre-lowering must lower it first}}
+  %e = arts.epoch {
+    arts.edt <task> <intranode> route(%r) {
+    }
+  }
+  %t = arts.create_epoch
+  return
+}
+
+// -----
+
+// Memrefs are never packed: pre-lowering packs the sizes a task needs instead.
+func.func @pack_memref(%x: i32, %m: memref<?xf32>) {
+  // expected-error @+1 {{cannot pack value #1 of type 'memref<?xf32>' into an EDT parameter word (memrefs are never packed)}}
+  %pv = arts.edt_param_pack(%x, %m : i32, memref<?xf32>) : memref<?xi64>
+  return
+}
+
+// -----
+
+// Only the EDT signature can be a task.
+func.func private @not_an_edt(%x: i32)
+func.func @bad_outlined(%pv: memref<?xi64>, %r: i32) {
+  // expected-error @+1 {{'@not_an_edt' has type '(i32) -> ()', expected the EDT signature '(i32, !llvm.ptr, i32, !llvm.ptr) -> ()'}}
+  %t = arts.edt_create @not_an_edt(%pv : memref<?xi64>) deps(%r) route(%r)
+  return
+}
+
+// -----
+
+// A main with another signature cannot be started by the runtime.
+// expected-error @+1 {{'main' has type '(i32) -> i32'; expected 'int main(void)' () -> i32 or 'int main(int, char **)' (i32, !llvm.ptr) -> i32}}
+func.func @main(%x: i32) -> i32 {
+  return %x : i32
+}
+
+// -----
+
+// The names of the generated entry points are taken.
+func.func @main() -> i32 {
+  %c = arith.constant 0 : i32
+  return %c : i32
+}
+// expected-error @+1 {{'artsMain' is reserved for the generated entry points}}
+func.func @artsMain(%argc: i32, %argv: !llvm.ptr) {
+  return
+}
+
+// -----
+
+// A symbol named like a runtime function must be its declaration.
+// expected-error @+1 {{'artsRT' is a runtime function; expected a declaration 'func.func private @artsRT' of type '(i32, !llvm.ptr) -> i32'}}
+func.func private @artsRT(i64) -> i32
