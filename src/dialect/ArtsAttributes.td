@@ -28,7 +28,7 @@ def Arts_Mode : I32EnumAttr<"ArtsMode", "task access mode of a datablock", [
 }
 def Arts_ModeAttr : Arts_EnumAttr<Arts_Mode, "mode">;
 
-// Allocation-level runtime mode; the values equal ARTS_DB_READ / ARTS_DB_WRITE.
+// Allocation-level runtime mode (arts-to-llvm maps read/write to ARTS_DB_READ=8 / ARTS_DB_WRITE=9).
 def Arts_DbMode : I32EnumAttr<"DbMode", "runtime mode of a datablock allocation", [
     I32EnumAttrCase<"read", 1>, I32EnumAttrCase<"write", 2>]> {
   let cppNamespace = "::mlir::arts";

@@ -214,6 +214,8 @@ def Epochs : Pass<"arts-epochs", "ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::arts::ArtsDialect"];
+}
+
 def ArtsToLlvm : Pass<"arts-to-llvm", "ModuleOp"> {
   let summary = "lower the remaining ARTS ops to runtime API calls; generate the entry points";
   let description = [{
