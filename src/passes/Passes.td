@@ -14,6 +14,40 @@ include "mlir/Pass/PassBase.td"
 // Stage passes
 //===----------------------------------------------------------------------===//
 
+def CanonicalizeMemrefs : Pass<"arts-canonicalize-memrefs", "ModuleOp"> {
+  let summary = "inline helpers, then raise pointer-of-pointer arrays to N-D memrefs";
+  let description = [{
+    Runs first, on the front end's output. Every call to a defined function
+    that is not (mutually) recursive is inlined, callees first; inlined ops
+    keep their location with the call site stacked on it, a callee's
+    fixed-size locals move to the top of the caller's frame, and private
+    functions left without calls are erased. Then every pointer table (an
+    outer `memref.alloc` of `memref<?xmemref<...>>` whose rows are allocated
+    by loops over all its indices) of any rank becomes one N-D
+    `memref.alloc` at the place of the outer allocation: element accesses
+    through chains of row loads index the N-D array, and the row
+    allocations, their init loops and the row frees are removed. A table
+    whose rows escape (passed to a call left in place, stored into other
+    memory), have different sizes or are not allocated for every index is
+    reported at the offending op and the pass fails.
+
+    ```mlir
+    // before
+    %a = memref.alloc(%n) : memref<?xmemref<?xf32>>
+    scf.for %i = %c0 to %n step %c1 {
+      %row = memref.alloc(%m) : memref<?xf32>
+      memref.store %row, %a[%i] : memref<?xmemref<?xf32>>
+    }
+    %r = memref.load %a[%i] : memref<?xmemref<?xf32>>
+    %v = memref.load %r[%j] : memref<?xf32>
+    // after
+    %a = memref.alloc(%n, %m) : memref<?x?xf32>
+    %v = memref.load %a[%i, %j] : memref<?x?xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
 def OpenMPToArts : Pass<"arts-openmp-to-arts", "ModuleOp"> {
   let summary = "convert the upstream omp dialect into ARTS tasks and work-sharing loops";
   let description = [{

@@ -1,0 +1,841 @@
+//===- CanonicalizeMemrefs.cpp - helpers inlined, pointer tables raised ---===//
+//
+// The canonicalize-memrefs stage, on the front end's output (omp ops still in
+// place). Two steps, each complete before the next starts:
+//
+// 1. Inlining. Every call to a defined, non-recursive func.func is replaced by
+//    a copy of the callee's body, callees first, so that `main` (and whatever
+//    is still called recursively) ends up holding the program. Later stages
+//    trace every array a parallel loop touches to its allocation inside one
+//    function; helpers like `alloc_3d(...)` or `matmul(..., w[l], ...)` hide
+//    exactly that. Inlined ops keep their own location with the call site
+//    stacked on it (callsite(op at call)). A callee's fixed-size locals
+//    (static memref.alloca) move to the top of the caller's frame (function or
+//    parallel region), where the front end puts its own locals: a call inside
+//    a loop would otherwise grow the stack each iteration.
+//
+// 2. Raising. A pointer table is what `float ***a = malloc(..)` plus loops of
+//    row mallocs become: a memref.alloc of memref<?xmemref<?xmemref<?xf32>>>,
+//    scf.for loops allocating and storing the rows, chained loads to reach an
+//    element, loops of deallocs to free it. Each table becomes one
+//        memref.alloc(%d0, %d1, %d2) : memref<?x?x?xf32>
+//    at the place of the outer allocation (the row sizes are hoisted there),
+//    every element access `load(load(load(A)[i])[j])[k]` becomes `A3[i, j, k]`,
+//    the row allocations, their init loops and the row frees disappear, the
+//    frees of the outer array free the N-D one and null checks of the table
+//    or of a row test the N-D array. Row sizes may be read from local
+//    variables that are not assigned while the rows are allocated (`int n;
+//    n = atoi(..)` lives in memory). Every table is checked
+//    before any is rewritten; a table that cannot be raised exactly (a row
+//    passed to a call left in place, stored into other memory, rows of
+//    different sizes, rows not allocated for every index) is reported at the
+//    offending op and the pass fails.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/Debug.h"
+#include "passes/PassDetail.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::arts {
+#define GEN_PASS_DEF_CANONICALIZEMEMREFS
+#include "carts/Passes.h.inc"
+} // namespace mlir::arts
+
+using namespace mlir;
+using namespace mlir::arts;
+
+static constexpr llvm::StringLiteral kChannel = "canonicalize-memrefs";
+
+/// "1 load", "3 loads".
+static std::string count(unsigned n, StringRef noun) {
+  return (Twine(n) + " " + noun + (n == 1 ? "" : "s")).str();
+}
+
+static std::optional<int64_t> constantInt(Value v) {
+  APInt value;
+  if (v && matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Inlining
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The defined functions of a module and the defined functions each calls.
+struct CallGraph {
+  llvm::MapVector<Operation *, llvm::SetVector<Operation *>> callees;
+  llvm::DenseSet<Operation *> recursive;
+
+  explicit CallGraph(ModuleOp module) {
+    SymbolTable symbols(module);
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      auto &out = callees[func];
+      func.walk([&](func::CallOp call) {
+        auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+        if (callee && !callee.isExternal())
+          out.insert(callee);
+      });
+    }
+    for (auto &entry : callees)
+      if (reaches(entry.first, entry.first))
+        recursive.insert(entry.first);
+  }
+
+  /// Whether `to` is reachable from `from` through at least one call.
+  bool reaches(Operation *from, Operation *to) const {
+    llvm::SmallPtrSet<Operation *, 16> seen;
+    SmallVector<Operation *> stack;
+    if (auto it = callees.find(from); it != callees.end())
+      stack.append(it->second.begin(), it->second.end());
+    while (!stack.empty()) {
+      Operation *f = stack.pop_back_val();
+      if (f == to)
+        return true;
+      if (!seen.insert(f).second)
+        continue;
+      auto it = callees.find(f);
+      if (it != callees.end())
+        stack.append(it->second.begin(), it->second.end());
+    }
+    return false;
+  }
+
+  /// Every defined function after the functions it calls (cycles cut anywhere).
+  SmallVector<func::FuncOp> calleesFirst() const {
+    SmallVector<func::FuncOp> order;
+    llvm::SmallPtrSet<Operation *, 16> visited;
+    std::function<void(Operation *)> visit = [&](Operation *f) {
+      if (!visited.insert(f).second)
+        return;
+      auto it = callees.find(f);
+      if (it != callees.end())
+        for (Operation *callee : it->second)
+          visit(callee);
+      order.push_back(cast<func::FuncOp>(f));
+    };
+    for (auto &entry : callees)
+      visit(entry.first);
+    return order;
+  }
+};
+} // namespace
+
+/// `loc` seen through one more call: callsite(loc at caller), with an existing
+/// call-site chain extended at its outer end (as the upstream inliner does).
+static Location stackCallSite(Location loc, Location callerLoc) {
+  if (auto site = dyn_cast<CallSiteLoc>(loc))
+    return CallSiteLoc::get(site.getCallee(), stackCallSite(site.getCaller(), callerLoc));
+  return CallSiteLoc::get(loc, callerLoc);
+}
+
+/// The location of the outermost call an op was inlined through (itself if none).
+static Location outermostCaller(Location loc) {
+  while (auto site = dyn_cast<CallSiteLoc>(loc))
+    loc = site.getCaller();
+  return loc;
+}
+
+/// The op whose region is the stack frame of ops at `op`: the enclosing
+/// function, alloca scope or per-thread OpenMP region (a loop body is not a
+/// frame in C, although scf.for is an allocation scope in MLIR).
+static Operation *frameOf(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
+    if (isa<FunctionOpInterface, memref::AllocaScopeOp, omp::ParallelOp, omp::TaskOp,
+            omp::TaskgroupOp>(parent))
+      return parent;
+  return nullptr;
+}
+
+/// Why `callee` is not inlined at its calls, or "" when it is.
+static StringRef whyNotInlined(func::FuncOp callee, const CallGraph &graph) {
+  if (graph.recursive.contains(callee))
+    return "it is recursive";
+  if (!callee.getBody().hasOneBlock())
+    return "its body has more than one block";
+  return "";
+}
+
+/// Replaces `call` by a copy of the single-block body of `callee`. Returns the
+/// number of locals moved to the top of the caller's frame.
+static unsigned inlineCall(func::CallOp call, func::FuncOp callee) {
+  Block &body = callee.getBody().front();
+  Location callLoc = call.getLoc();
+  IRMapping mapping;
+  for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getOperands()))
+    mapping.map(arg, operand);
+
+  OpBuilder builder(call);
+  SmallVector<memref::AllocaOp> locals;
+  for (Operation &op : body.without_terminator()) {
+    Operation *copy = builder.clone(op, mapping);
+    copy->walk([&](Operation *nested) {
+      nested->setLoc(stackCallSite(nested->getLoc(), callLoc));
+      for (Region &region : nested->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setLoc(stackCallSite(arg.getLoc(), callLoc));
+    });
+    if (auto alloca = dyn_cast<memref::AllocaOp>(copy))
+      if (alloca->getNumOperands() == 0)
+        locals.push_back(alloca);
+  }
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [result, value] : llvm::zip(call.getResults(), ret.getOperands()))
+    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
+
+  Operation *frame = frameOf(call);
+  call.erase();
+  if (!frame || locals.empty())
+    return 0;
+  Block &top = frame->getRegion(0).front();
+  Operation *after = nullptr;
+  for (memref::AllocaOp local : locals) {
+    if (after)
+      local->moveAfter(after);
+    else
+      local->moveBefore(&top.front());
+    after = local;
+  }
+  return locals.size();
+}
+
+/// Inlines every call to a defined non-recursive function, callees first, then
+/// erases the functions nothing calls any more: the private ones, and in a
+/// program every one but main.
+static void inlineHelpers(ModuleOp module) {
+  CallGraph graph(module);
+  SymbolTable symbols(module);
+  for (func::FuncOp caller : graph.calleesFirst()) {
+    SmallVector<func::CallOp> calls;
+    caller.walk([&](func::CallOp call) { calls.push_back(call); });
+    for (func::CallOp call : calls) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal())
+        continue;
+      StringRef whyNot = whyNotInlined(callee, graph);
+      if (!whyNot.empty()) {
+        CARTS_DEBUG(kChannel, call) << "not inlined " << callee.getSymName() << " into "
+                                    << caller.getSymName() << ": " << whyNot << "\n";
+        continue;
+      }
+      CARTS_DEBUG(kChannel, call) << "inlined " << callee.getSymName() << " into "
+                                  << caller.getSymName() << "\n";
+      Location callLoc = call.getLoc();
+      if (unsigned hoisted = inlineCall(call, callee))
+        CARTS_DEBUG(kChannel, nullptr) << locationString(callLoc) << ": moved "
+                                       << count(hoisted, "local") << " of "
+                                       << callee.getSymName() << " to the top of its frame\n";
+    }
+  }
+
+  // In a program (a module defining main) nothing but main can reach a
+  // function nobody calls, whatever its visibility.
+  auto main = symbols.lookup<func::FuncOp>("main");
+  bool program = main && !main.isExternal();
+  for (bool erased = true; erased;) {
+    erased = false;
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+      if (func.isExternal() || func == main || (!program && !func.isPrivate()) ||
+          !SymbolTable::symbolKnownUseEmpty(func, module))
+        continue;
+      CARTS_DEBUG(kChannel, func) << "erased " << func.getSymName() << ": no call left\n";
+      symbols.erase(func);
+      erased = true;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Raising pointer tables
+//===----------------------------------------------------------------------===//
+
+/// The levels of a pointer table type, outermost first:
+/// memref<?xmemref<?xf32>> -> [memref<?xmemref<?xf32>>, memref<?xf32>].
+static SmallVector<MemRefType> tableLevels(MemRefType type) {
+  SmallVector<MemRefType> levels{type};
+  while (auto inner = dyn_cast<MemRefType>(levels.back().getElementType()))
+    levels.push_back(inner);
+  return levels;
+}
+
+static bool isPointerTable(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && isa<MemRefType>(memref.getElementType());
+}
+
+/// Whether `a` comes before `b` in the text of the block holding both.
+static bool comesBefore(Operation *a, Operation *b) {
+  for (Operation *x = a; x && x->getBlock(); x = x->getParentOp())
+    if (Operation *y = x->getBlock()->findAncestorOpInBlock(*b))
+      return x != y && x->isBeforeInBlock(y);
+  return false;
+}
+
+/// A local scalar variable of the front end: a rank-0 memref.alloca that is
+/// only loaded and stored (never passed on), so only its stores change it.
+static bool isLocalSlot(Value memref) {
+  auto alloca = memref.getDefiningOp<memref::AllocaOp>();
+  if (!alloca || alloca.getType().getRank() != 0)
+    return false;
+  return llvm::all_of(alloca->getUses(), [](OpOperand &use) {
+    if (isa<memref::LoadOp>(use.getOwner()))
+      return true;
+    auto store = dyn_cast<memref::StoreOp>(use.getOwner());
+    return store && store.getValueToStore() != use.get();
+  });
+}
+
+/// Whether a store to the local `slot` may run after `from` and before `to`
+/// (`to` later in the text). Conservative when `from` sits inside a loop: a
+/// store anywhere in that loop counts.
+static bool storedBetween(Value slot, Operation *from, Operation *to) {
+  Operation *outerFrom = from, *outerTo = nullptr;
+  for (; outerFrom && outerFrom->getBlock(); outerFrom = outerFrom->getParentOp())
+    if ((outerTo = outerFrom->getBlock()->findAncestorOpInBlock(*to)))
+      break;
+  if (!outerTo)
+    return true;
+  Block *common = outerFrom->getBlock();
+  for (Operation *user : slot.getUsers()) {
+    if (!isa<memref::StoreOp>(user))
+      continue;
+    // A store outside the common block runs before or after both.
+    Operation *outerStore = common->findAncestorOpInBlock(*user);
+    if (!outerStore)
+      continue;
+    bool afterFrom = outerStore == outerFrom ? outerFrom != from
+                                             : outerFrom->isBeforeInBlock(outerStore);
+    bool beforeTo =
+        outerStore == outerTo ? outerTo != to : outerStore->isBeforeInBlock(outerTo);
+    if (afterFrom && beforeTo)
+      return true;
+  }
+  return false;
+}
+
+/// The local variable `v` is read from, if it is a load of one.
+static Value slotReadBy(Value v) {
+  auto load = v.getDefiningOp<memref::LoadOp>();
+  return load && isLocalSlot(load.getMemRef()) ? load.getMemRef() : Value();
+}
+
+/// Whether `a` and `b` compute the same value: the same SSA value, equal
+/// constants, two reads of a local variable not assigned in between, or the
+/// same side-effect-free op on operands that are the same (`index_cast %n`
+/// written twice, once for the malloc and once for the loop).
+static bool sameValue(Value a, Value b, unsigned depth = 0) {
+  if (a == b)
+    return true;
+  if (a.getType() != b.getType() || depth > 8)
+    return false;
+  std::optional<int64_t> ca = constantInt(a), cb = constantInt(b);
+  if (ca || cb)
+    return ca && cb && *ca == *cb;
+  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
+  if (Value slot = slotReadBy(a); slot && slot == slotReadBy(b)) {
+    if (comesBefore(db, da))
+      std::swap(da, db);
+    return !storedBetween(slot, da, db);
+  }
+  if (!da || !db || da->getName() != db->getName() ||
+      da->getAttrDictionary() != db->getAttrDictionary() ||
+      da->getNumOperands() != db->getNumOperands() || da->getNumRegions() != 0 ||
+      !isMemoryEffectFree(da) || cast<OpResult>(a).getResultNumber() != cast<OpResult>(b).getResultNumber())
+    return false;
+  for (auto [x, y] : llvm::zip(da->getOperands(), db->getOperands()))
+    if (!sameValue(x, y, depth + 1))
+      return false;
+  return true;
+}
+
+namespace {
+/// Why a value cannot be computed at an earlier point.
+enum class NotHoistable { LoopVariable, AssignedVariable, Unavailable };
+} // namespace
+
+/// Whether `v` can be made available right before `point`: it is defined
+/// there already, or side-effect-free ops and reads of local variables not
+/// assigned from `point` on compute it from such values. `why` says what
+/// stands in the way otherwise.
+static bool hoistable(Value v, Operation *point, DominanceInfo &dom, NotHoistable &why,
+                      unsigned depth = 0) {
+  if (dom.properlyDominates(v, point))
+    return true;
+  Operation *def = v.getDefiningOp();
+  if (!def) {
+    auto *owner = cast<BlockArgument>(v).getOwner()->getParentOp();
+    why = isa_and_present<LoopLikeOpInterface>(owner) ? NotHoistable::LoopVariable
+                                                      : NotHoistable::Unavailable;
+    return false;
+  }
+  if (Value slot = slotReadBy(v)) {
+    if (!dom.properlyDominates(slot, point) || !comesBefore(point, def)) {
+      why = NotHoistable::Unavailable;
+      return false;
+    }
+    if (storedBetween(slot, point, def)) {
+      why = NotHoistable::AssignedVariable;
+      return false;
+    }
+    return true;
+  }
+  if (depth > 16 || def->getNumRegions() != 0 || !isMemoryEffectFree(def)) {
+    why = NotHoistable::Unavailable;
+    return false;
+  }
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return hoistable(operand, point, dom, why, depth + 1);
+  });
+}
+
+/// Makes `v` available right before the insertion point of `builder` (see
+/// hoistable), cloning the ops that compute it.
+static Value hoist(Value v, OpBuilder &builder, IRMapping &clones, DominanceInfo &dom) {
+  Operation *point = &*builder.getInsertionPoint();
+  if (dom.properlyDominates(v, point))
+    return v;
+  if (Value done = clones.lookupOrNull(v))
+    return done;
+  Operation *def = v.getDefiningOp();
+  for (Value operand : def->getOperands())
+    clones.map(operand, hoist(operand, builder, clones, dom));
+  Operation *copy = builder.clone(*def, clones);
+  return copy->getResult(cast<OpResult>(v).getResultNumber());
+}
+
+namespace {
+/// An element access through a row: a load or store on a last-level row,
+/// with the indices that selected the row.
+struct RowAccess {
+  Operation *op;
+  SmallVector<Value> outerIndices;
+};
+
+/// A row of the table: the table itself (level 0), a row loaded out of it, or
+/// a row allocation together with the store that puts it into its parent.
+struct Row {
+  Value value;
+  unsigned level;
+  SmallVector<Value> indices;
+  memref::StoreOp placement;
+};
+
+/// Everything needed to rewrite one table, gathered before any IR changes.
+struct TablePlan {
+  memref::AllocOp table;
+  SmallVector<MemRefType> levels;
+  /// placements[k]: the store putting the rows of level k + 1 into level k.
+  SmallVector<memref::StoreOp> placements;
+  /// rowIndices[k]: the indices of the placed row of level k + 1.
+  SmallVector<SmallVector<Value>> rowIndices;
+  /// The size of each dimension of the N-D array (null when static).
+  SmallVector<Value> sizes;
+  SmallVector<memref::LoadOp> rowLoads;
+  SmallVector<RowAccess> accesses;
+  SmallVector<memref::DeallocOp> rowFrees, tableFrees;
+  SmallVector<memref::ExtractAlignedPointerAsIndexOp> nullChecks;
+
+  unsigned rank() const { return levels.size(); }
+  memref::AllocOp rowAlloc(unsigned level) {
+    return placements[level - 1].getValueToStore().getDefiningOp<memref::AllocOp>();
+  }
+};
+
+class TableRaiser {
+public:
+  TableRaiser(ModuleOp module) : module(module), dom(module) {}
+
+  /// Plans every table of the module; reports every table it cannot raise.
+  LogicalResult planAll();
+  /// Rewrites the planned tables (only after planAll succeeded).
+  void raiseAll();
+
+private:
+  LogicalResult plan(memref::AllocOp table);
+  LogicalResult collectRows(TablePlan &plan);
+  LogicalResult checkPlacement(TablePlan &plan, unsigned level);
+  LogicalResult checkSizes(TablePlan &plan);
+  LogicalResult checkAccesses(TablePlan &plan);
+  InFlightDiagnostic error(TablePlan &plan, Operation *at);
+
+  ModuleOp module;
+  DominanceInfo dom;
+  SmallVector<TablePlan, 0> plans;
+  llvm::DenseSet<Operation *> placedRows;
+};
+} // namespace
+
+InFlightDiagnostic TableRaiser::error(TablePlan &plan, Operation *at) {
+  InFlightDiagnostic diag = at->emitError();
+  diag << "cannot raise " << plan.levels.front() << ": ";
+  if (at != plan.table.getOperation())
+    diag.attachNote(plan.table.getLoc()) << "array allocated here";
+  return diag;
+}
+
+/// Follows the uses of the table and of every row reached from it.
+LogicalResult TableRaiser::collectRows(TablePlan &plan) {
+  unsigned last = plan.rank() - 1;
+  plan.placements.assign(last, nullptr);
+  plan.rowIndices.assign(last, {});
+  SmallVector<Row> worklist{{plan.table.getResult(), 0, {}, nullptr}};
+  for (size_t next = 0; next < worklist.size(); ++next) {
+    Row row = worklist[next];
+    for (OpOperand &use : row.value.getUses()) {
+      Operation *user = use.getOwner();
+      auto deeper = [&](Value index) {
+        SmallVector<Value> indices = row.indices;
+        indices.push_back(index);
+        return indices;
+      };
+      if (auto load = dyn_cast<memref::LoadOp>(user)) {
+        if (row.level == last) {
+          plan.accesses.push_back({load, row.indices});
+        } else {
+          plan.rowLoads.push_back(load);
+          worklist.push_back({load.getResult(), row.level + 1, deeper(load.getIndices()[0]), nullptr});
+        }
+        continue;
+      }
+      if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        if (use.getOperandNumber() != store.getMemrefMutable().getOperandNumber()) {
+          if (store == row.placement)
+            continue;
+          return error(plan, store) << (row.level == 0 ? "the array" : "a row")
+                                    << " is stored into other memory";
+        }
+        if (row.level == last) {
+          plan.accesses.push_back({store, row.indices});
+          continue;
+        }
+        auto rowAlloc = store.getValueToStore().getDefiningOp<memref::AllocOp>();
+        if (!rowAlloc)
+          return error(plan, store) << "a row that is not a fresh allocation is stored into it";
+        if (memref::StoreOp first = plan.placements[row.level]) {
+          memref::StoreOp second = store;
+          if (comesBefore(second, first))
+            std::swap(first, second);
+          InFlightDiagnostic diag = error(plan, second);
+          diag << "the rows of dimension " << row.level + 1
+               << " are allocated by more than one store";
+          diag.attachNote(first.getLoc()) << "rows of dimension " << row.level + 1
+                                          << " also allocated here";
+          return diag;
+        }
+        if (!placedRows.insert(rowAlloc).second)
+          return error(plan, store) << "this row is stored into more than one place";
+        plan.placements[row.level] = store;
+        plan.rowIndices[row.level] = deeper(store.getIndices()[0]);
+        worklist.push_back({rowAlloc.getResult(), row.level + 1, plan.rowIndices[row.level], store});
+        continue;
+      }
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
+        (row.level == 0 ? plan.tableFrees : plan.rowFrees).push_back(dealloc);
+        continue;
+      }
+      // `a == NULL`, `a[i] != NULL`: the N-D array answers for its rows.
+      if (auto pointer = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+        plan.nullChecks.push_back(pointer);
+        continue;
+      }
+      InFlightDiagnostic diag = error(plan, user);
+      diag << (row.level == 0 ? "the array" : "a row");
+      if (auto call = dyn_cast<CallOpInterface>(user)) {
+        diag << " is passed to a call that is not inlined";
+        if (auto callee = dyn_cast_if_present<SymbolRefAttr>(call.getCallableForCallee()))
+          diag << " (" << callee << ")";
+      } else if (user->hasTrait<OpTrait::ReturnLike>()) {
+        diag << " is returned by '" << user->getName() << "'";
+      } else {
+        diag << " is used by '" << user->getName() << "'";
+      }
+      return diag;
+    }
+  }
+  for (unsigned level = 1; level <= last; ++level)
+    if (!plan.placements[level - 1])
+      return error(plan, plan.table) << "no row of dimension " << level << " is ever allocated";
+  return success();
+}
+
+/// The rows of `level` must be allocated once for every index of the outer
+/// dimensions: their store sits directly in `level` nested scf.for loops, the
+/// p-th of which runs its induction variable, the p-th row index, over the
+/// whole of dimension p.
+LogicalResult TableRaiser::checkPlacement(TablePlan &plan, unsigned level) {
+  memref::StoreOp store = plan.placements[level - 1];
+  ArrayRef<Value> indices = plan.rowIndices[level - 1];
+  Block *tableBlock = plan.table->getBlock();
+  SmallVector<scf::ForOp> loops;
+  for (Block *block = store->getBlock(); block != tableBlock;) {
+    Operation *parent = block->getParentOp();
+    if (!parent || isa<FunctionOpInterface>(parent))
+      return error(plan, store) << "the rows of dimension " << level
+                                << " are allocated outside the region of the array";
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      loops.insert(loops.begin(), loop);
+    else if (!isa<memref::AllocaScopeOp, scf::ExecuteRegionOp>(parent))
+      return error(plan, store) << "partially initialised: the rows of dimension " << level
+                                << " are allocated under '" << parent->getName()
+                                << "', not in loops over the whole array";
+    block = parent->getBlock();
+  }
+  Operation *outermost = tableBlock->findAncestorOpInBlock(*store);
+  if (!outermost || !plan.table->isBeforeInBlock(outermost))
+    return error(plan, store) << "the rows of dimension " << level
+                              << " are allocated before the array";
+  if (loops.size() != level)
+    return error(plan, store) << "partially initialised: the rows of dimension " << level
+                              << " must be allocated in " << level << " nested loop"
+                              << (level == 1 ? "" : "s") << " over the outer dimensions, found "
+                              << loops.size();
+  if (!loops.back()->isProperAncestor(plan.rowAlloc(level)))
+    return error(plan, store) << "the rows of dimension " << level
+                              << " share one allocation made outside their loop";
+  for (unsigned dim = 0; dim < level; ++dim) {
+    scf::ForOp loop = loops[dim];
+    Value size = plan.sizes[dim];
+    bool upperMatches = size ? sameValue(loop.getUpperBound(), size)
+                             : constantInt(loop.getUpperBound()) == plan.levels[dim].getDimSize(0);
+    if (loop.getInductionVar() != indices[dim] || constantInt(loop.getLowerBound()) != 0 ||
+        constantInt(loop.getStep()) != 1 || !upperMatches)
+      return error(plan, store) << "partially initialised: the rows of dimension " << level
+                                << " are not allocated for every index of dimension " << dim;
+  }
+  return success();
+}
+
+/// Every row size must be computable where the table is allocated.
+LogicalResult TableRaiser::checkSizes(TablePlan &plan) {
+  for (unsigned level = 1; level < plan.rank(); ++level) {
+    Value size = plan.sizes[level];
+    NotHoistable why;
+    if (!size || hoistable(size, plan.table, dom, why))
+      continue;
+    InFlightDiagnostic diag = error(plan, plan.rowAlloc(level));
+    switch (why) {
+    case NotHoistable::LoopVariable:
+      return diag << "the rows of dimension " << level
+                  << " have different sizes (the size depends on a loop variable)";
+    case NotHoistable::AssignedVariable:
+      return diag << "the rows of dimension " << level
+                  << " may have different sizes (the size is read from a variable assigned "
+                     "while the rows are allocated)";
+    case NotHoistable::Unavailable:
+      break;
+    }
+    return diag << "the size of dimension " << level
+                << " is not available where the array is allocated";
+  }
+  return success();
+}
+
+/// The N-D array replaces the table where the table is allocated: every access
+/// must come after it and see the indices of its row.
+LogicalResult TableRaiser::checkAccesses(TablePlan &plan) {
+  for (RowAccess &access : plan.accesses) {
+    if (!dom.properlyDominates(plan.table.getOperation(), access.op))
+      return error(plan, access.op) << "an element is accessed before the array is allocated";
+    for (Value index : access.outerIndices)
+      if (!dom.properlyDominates(index, access.op))
+        return error(plan, access.op)
+               << "an element is accessed through a row before the row is stored into the array";
+  }
+  return success();
+}
+
+LogicalResult TableRaiser::plan(memref::AllocOp table) {
+  TablePlan plan;
+  plan.table = table;
+  plan.levels = tableLevels(table.getType());
+  for (MemRefType level : plan.levels)
+    if (level.getRank() != 1 || !level.getLayout().isIdentity() || level.getMemorySpace())
+      return error(plan, table) << "level " << level
+                                << " is not a one-dimensional memref with the default layout";
+  if (failed(collectRows(plan)))
+    return failure();
+
+  plan.sizes.push_back(table.getType().isDynamicDim(0) ? table.getDynamicSizes()[0] : Value());
+  for (unsigned level = 1; level < plan.rank(); ++level) {
+    memref::AllocOp rowAlloc = plan.rowAlloc(level);
+    plan.sizes.push_back(rowAlloc.getType().isDynamicDim(0) ? rowAlloc.getDynamicSizes()[0]
+                                                            : Value());
+  }
+  for (unsigned level = 1; level < plan.rank(); ++level)
+    if (failed(checkPlacement(plan, level)))
+      return failure();
+  if (failed(checkSizes(plan)) || failed(checkAccesses(plan)))
+    return failure();
+  plans.push_back(std::move(plan));
+  return success();
+}
+
+LogicalResult TableRaiser::planAll() {
+  SmallVector<memref::AllocOp> tables, rows;
+  module.walk([&](memref::AllocOp alloc) {
+    if (!isPointerTable(alloc.getType()))
+      return;
+    bool isRow = llvm::any_of(alloc->getUses(), [&](OpOperand &use) {
+      auto store = dyn_cast<memref::StoreOp>(use.getOwner());
+      return store && store.getValueToStore() == alloc.getResult() &&
+             isPointerTable(store.getMemRef().getType());
+    });
+    (isRow ? rows : tables).push_back(alloc);
+  });
+  bool ok = true;
+  for (memref::AllocOp table : tables)
+    ok &= succeeded(plan(table));
+  if (!ok)
+    return failure();
+  // A table stored into memory that is not a raised table: planning it as a
+  // table of its own reports where.
+  for (memref::AllocOp row : rows)
+    if (!placedRows.contains(row))
+      ok &= succeeded(plan(row));
+  return success(ok);
+}
+
+void TableRaiser::raiseAll() {
+  // First every N-D array and every rewritten access, while all the old IR
+  // (row sizes included) is still in place; then the erasures.
+  SmallVector<memref::AllocOp> arrays;
+  for (TablePlan &plan : plans) {
+    OpBuilder builder(plan.table);
+    IRMapping clones;
+    SmallVector<int64_t> shape;
+    SmallVector<Value> dynamicSizes;
+    for (auto [level, size] : llvm::zip(plan.levels, plan.sizes)) {
+      shape.push_back(level.getDimSize(0));
+      if (size)
+        dynamicSizes.push_back(hoist(size, builder, clones, dom));
+    }
+    auto type = MemRefType::get(shape, plan.levels.back().getElementType());
+    Location loc = plan.table.getLoc();
+    if (outermostCaller(loc) != loc)
+      loc = FusedLoc::get(loc.getContext(), {outermostCaller(loc), loc});
+    auto array = memref::AllocOp::create(builder, loc, type, dynamicSizes, plan.table.getAlignmentAttr());
+    arrays.push_back(array);
+
+    for (RowAccess &access : plan.accesses) {
+      builder.setInsertionPoint(access.op);
+      SmallVector<Value> indices = access.outerIndices;
+      if (auto load = dyn_cast<memref::LoadOp>(access.op)) {
+        indices.append(load.getIndices().begin(), load.getIndices().end());
+        auto element = memref::LoadOp::create(builder, load.getLoc(), array, indices,
+                                              load.getNontemporal());
+        load.replaceAllUsesWith(element.getResult());
+      } else {
+        auto store = cast<memref::StoreOp>(access.op);
+        indices.append(store.getIndices().begin(), store.getIndices().end());
+        memref::StoreOp::create(builder, store.getLoc(), store.getValueToStore(), array, indices,
+                                store.getNontemporal());
+      }
+    }
+    for (memref::DeallocOp free : plan.tableFrees) {
+      builder.setInsertionPoint(free);
+      memref::DeallocOp::create(builder, free.getLoc(), array);
+    }
+    for (memref::ExtractAlignedPointerAsIndexOp pointer : plan.nullChecks)
+      pointer.getSourceMutable().assign(array);
+  }
+
+  for (auto [plan, array] : llvm::zip(plans, arrays)) {
+    // Loops left holding nothing but index arithmetic and reads of sizes are
+    // the init and free loops; they are erased innermost first.
+    llvm::SetVector<Operation *> loops;
+    llvm::DenseSet<Operation *> initLoops;
+    auto noteLoops = [&](Operation *op, bool init) {
+      for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+           loop = loop->getParentOfType<scf::ForOp>()) {
+        loops.insert(loop);
+        if (init)
+          initLoops.insert(loop);
+      }
+    };
+    auto erase = [&](Operation *op, bool init) {
+      noteLoops(op, init);
+      op->erase();
+    };
+    SmallVector<memref::AllocOp> rowAllocs;
+    for (unsigned level = 1; level < plan.rank(); ++level)
+      rowAllocs.push_back(plan.rowAlloc(level));
+    unsigned loads = 0, stores = 0;
+    for (RowAccess &access : plan.accesses) {
+      (isa<memref::LoadOp>(access.op) ? loads : stores) += 1;
+      access.op->erase();
+    }
+    for (memref::DeallocOp free : plan.tableFrees)
+      erase(free, false);
+    for (memref::DeallocOp free : plan.rowFrees)
+      erase(free, false);
+    for (memref::StoreOp placement : plan.placements)
+      erase(placement, true);
+    for (memref::LoadOp load : llvm::reverse(plan.rowLoads))
+      erase(load, false);
+    for (memref::AllocOp rowAlloc : llvm::reverse(rowAllocs))
+      erase(rowAlloc, true);
+    plan.table->erase();
+
+    SmallVector<Operation *> candidates = loops.takeVector();
+    auto depth = [](Operation *op) {
+      unsigned d = 0;
+      for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+        ++d;
+      return d;
+    };
+    llvm::stable_sort(candidates, [&](Operation *a, Operation *b) { return depth(a) > depth(b); });
+    unsigned initLoopsErased = 0, freeLoopsErased = 0;
+    for (Operation *loop : candidates) {
+      if (loop->getNumResults() != 0 || !wouldOpBeTriviallyDead(loop))
+        continue;
+      (initLoops.contains(loop) ? initLoopsErased : freeLoopsErased) += 1;
+      loop->erase();
+    }
+
+    unsigned frees = plan.rowFrees.size() + plan.tableFrees.size();
+    CARTS_DEBUG(kChannel, array) << "raised " << plan.levels.front() << " to " << array.getType()
+                                 << " (" << count(loads, "load") << " and "
+                                 << count(stores, "store") << " rewritten, "
+                                 << count(initLoopsErased, "init loop") << ", "
+                                 << count(freeLoopsErased, "free loop") << " and "
+                                 << count(frees, "dealloc") << " removed)\n";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct CanonicalizeMemrefs : arts::impl::CanonicalizeMemrefsBase<CanonicalizeMemrefs> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    inlineHelpers(module);
+    TableRaiser raiser(module);
+    if (failed(raiser.planAll()))
+      return signalPassFailure();
+    raiser.raiseAll();
+  }
+};
+} // namespace
