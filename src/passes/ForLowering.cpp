@@ -148,8 +148,10 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       if (effectful.empty())
         continue;
       LogicalResult result = success();
-      if (effectful.size() == 1 && isa<ForOp>(effectful.front()))
-        result = lowerLoopPart(builder, parallel, cast<ForOp>(effectful.front()), placement);
+      ForOp loop;
+      SmallVector<Operation *> prelude;
+      if (isLoopPart(effectful, loop, prelude))
+        result = lowerLoopPart(builder, parallel, loop, prelude, placement);
       else
         result = lowerWorkerPart(builder, parallel, part, placement);
       if (failed(result))
@@ -165,6 +167,29 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       if (acq->use_empty())
         acq->erase();
     return success();
+  }
+
+  /// A part is one work-sharing loop, possibly after per-thread setup: private
+  /// allocas and the copy-in of firstprivate values (stores into those allocas).
+  /// Each chunk task redoes the setup, which is what a private copy means.
+  static bool isLoopPart(ArrayRef<Operation *> effectful, ForOp &loop,
+                         SmallVector<Operation *> &prelude) {
+    if (effectful.empty() || !isa<ForOp>(effectful.back()))
+      return false;
+    loop = cast<ForOp>(effectful.back());
+    llvm::SmallPtrSet<Value, 4> privates;
+    for (Operation *op : effectful.drop_back()) {
+      if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+        privates.insert(alloca.getResult());
+      } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        if (!privates.contains(store.getMemRef()))
+          return false;
+      } else if (!isa<memref::LoadOp>(op)) {
+        return false;
+      }
+      prelude.push_back(op);
+    }
+    return true;
   }
 
   /// Maps a value used by a part to the new task's world: views of the team
@@ -263,7 +288,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
   // One work-sharing loop: a task per chunk
   //===--------------------------------------------------------------------===//
 
-  LogicalResult lowerLoopPart(OpBuilder &b, EdtOp parallel, ForOp loop, const Placement &p) {
+  LogicalResult lowerLoopPart(OpBuilder &b, EdtOp parallel, ForOp loop,
+                              ArrayRef<Operation *> prelude, const Placement &p) {
     Location loc = loop.getLoc();
     // Loop bounds may be computed inside the team: recompute them here.
     IRMapping outer;
@@ -352,7 +378,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value route = buildRoute(b, loc, chunk, chunks, p.nodes, p.workersPerNode);
 
     IRMapping mapping;
-    SmallVector<Operation *> bodyOps;
+    SmallVector<Operation *> bodyOps(prelude);
     for (Operation &op : loop.getBody().front().without_terminator())
       bodyOps.push_back(&op);
     // The partials tables are acquired like any datablock, by every chunk.
@@ -391,12 +417,16 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // The accumulators as the body sees them become the private copies.
     for (auto [r, priv] : llvm::zip(reductions, privates))
       mapping.map(r.teamAcc, priv);
+    // Per-thread setup first, once per chunk.
+    if (failed(cloneInto(prelude, parallel, mapping, tb)))
+      return failure();
     auto inner = scf::ForOp::create(tb, loc, lo, hi, step);
     inner->setAttr("arts.chunk_loop", tb.getUnitAttr());
     mapping.map(loop.getInductionVar(), inner.getInductionVar());
     OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
     ib.setInsertionPoint(inner.getBody()->getTerminator());
-    if (failed(cloneInto(bodyOps, parallel, mapping, ib)))
+    if (failed(cloneInto(ArrayRef<Operation *>(bodyOps).drop_front(prelude.size()), parallel,
+                         mapping, ib)))
       return failure();
     // Each chunk leaves its partial in its slot.
     tb.setInsertionPointAfter(inner);
