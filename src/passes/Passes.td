@@ -48,6 +48,47 @@ def CanonicalizeMemrefs : Pass<"arts-canonicalize-memrefs", "ModuleOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
+def CollectMetadata : Pass<"arts-collect-metadata", "ModuleOp"> {
+  let summary = "loop and array facts as `arts.metadata`, shared by source location";
+  let description = [{
+    On the sequential compile of a program (a module without `omp.*` ops) it
+    analyses every loop (`scf.for`, `scf.while`, `affine.for`, ...): trip
+    count, nesting level, loop-carried dependences through memory and
+    iter_args, reductions, per-iteration temporaries, and a class `parallel`,
+    `reduction`, `sequential` or `unknown` (`unknown` whenever the test cannot
+    prove a dependence or its absence). Every array (`memref.alloc`/`alloca`,
+    memref function arguments) gets its rank, element type, shape, read and
+    write counts and the access pattern of each dimension (`iv`, `affine`,
+    `invariant`, `indirect`, `unknown`). The facts become a dictionary
+    attribute `arts.metadata` on the op (on the function's argument
+    attributes for arguments) and a JSON file keyed by `file:line:col`,
+    written atomically.
+
+    On the OpenMP compile of the same file (a module with `omp.*` ops) it
+    reads the file back and attaches each record to the op at the same source
+    location, with `origin = "sequential"`; ops without a record, or every op
+    when there is no file, get this module's own analysis with
+    `origin = "parallel"`. A malformed file is an error.
+
+    ```mlir
+    // before
+    scf.for %i = %c0 to %c32 step %c1 {
+      %x = memref.load %a[%i] : memref<32xf32>
+      memref.store %x, %b[%i] : memref<32xf32>
+    }
+    // after
+    scf.for %i = %c0 to %c32 step %c1 {
+      ...
+    } {arts.metadata = {class = "parallel", level = 0 : i64, location = "f.c:3:3",
+                        loop_carried = "no", origin = "sequential", trip_count = 32 : i64, ...}}
+    ```
+  }];
+  let options = [
+    Option<"metadataFile", "metadata-file", "std::string", "\".carts-metadata.json\"",
+           "the JSON file written on the sequential compile and read on the OpenMP one">
+  ];
+}
+
 def OpenMPToArts : Pass<"arts-openmp-to-arts", "ModuleOp"> {
   let summary = "convert the upstream omp dialect into ARTS tasks and work-sharing loops";
   let description = [{
