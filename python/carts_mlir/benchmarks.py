@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from .files import write_atomically
 from .errors import CartsError
 
 SIZES = ("mini", "small", "medium", "large")
@@ -585,18 +586,7 @@ def json_report(results: list[BenchResult], cfg: RunConfig, root: Path, total: f
 
 
 def write_json_atomically(path: Path, data: dict) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        os.fchmod(fd, 0o666 & ~umask)  # mkstemp's 0600 would outlive the rename
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps(data, indent=2) + "\n")
 
 
 def cc_version(cc: list[str]) -> str | None:

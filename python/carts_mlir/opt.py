@@ -12,13 +12,12 @@ leaves no output file behind.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .files import write_atomically
 from . import env, ir, pipeline
 from .errors import CartsError, guarded
 
@@ -134,19 +133,6 @@ def process_chunk(text: str, name: str, opts: Options) -> tuple[str, list[tuple[
     return ir.to_text(module, debug_info=opts.debug_info, generic=opts.generic), per_stage
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a failure never leaves a partial file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def run(opts: Options) -> int:
     from . import diagnostics_check
 
@@ -166,6 +152,7 @@ def run(opts: Options) -> int:
             stage_dumps.append(dumps)
     if opts.all_stages:
         out_dir = Path(opts.output)
+        out_dir.mkdir(parents=True, exist_ok=True)
         stem = Path(name).stem if name != "<stdin>" else "stdin"
         for dumps in stage_dumps:
             for i, (stage_name, stage_text) in enumerate(dumps):
@@ -173,7 +160,8 @@ def run(opts: Options) -> int:
         return 0
     result = "// -----\n".join(outputs)
     if opts.output:
-        write_atomically(Path(opts.output), result)
+        Path(opts.output).parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(opts.output, result)
     else:
         sys.stdout.write(result)
     return 0

@@ -113,6 +113,13 @@ Value mlir::arts::buildRoute(OpBuilder &builder, Location loc, Value chunk, Valu
   return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), route);
 }
 
+Value mlir::arts::buildTripCount(OpBuilder &builder, Location loc, Value lb, Value ub,
+                                 Value step) {
+  Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+  Value span = arith::MaxSIOp::create(builder, loc, arith::SubIOp::create(builder, loc, ub, lb), zero);
+  return arith::CeilDivSIOp::create(builder, loc, span, step);
+}
+
 Value mlir::arts::ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value b) {
   return arith::CeilDivUIOp::create(builder, loc, a, b);
 }

@@ -74,6 +74,9 @@ MemrefUse usesIn(Value memref, Region *region);
 /// The access mode of a task that reads/writes a datablock.
 ArtsMode modeFor(const MemrefUse &use);
 
+/// Iterations of `for (i = lb; i < ub; i += step)` (step > 0): `ceil(max(ub - lb, 0) / step)`.
+Value buildTripCount(OpBuilder &builder, Location loc, Value lb, Value ub, Value step);
+
 /// `ceil(a / b)` on non-negative index values.
 Value ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value b);
 

@@ -78,7 +78,7 @@ std::optional<int64_t> offsetFrom(Value index, Value iv) {
   return std::nullopt;
 }
 
-/// The memref of a load/store that uses `ref`, with its indices; null otherwise.
+/// True for a load from or store into `ref` (not a store of `ref` itself).
 bool isPlainAccess(Operation *user, Value ref) {
   if (auto load = dyn_cast<memref::LoadOp>(user))
     return load.getMemRef() == ref && !load.getIndices().empty();

@@ -303,8 +303,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value step = outer.lookupOrDefault(loop.getStep());
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value span = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), zero);
-    Value trips = arith::CeilDivSIOp::create(b, loc, span, step);
+    Value trips = buildTripCount(b, loc, lb, ub, step);
 
     // Chunk size: the static share of each worker, or the requested chunk
     // (kept to at most 16 chunks per worker: task creation is not free).
@@ -548,10 +547,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
         query.getResult().replaceAllUsesWith(value);
         query.erase();
       } else if (auto loop = dyn_cast<ForOp>(op)) {
-        Value span = arith::MaxSIOp::create(
-            rb, l, arith::SubIOp::create(rb, l, loop.getUpperBound(), loop.getLowerBound()),
-            arith::ConstantIndexOp::create(rb, l, 0));
-        Value trips = arith::CeilDivSIOp::create(rb, l, span, loop.getStep());
+        Value trips = buildTripCount(rb, l, loop.getLowerBound(), loop.getUpperBound(),
+                                     loop.getStep());
         Value share = ceilDivIndex(rb, l, trips, arith::ConstantIndexOp::create(rb, l, p.workers));
         Value stride = arith::MulIOp::create(rb, l, share, loop.getStep());
         Value lo = arith::AddIOp::create(rb, l, loop.getLowerBound(), arith::MulIOp::create(rb, l, worker, stride));

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
+from ..files import write_atomically
 from ..errors import CartsError
 from . import clang_support as cs
 
@@ -141,26 +140,6 @@ def cgeist_main(argv: list[str]) -> int:
         return 0
     write_atomically(opts.output, text if text.endswith("\n") else text + "\n")
     return 0
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Write via a temporary file in the same directory, then rename: a failed run
-    never leaves a partial output."""
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".cgeist-", suffix=".tmp", dir=directory)
-    except OSError as err:
-        raise CartsError(f"cannot write output: {err.strerror}", path) from None
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def _first_line(text: str) -> str:

@@ -16,16 +16,15 @@ resolve from the process as on the sequential path (:mod:`carts_mlir.jit.engine`
 
 from __future__ import annotations
 
-import functools
 import os
-import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Union
 
-import llvmlite.binding as llvm
 from mlir import ir as mir
 
+from .. import runtime
+from ..files import write_atomically
 from .engine import CompiledProgram, compile_llvm_ir
 from .lowering import translate_to_llvm_ir
 
@@ -53,31 +52,12 @@ def arts_llvm_path(source: str | os.PathLike, directory: str | os.PathLike = "."
 def emit_llvm(program: Program, path: str | os.PathLike) -> Path:
     """Write the LLVM IR of ``program`` to ``path`` atomically (a reader never sees half a
     file, and a failed translation leaves no file behind). Returns the path."""
-    text = llvm_ir_text(program)
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
-
-
-@functools.cache
-def _load_runtime() -> None:
-    """Load libcartsrt once: globally for later ``dlopen``s, and into LLVM's symbol search."""
-    from .. import runtime
-
-    runtime.load()
-    llvm.load_library_permanently(str(runtime.library_path()))
+    return write_atomically(path, llvm_ir_text(program))
 
 
 def compile_arts_program(program: Program, opt_level: int = 3) -> CompiledProgram:
     """JIT ``program`` at ``-O<opt_level>`` with the runtime's symbols resolvable."""
-    _load_runtime()
+    runtime.load()
     return compile_llvm_ir(llvm_ir_text(program), opt_level)
 
 
