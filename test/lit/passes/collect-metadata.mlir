@@ -161,6 +161,41 @@ func.func @conditional_max(%a: memref<?xf32>, %n: index) -> f32 {
   return %r : f32
 }
 
+// `m = a[i] < m ? a[i] : m` through arith.select: a min reduction.
+// CHECK-LABEL: func.func @select_min
+func.func @select_min(%a: memref<?xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.alloca() : memref<f32>
+  // CHECK: } {arts.metadata = {carried = [], class = "reduction", {{.*}}reductions = [{array = "seq.mlir:[[@LINE-1]]:8", kind = "min"}]
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %cur = memref.load %m[] : memref<f32>
+    %lt = arith.cmpf olt, %x, %cur : f32
+    %new = arith.select %lt, %x, %cur : f32
+    memref.store %new, %m[] : memref<f32>
+  }
+  %r = memref.load %m[] : memref<f32>
+  return %r : f32
+}
+
+// A prefix sum reads the partial value for something else: not a reduction, sequential.
+// CHECK-LABEL: func.func @prefix_sum
+func.func @prefix_sum(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = memref.alloca() : memref<f32>
+  // CHECK: } {arts.metadata = {carried = ["seq.mlir:[[@LINE-1]]:8"], class = "sequential",
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %cur = memref.load %s[] : memref<f32>
+    %y = arith.addf %cur, %x : f32
+    memref.store %y, %s[] : memref<f32>
+    memref.store %y, %b[%i] : memref<?xf32>
+  }
+  return
+}
+
 // x = 3 * x + 3 on a scalar: read before written in each iteration, a proven dependence.
 // CHECK-LABEL: func.func @scalar_recurrence
 func.func @scalar_recurrence(%n: index) -> i64 {
@@ -314,7 +349,7 @@ func.func @while_and_call(%a: memref<?xf32>, %n: index) {
   return
 }
 
-// DEBUG: [collect-metadata] wrote 20 loop and 26 array facts to {{.*}}seq.json
+// DEBUG: [collect-metadata] wrote 22 loop and 31 array facts to {{.*}}seq.json
 
 // The file: version, source, one record per loop and array keyed by location.
 // SEQJSON: "arrays": {
