@@ -554,6 +554,11 @@ private:
   enum class PairResult { Independent, Distance, SameLocation, Unknown };
   PairResult comparePair(const Access &w, const Access &x, Operation *loop, const LoopShape &shape,
                          int64_t *distanceOut = nullptr);
+  bool sameElementEachIteration(const IndexForm &form, Operation *loop, const LoopShape &shape);
+  std::optional<std::pair<int64_t, int64_t>> restRange(const IndexForm &form, const IndexForm &other,
+                                                       Value iv, Operation *loop);
+  bool separatedByRange(const IndexForm &fw, const IndexForm &fx, Value iv, int64_t a,
+                        std::optional<int64_t> step, Operation *loop);
   bool isPrivatizable(Operation *loop, ArrayRef<const Access *> group);
   std::optional<std::string> matchReduction(ArrayRef<const Access *> group);
   bool mayRunAfter(Operation *loop, Operation *op);
@@ -1224,8 +1229,13 @@ MetadataCollector::PairResult MetadataCollector::comparePair(const Access &w, co
     for (unsigned d = 0; d < common && !ivSeparates; ++d) {
       const IndexForm &fw = w.dims[d], &fx = x.dims[d];
       int64_t a = fw.coefficient(iv);
-      if (a == 0 || !fw.sameTerms(fx) || !index.invariantIn(fw, loop, iv))
+      if (a == 0 || fx.coefficient(iv) != a)
         continue;
+      if (!fw.sameTerms(fx) || !index.invariantIn(fw, loop, iv)) {
+        // `a*i + j` with j in a range narrower than a*step (a row-major flattened index).
+        ivSeparates = separatedByRange(fw, fx, iv, a, shape.steps[ivIndex], loop);
+        continue;
+      }
       // a*i1 + c_w == a*i2 + c_x with i1 - i2 = k * step, k != 0
       int64_t diff = fx.constant - fw.constant;
       std::optional<int64_t> step = shape.steps[ivIndex];
@@ -1247,7 +1257,7 @@ MetadataCollector::PairResult MetadataCollector::comparePair(const Access &w, co
         // A proven recurrence only if every other dimension names the same element.
         bool restEqual = !w.whole && !x.whole && w.dims.size() == x.dims.size();
         for (unsigned o = 0; o < w.dims.size() && restEqual; ++o)
-          restEqual = o == d || (w.dims[o] == x.dims[o] && w.dims[o].coefficient(iv) == 0);
+          restEqual = o == d || (w.dims[o] == x.dims[o] && sameElementEachIteration(w.dims[o], loop, shape));
         if (restEqual)
           distance = iterations;
       }
@@ -1265,18 +1275,93 @@ MetadataCollector::PairResult MetadataCollector::comparePair(const Access &w, co
   // whose other atoms are invariant or IVs of loops nested in this one.
   if (w.whole || x.whole || w.dims.size() != x.dims.size())
     return PairResult::Unknown;
-  for (unsigned d = 0; d < w.dims.size(); ++d) {
-    const IndexForm &f = w.dims[d];
-    if (f != x.dims[d])
+  for (unsigned d = 0; d < w.dims.size(); ++d)
+    if (w.dims[d] != x.dims[d] || !sameElementEachIteration(w.dims[d], loop, shape))
       return PairResult::Unknown;
-    for (auto [atom, coeff] : f.terms) {
-      if (index.atomInvariantIn(atom, loop))
-        continue;
-      if (index.atom(atom).kind != AtomKind::Induction || llvm::is_contained(shape.ivs, atom))
-        return PairResult::Unknown;
-    }
-  }
   return PairResult::SameLocation;
+}
+
+/// An index free of the loop's own IVs whose atoms are invariant in the loop or
+/// IVs of loops nested in it: every iteration of `loop` reaches the same elements.
+bool MetadataCollector::sameElementEachIteration(const IndexForm &form, Operation *loop,
+                                                 const LoopShape &shape) {
+  return form.known && llvm::all_of(form.terms, [&](auto &term) {
+           Value atom = term.first;
+           return index.atomInvariantIn(atom, loop) ||
+                  (index.atom(atom).kind == AtomKind::Induction &&
+                   !llvm::is_contained(shape.ivs, atom));
+         });
+}
+
+/// The values an induction variable takes when its loop has constant bounds.
+static std::optional<std::pair<int64_t, int64_t>> inductionRange(Value iv) {
+  auto arg = dyn_cast<BlockArgument>(iv);
+  if (!arg)
+    return std::nullopt;
+  Operation *owner = arg.getOwner()->getParentOp();
+  std::optional<int64_t> lb, ub, step;
+  bool inclusive = false;
+  if (auto f = dyn_cast<scf::ForOp>(owner); f && arg == f.getInductionVar()) {
+    lb = constantIntOf(f.getLowerBound()), ub = constantIntOf(f.getUpperBound());
+    step = constantIntOf(f.getStep());
+  } else if (auto a = dyn_cast<affine::AffineForOp>(owner); a && a.hasConstantBounds()) {
+    lb = a.getConstantLowerBound(), ub = a.getConstantUpperBound(), step = a.getStepAsInt();
+  } else if (auto n = dyn_cast<omp::LoopNestOp>(owner)) {
+    unsigned i = arg.getArgNumber();
+    lb = constantIntOf(n.getLoopLowerBounds()[i]), ub = constantIntOf(n.getLoopUpperBounds()[i]);
+    step = constantIntOf(n.getLoopSteps()[i]);
+    inclusive = n.getLoopInclusive();
+  }
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  auto last = llvm::checkedSub(*ub, int64_t(inclusive ? 0 : 1));
+  if (!last || *last < *lb)
+    return std::nullopt;
+  return std::make_pair(*lb, *lb + (*last - *lb) / *step * *step);
+}
+
+/// The range of `form` without its `iv` term, where atoms invariant in `loop`
+/// must appear alike in `other` (they cancel) and every other atom is the IV of
+/// a loop nested in `loop` with constant bounds.
+std::optional<std::pair<int64_t, int64_t>>
+MetadataCollector::restRange(const IndexForm &form, const IndexForm &other, Value iv, Operation *loop) {
+  int64_t lo = form.constant, hi = form.constant;
+  for (auto [atom, coeff] : form.terms) {
+    if (atom == iv)
+      continue;
+    if (index.atomInvariantIn(atom, loop)) {
+      if (other.coefficient(atom) != coeff)
+        return std::nullopt;
+      continue;
+    }
+    auto range = definedInside(atom, loop) ? inductionRange(atom) : std::nullopt;
+    if (!range)
+      return std::nullopt;
+    auto a = llvm::checkedMul(coeff, range->first), b = llvm::checkedMul(coeff, range->second);
+    if (!a || !b)
+      return std::nullopt;
+    auto newLo = llvm::checkedAdd(lo, std::min(*a, *b)), newHi = llvm::checkedAdd(hi, std::max(*a, *b));
+    if (!newLo || !newHi)
+      return std::nullopt;
+    lo = *newLo, hi = *newHi;
+  }
+  return std::make_pair(lo, hi);
+}
+
+/// `a*i1 + r_w == a*i2 + r_x` has no solution with i1 - i2 a non-zero multiple
+/// of the step when r_w - r_x stays strictly within one step of `a*i`.
+bool MetadataCollector::separatedByRange(const IndexForm &fw, const IndexForm &fx, Value iv,
+                                         int64_t a, std::optional<int64_t> step, Operation *loop) {
+  if (!fw.known || !fx.known || !step || *step <= 0)
+    return false;
+  auto rw = restRange(fw, fx, iv, loop), rx = restRange(fx, fw, iv, loop);
+  auto stride = llvm::checkedMul(a, *step);
+  if (!rw || !rx || !stride)
+    return false;
+  auto lo = llvm::checkedSub(rw->first, rx->second), hi = llvm::checkedSub(rw->second, rx->first);
+  if (!lo || !hi || *lo == INT64_MIN || *hi == INT64_MIN || *stride == INT64_MIN)
+    return false;
+  return std::max(std::abs(*lo), std::abs(*hi)) < std::abs(*stride);
 }
 
 RootVerdict MetadataCollector::analyseRoot(Operation *loop, const LoopShape &shape,
@@ -1352,7 +1437,8 @@ RootVerdict MetadataCollector::analyseRoot(Operation *loop, const LoopShape &sha
           ""};
 }
 
-/// Whether `v` depends on `arg` through ops inside `loop`.
+/// Whether `v` depends on `arg` through ops inside `loop` (for a result of an
+/// op with regions, through anything those regions use).
 static bool dependsOn(Value v, Value arg, Operation *loop) {
   SmallVector<Value> worklist{v};
   DenseSet<Value> seen;
@@ -1360,21 +1446,16 @@ static bool dependsOn(Value v, Value arg, Operation *loop) {
     Value cur = worklist.pop_back_val();
     if (cur == arg)
       return true;
-    if (!seen.insert(cur).second || seen.size() > 512)
+    if (!seen.insert(cur).second)
       continue;
+    if (seen.size() > 4096)
+      return true; // too far to follow: assume it does
     Operation *def = cur.getDefiningOp();
     if (!def || !loop->isProperAncestor(def))
       continue;
     llvm::append_range(worklist, def->getOperands());
-    bool usedInside = false;
     for (Region &region : def->getRegions())
-      region.walk([&](Operation *op) {
-        for (Value operand : op->getOperands())
-          if (operand == arg || definedInside(operand, loop))
-            usedInside |= operand == arg;
-      });
-    if (usedInside)
-      return true;
+      region.walk([&](Operation *nested) { llvm::append_range(worklist, nested->getOperands()); });
   }
   return false;
 }
@@ -1383,9 +1464,11 @@ RootVerdict MetadataCollector::analyseIterArg(Operation *loop, BlockArgument arg
                                               StringRef name) {
   if (!dependsOn(yielded, arg, loop))
     return {RootVerdict::Independent, "", ""};
+  // `acc' = acc op x`, with acc used by nothing else and acc' only yielded.
   Operation *combine = stripValueCasts(yielded).getDefiningOp();
+  Operation *yield = arg.getOwner()->getTerminator();
   if (combine && loop->isProperAncestor(combine) && combine->getNumOperands() == 2 &&
-      arg.hasOneUse()) {
+      usedOnlyBy(arg, {combine}) && usedOnlyBy(combine->getResult(0), {yield})) {
     if (auto kind = combiningKind(combine)) {
       Value lhs = stripValueCasts(combine->getOperand(0)), rhs = stripValueCasts(combine->getOperand(1));
       bool isSub = isa<arith::SubFOp, arith::SubIOp>(combine);

@@ -287,6 +287,34 @@ func.func @matmul_rows(%A: memref<?xmemref<?xf64>>, %B: memref<?xmemref<?xf64>>,
   return
 }
 
+// A row-major flattened index a[8*i + j]: rows of 8 never overlap when j < 8, but may when
+// j < 9.
+// CHECK-LABEL: func.func @flattened_rows
+// CHECK: } {arts.metadata = {carried = [], class = "parallel", level = 0 : i64,
+// CHECK: } {arts.metadata = {carried = [], class = "unknown", level = 0 : i64,
+func.func @flattened_rows(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c9 = arith.constant 9 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    %row = arith.muli %i, %c8 : index
+    scf.for %j = %c0 to %c8 step %c1 {
+      %k = arith.addi %row, %j : index
+      memref.store %f, %a[%k] : memref<?xf32>
+    }
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %row = arith.muli %i, %c8 : index
+    scf.for %j = %c0 to %c9 step %c1 {
+      %k = arith.addi %row, %j : index
+      memref.store %f, %a[%k] : memref<?xf32>
+    }
+  }
+  return
+}
+
 // A stencil between two allocations: parallel; a is read at rows i-1 and i+1 (`affine`).
 // CHECK-LABEL: func.func @stencil
 func.func @stencil(%n: index) {
@@ -349,7 +377,7 @@ func.func @while_and_call(%a: memref<?xf32>, %n: index) {
   return
 }
 
-// DEBUG: [collect-metadata] wrote 22 loop and 31 array facts to {{.*}}seq.json
+// DEBUG: [collect-metadata] wrote 26 loop and 32 array facts to {{.*}}seq.json
 
 // The file: version, source, one record per loop and array keyed by location.
 // SEQJSON: "arrays": {
