@@ -244,7 +244,7 @@ struct CollectMetadata : arts::impl::CollectMetadataBase<CollectMetadata> {
     ModuleOp module = getOperation();
     bool hasOpenMP = false;
     module.walk([&](Operation *op) {
-      if (isa<omp::OpenMPDialect>(op->getDialect())) {
+      if (isa_and_nonnull<omp::OpenMPDialect>(op->getDialect())) {
         hasOpenMP = true;
         return WalkResult::interrupt();
       }

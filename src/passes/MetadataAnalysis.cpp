@@ -603,7 +603,7 @@ RootKind MetadataCollector::rootKind(Value root) {
     Operation *owner = arg.getOwner()->getParentOp();
     if (isa<FunctionOpInterface>(owner) && arg.getOwner()->isEntryBlock())
       return RootKind::Argument;
-    if (isa<omp::OpenMPDialect>(owner->getDialect()))
+    if (isa_and_nonnull<omp::OpenMPDialect>(owner->getDialect()))
       return RootKind::TaskPrivate; // private and reduction copies of an OpenMP construct
     return RootKind::Unknown;
   }
@@ -1681,6 +1681,15 @@ std::string MetadataCollector::keyOfRoot(Value root) {
     key = "unknown";
   if (auto global = root.getDefiningOp<memref::GetGlobalOp>())
     key = ("@" + global.getName()).str();
+  // A private or reduction copy of an OpenMP clause is named after its variable.
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    if (auto clauses = dyn_cast<omp::BlockArgOpenMPOpInterface>(arg.getOwner()->getParentOp())) {
+      SmallVector<std::pair<Value, BlockArgument>> pairs;
+      clauses.getBlockArgsPairs(pairs);
+      for (auto [var, blockArg] : pairs)
+        if (blockArg == arg)
+          key = keyOfRoot(canonicalRoot(resolveMemref(var, index).root));
+    }
   return rootKeys[root] = key;
 }
 
