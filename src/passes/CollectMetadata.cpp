@@ -99,7 +99,8 @@ static std::string describeLoop(const json::Object &facts, StringRef key) {
     os << "?";
   os << " level=" << facts.getInteger("level").value_or(-1)
      << " class=" << facts.getString("class").value_or("?");
-  if (const json::Array *reductions = facts.getArray("reductions"); reductions && !reductions->empty()) {
+  const json::Array *reductions = facts.getArray("reductions");
+  if (reductions && !reductions->empty()) {
     os << " reductions=[";
     llvm::interleaveComma(*reductions, os, [&](const json::Value &r) {
       const json::Object *obj = r.getAsObject();
@@ -134,7 +135,8 @@ static std::string describeArray(const json::Object &facts, StringRef key) {
   os << " reads=" << facts.getInteger("reads").value_or(0)
      << " writes=" << facts.getInteger("writes").value_or(0) << " dims=[";
   if (const json::Array *dims = facts.getArray("dims"))
-    llvm::interleave(*dims, os, [&](const json::Value &d) { os << d.getAsString().value_or("?"); }, ",");
+    llvm::interleave(
+        *dims, os, [&](const json::Value &d) { os << d.getAsString().value_or("?"); }, ",");
   os << "]";
   return line;
 }
@@ -332,7 +334,8 @@ struct CollectMetadata : arts::impl::CollectMetadataBase<CollectMetadata> {
     std::string line = r.isLoop ? describeLoop(facts, r.key) : describeArray(facts, r.key);
     if (r.argument < 0) {
       Operation *target = r.op;
-      if (isa<omp::LoopNestOp>(target) && isa_and_nonnull<omp::LoopWrapperInterface>(target->getParentOp()))
+      if (isa<omp::LoopNestOp>(target) &&
+          isa_and_nonnull<omp::LoopWrapperInterface>(target->getParentOp()))
         target = target->getParentOp();
       target->setAttr(kAttrName, attr);
       CARTS_DEBUG(kChannel, r.op) << line << " origin=" << origin << "\n";

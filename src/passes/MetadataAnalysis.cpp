@@ -132,7 +132,8 @@ static Value stripIntCasts(Value v) {
 
 static std::optional<int64_t> constantIntOf(Value v) {
   APInt value;
-  if (v && matchPattern(stripIntCasts(v), m_ConstantInt(&value)) && value.getSignificantBits() <= 64)
+  if (v && matchPattern(stripIntCasts(v), m_ConstantInt(&value)) &&
+      value.getSignificantBits() <= 64)
     return value.getSExtValue();
   return std::nullopt;
 }
@@ -236,7 +237,8 @@ public:
   const AtomInfo &atom(Value atom);
 
   bool atomInvariantIn(Value atom, Operation *loop) {
-    return llvm::none_of(this->atom(atom).leaves, [&](Value leaf) { return definedInside(leaf, loop); });
+    return llvm::none_of(this->atom(atom).leaves,
+                         [&](Value leaf) { return definedInside(leaf, loop); });
   }
   /// Every atom of `form` other than `except` keeps its value across `loop`'s iterations.
   bool invariantIn(const IndexForm &form, Operation *loop, Value except = nullptr) {
@@ -294,7 +296,8 @@ IndexForm IndexAnalysis::compute(Value v, unsigned depth) {
                            int64_t(1) << amount.constant);
     } else if (auto apply = dyn_cast<affine::AffineApplyOp>(def)) {
       AffineMap map = apply.getAffineMap();
-      IndexForm f = formOfAffine(map.getResult(0), apply.getDimOperands(), apply.getSymbolOperands());
+      IndexForm f =
+          formOfAffine(map.getResult(0), apply.getDimOperands(), apply.getSymbolOperands());
       if (f.known)
         result = f;
     }
@@ -555,8 +558,8 @@ private:
   PairResult comparePair(const Access &w, const Access &x, Operation *loop, const LoopShape &shape,
                          int64_t *distanceOut = nullptr);
   bool sameElementEachIteration(const IndexForm &form, Operation *loop, const LoopShape &shape);
-  std::optional<std::pair<int64_t, int64_t>> restRange(const IndexForm &form, const IndexForm &other,
-                                                       Value iv, Operation *loop);
+  std::optional<std::pair<int64_t, int64_t>>
+  restRange(const IndexForm &form, const IndexForm &other, Value iv, Operation *loop);
   bool separatedByRange(const IndexForm &fw, const IndexForm &fx, Value iv, int64_t a,
                         std::optional<int64_t> step, Operation *loop);
   bool isPrivatizable(Operation *loop, ArrayRef<const Access *> group);
@@ -1032,8 +1035,9 @@ static bool usedOnlyBy(Value v, ArrayRef<Operation *> users) {
   for (Operation *user : v.getUsers()) {
     if (llvm::is_contained(users, user))
       continue;
-    if (!isa<arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(user) ||
-        !usedOnlyBy(user->getResult(0), users))
+    bool isCast =
+        isa<arith::ExtFOp, arith::TruncFOp, arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp>(user);
+    if (!isCast || !usedOnlyBy(user->getResult(0), users))
       return false;
   }
   return true;
@@ -1103,7 +1107,8 @@ bool MetadataCollector::sameLoadedValue(Value a, Value b) {
   Operation *secondAnc = block->findAncestorOpInBlock(*second);
   auto between = [&](Operation *op) {
     Operation *anc = block->findAncestorOpInBlock(*op);
-    return anc && first->isBeforeInBlock(anc) && (anc == secondAnc || anc->isBeforeInBlock(secondAnc));
+    return anc && first->isBeforeInBlock(anc) &&
+           (anc == secondAnc || anc->isBeforeInBlock(secondAnc));
   };
   for (unsigned id : accessesOfRoot.lookup(x->root))
     if (accesses[id].write && between(accesses[id].op))
@@ -1200,7 +1205,8 @@ std::optional<std::string> MetadataCollector::matchReduction(ArrayRef<const Acce
         }
       }
     }
-    if (!updateKind || !partial || (kind && *kind != *updateKind) || !consumed.insert(partial).second)
+    if (!updateKind || !partial || (kind && *kind != *updateKind) ||
+        !consumed.insert(partial).second)
       return std::nullopt;
     kind = updateKind;
   }
@@ -1209,9 +1215,9 @@ std::optional<std::string> MetadataCollector::matchReduction(ArrayRef<const Acce
   return kind->str();
 }
 
-MetadataCollector::PairResult MetadataCollector::comparePair(const Access &w, const Access &x,
-                                                             Operation *loop, const LoopShape &shape,
-                                                             int64_t *distanceOut) {
+MetadataCollector::PairResult
+MetadataCollector::comparePair(const Access &w, const Access &x, Operation *loop,
+                               const LoopShape &shape, int64_t *distanceOut) {
   if (!w.exact || !x.exact)
     return PairResult::Unknown;
   unsigned common = std::min(w.dims.size(), x.dims.size());
@@ -1257,7 +1263,8 @@ MetadataCollector::PairResult MetadataCollector::comparePair(const Access &w, co
         // A proven recurrence only if every other dimension names the same element.
         bool restEqual = !w.whole && !x.whole && w.dims.size() == x.dims.size();
         for (unsigned o = 0; o < w.dims.size() && restEqual; ++o)
-          restEqual = o == d || (w.dims[o] == x.dims[o] && sameElementEachIteration(w.dims[o], loop, shape));
+          restEqual = o == d || (w.dims[o] == x.dims[o] &&
+                                 sameElementEachIteration(w.dims[o], loop, shape));
         if (restEqual)
           distance = iterations;
       }
@@ -1324,7 +1331,8 @@ static std::optional<std::pair<int64_t, int64_t>> inductionRange(Value iv) {
 /// must appear alike in `other` (they cancel) and every other atom is the IV of
 /// a loop nested in `loop` with constant bounds.
 std::optional<std::pair<int64_t, int64_t>>
-MetadataCollector::restRange(const IndexForm &form, const IndexForm &other, Value iv, Operation *loop) {
+MetadataCollector::restRange(const IndexForm &form, const IndexForm &other, Value iv,
+                             Operation *loop) {
   int64_t lo = form.constant, hi = form.constant;
   for (auto [atom, coeff] : form.terms) {
     if (atom == iv)
@@ -1340,7 +1348,8 @@ MetadataCollector::restRange(const IndexForm &form, const IndexForm &other, Valu
     auto a = llvm::checkedMul(coeff, range->first), b = llvm::checkedMul(coeff, range->second);
     if (!a || !b)
       return std::nullopt;
-    auto newLo = llvm::checkedAdd(lo, std::min(*a, *b)), newHi = llvm::checkedAdd(hi, std::max(*a, *b));
+    auto newLo = llvm::checkedAdd(lo, std::min(*a, *b));
+    auto newHi = llvm::checkedAdd(hi, std::max(*a, *b));
     if (!newLo || !newHi)
       return std::nullopt;
     lo = *newLo, hi = *newHi;
@@ -1470,14 +1479,16 @@ RootVerdict MetadataCollector::analyseIterArg(Operation *loop, BlockArgument arg
   if (combine && loop->isProperAncestor(combine) && combine->getNumOperands() == 2 &&
       usedOnlyBy(arg, {combine}) && usedOnlyBy(combine->getResult(0), {yield})) {
     if (auto kind = combiningKind(combine)) {
-      Value lhs = stripValueCasts(combine->getOperand(0)), rhs = stripValueCasts(combine->getOperand(1));
+      Value lhs = stripValueCasts(combine->getOperand(0));
+      Value rhs = stripValueCasts(combine->getOperand(1));
       bool isSub = isa<arith::SubFOp, arith::SubIOp>(combine);
       Value other = lhs == arg ? rhs : rhs == arg && !isSub ? lhs : Value();
       if (other && !dependsOn(other, arg, loop))
         return {RootVerdict::Reduction, "", kind->str()};
     }
   }
-  return {RootVerdict::Carried, (name + " carries a value from one iteration to the next").str(), ""};
+  return {RootVerdict::Carried, (name + " carries a value from one iteration to the next").str(),
+          ""};
 }
 
 json::Object MetadataCollector::analyseLoop(Operation *loop, unsigned level) {
@@ -1495,7 +1506,10 @@ json::Object MetadataCollector::analyseLoop(Operation *loop, unsigned level) {
   auto demote = [&](Verdict to, const std::string &reason) {
     // sequential (a proven dependence) > unknown > reduction > parallel
     auto rank = [](Verdict v) {
-      return v == Verdict::Sequential ? 3 : v == Verdict::Unknown ? 2 : v == Verdict::Reduction ? 1 : 0;
+      return v == Verdict::Sequential  ? 3
+             : v == Verdict::Unknown   ? 2
+             : v == Verdict::Reduction ? 1
+                                       : 0;
     };
     if (rank(to) > rank(verdict)) {
       verdict = to;
@@ -1587,7 +1601,8 @@ json::Object MetadataCollector::analyseLoop(Operation *loop, unsigned level) {
     }
   }
   if (readsUnknownRoot && writesShared)
-    demote(Verdict::Unknown, "it reads through a memref of unknown origin that may alias what it writes");
+    demote(Verdict::Unknown,
+           "it reads through a memref of unknown origin that may alias what it writes");
 
   for (Value root : readRoots)
     reads.push_back(keyOfRoot(root));
@@ -1657,7 +1672,8 @@ json::Object MetadataCollector::analyseArray(Value root, RootKind kind) {
   facts["element_type"] = elementText;
   std::string shapeText;
   for (auto [i, extent] : llvm::enumerate(shape))
-    shapeText += (i ? "x" : "") + (ShapedType::isDynamic(extent) ? std::string("?") : std::to_string(extent));
+    shapeText += (i ? "x" : "") +
+                 (ShapedType::isDynamic(extent) ? std::string("?") : std::to_string(extent));
   facts["shape"] = shapeText;
   facts["static_shape"] = ranked && llvm::none_of(shape, ShapedType::isDynamic);
   if (nested)
@@ -1727,11 +1743,13 @@ void MetadataCollector::run() {
   for (MetadataRecord &r : records) {
     if (r.isLoop) {
       unsigned level = 0;
-      for (Operation *p = r.op->getParentOp(); p && !isa<FunctionOpInterface>(p); p = p->getParentOp())
+      for (Operation *p = r.op->getParentOp(); p && !isa<FunctionOpInterface>(p);
+           p = p->getParentOp())
         level += isRecordedLoop(p);
       r.facts = analyseLoop(r.op, level);
     } else if (r.argument >= 0) {
-      r.facts = analyseArray(cast<FunctionOpInterface>(r.op).getArgument(r.argument), RootKind::Argument);
+      Value arg = cast<FunctionOpInterface>(r.op).getArgument(r.argument);
+      r.facts = analyseArray(arg, RootKind::Argument);
     } else {
       r.facts = analyseArray(r.op->getResult(0), rootKind(r.op->getResult(0)));
     }
