@@ -61,8 +61,9 @@ def CollectMetadata : Pass<"arts-collect-metadata", "ModuleOp"> {
     write counts and the access pattern of each dimension (`iv`, `affine`,
     `invariant`, `indirect`, `unknown`). The facts become a dictionary
     attribute `arts.metadata` on the op (on the function's argument
-    attributes for arguments) and a JSON file keyed by `file:line:col`,
-    written atomically.
+    attributes for arguments, on the `omp.wsloop` for an `omp.loop_nest`,
+    whose printer drops discardable attributes) and a JSON file keyed by
+    `file:line:col`, written atomically.
 
     On the OpenMP compile of the same file (a module with `omp.*` ops) it
     reads the file back and attaches each record to the op at the same source

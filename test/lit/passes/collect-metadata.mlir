@@ -161,6 +161,41 @@ func.func @conditional_max(%a: memref<?xf32>, %n: index) -> f32 {
   return %r : f32
 }
 
+// `m = a[i] < m ? a[i] : m` through arith.select: a min reduction.
+// CHECK-LABEL: func.func @select_min
+func.func @select_min(%a: memref<?xf32>, %n: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.alloca() : memref<f32>
+  // CHECK: } {arts.metadata = {carried = [], class = "reduction", {{.*}}reductions = [{array = "seq.mlir:[[@LINE-1]]:8", kind = "min"}]
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %cur = memref.load %m[] : memref<f32>
+    %lt = arith.cmpf olt, %x, %cur : f32
+    %new = arith.select %lt, %x, %cur : f32
+    memref.store %new, %m[] : memref<f32>
+  }
+  %r = memref.load %m[] : memref<f32>
+  return %r : f32
+}
+
+// A prefix sum reads the partial value for something else: not a reduction, sequential.
+// CHECK-LABEL: func.func @prefix_sum
+func.func @prefix_sum(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s = memref.alloca() : memref<f32>
+  // CHECK: } {arts.metadata = {carried = ["seq.mlir:[[@LINE-1]]:8"], class = "sequential",
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xf32>
+    %cur = memref.load %s[] : memref<f32>
+    %y = arith.addf %cur, %x : f32
+    memref.store %y, %s[] : memref<f32>
+    memref.store %y, %b[%i] : memref<?xf32>
+  }
+  return
+}
+
 // x = 3 * x + 3 on a scalar: read before written in each iteration, a proven dependence.
 // CHECK-LABEL: func.func @scalar_recurrence
 func.func @scalar_recurrence(%n: index) -> i64 {
@@ -252,6 +287,34 @@ func.func @matmul_rows(%A: memref<?xmemref<?xf64>>, %B: memref<?xmemref<?xf64>>,
   return
 }
 
+// A row-major flattened index a[8*i + j]: rows of 8 never overlap when j < 8, but may when
+// j < 9.
+// CHECK-LABEL: func.func @flattened_rows
+// CHECK: } {arts.metadata = {carried = [], class = "parallel", level = 0 : i64,
+// CHECK: } {arts.metadata = {carried = [], class = "unknown", level = 0 : i64,
+func.func @flattened_rows(%a: memref<?xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c9 = arith.constant 9 : index
+  %f = arith.constant 1.0 : f32
+  scf.for %i = %c0 to %n step %c1 {
+    %row = arith.muli %i, %c8 : index
+    scf.for %j = %c0 to %c8 step %c1 {
+      %k = arith.addi %row, %j : index
+      memref.store %f, %a[%k] : memref<?xf32>
+    }
+  }
+  scf.for %i = %c0 to %n step %c1 {
+    %row = arith.muli %i, %c8 : index
+    scf.for %j = %c0 to %c9 step %c1 {
+      %k = arith.addi %row, %j : index
+      memref.store %f, %a[%k] : memref<?xf32>
+    }
+  }
+  return
+}
+
 // A stencil between two allocations: parallel; a is read at rows i-1 and i+1 (`affine`).
 // CHECK-LABEL: func.func @stencil
 func.func @stencil(%n: index) {
@@ -314,7 +377,7 @@ func.func @while_and_call(%a: memref<?xf32>, %n: index) {
   return
 }
 
-// DEBUG: [collect-metadata] wrote 20 loop and 26 array facts to {{.*}}seq.json
+// DEBUG: [collect-metadata] wrote 26 loop and 32 array facts to {{.*}}seq.json
 
 // The file: version, source, one record per loop and array keyed by location.
 // SEQJSON: "arrays": {
@@ -344,21 +407,32 @@ module {
       %y = arith.addf %acc, %x : f32
       memref.store %y, %s[] : memref<f32>
     } loc("dir/k.c":8:3)
+    %t = memref.alloca() : memref<f32> loc("dir/k.c":10:9)
+    memref.store %f, %t[] : memref<f32>
+    scf.for %i = %c0 to %c32 step %c1 {
+      %x = memref.load %a[%i] : memref<32xf32>
+      %acc = memref.load %t[] : memref<f32>
+      %y = arith.mulf %acc, %x : f32
+      memref.store %y, %t[] : memref<f32>
+    } loc("dir/k.c":12:3)
     %r = memref.load %s[] : memref<f32>
-    return %r : f32
+    %q = memref.load %t[] : memref<f32>
+    %sum = arith.addf %r, %q : f32
+    return %sum : f32
   } loc("dir/k.c":1:1)
 }
 
 // JSON:      {
 // JSON-NEXT:   "arrays": {
-// JSON-NEXT:     "k.c:3:10": {
+// JSON-NEXT:     "k.c:10:9": {
+// JSON:          "k.c:3:10": {
 // JSON-NEXT:       "dims": [
 // JSON-NEXT:         "iv"
 // JSON-NEXT:       ],
 // JSON-NEXT:       "element_type": "f32",
 // JSON-NEXT:       "op": "memref.alloc",
 // JSON-NEXT:       "rank": 1,
-// JSON-NEXT:       "reads": 1,
+// JSON-NEXT:       "reads": 2,
 // JSON-NEXT:       "shape": "32",
 // JSON-NEXT:       "static_shape": true,
 // JSON-NEXT:       "type": "memref<32xf32>",
@@ -366,7 +440,8 @@ module {
 // JSON-NEXT:     },
 // JSON-NEXT:     "k.c:7:9": {
 // JSON:        "loops": {
-// JSON-NEXT:     "k.c:5:3": {
+// JSON-NEXT:     "k.c:12:3": {
+// JSON:          "k.c:5:3": {
 // JSON-NEXT:       "carried": [],
 // JSON-NEXT:       "class": "parallel",
 // JSON-NEXT:       "level": 0,
@@ -395,13 +470,16 @@ module {
 //--- k-omp.mlir
 
 // The OpenMP compile of the same file, started from another directory: the first loop is
-// now an omp.loop_nest under a parallel pragma (line 4) that adds a private copy.
-// IMPORT: [collect-metadata] dir2/k.c:3:10: array memref<32xf32> rank=1 reads=1 writes=1 dims=[iv] origin=sequential
+// now an omp.loop_nest under a parallel pragma (line 4) that adds a private copy, the third
+// one a reduction clause (line 11) whose accumulator is named after its variable.
+// IMPORT: [collect-metadata] dir2/k.c:3:10: array memref<32xf32> rank=1 reads=2 writes=1 dims=[iv] origin=sequential
 // IMPORT: [collect-metadata] dir2/k.c:4:1: array memref<f32> rank=0 reads=0 writes=0 dims=[] origin=parallel
 // IMPORT: [collect-metadata] dir2/k.c:5:3: loop trip=32 level=0 class=parallel origin=sequential
 // IMPORT: [collect-metadata] dir2/k.c:7:9: array memref<f32> rank=0 reads=2 writes=2 dims=[] origin=sequential
 // IMPORT: [collect-metadata] dir2/k.c:8:3: loop trip=32 level=0 class=reduction reductions=[add(k.c:7:9)] origin=sequential
-// IMPORT: [collect-metadata] imported 2 loop and 2 array facts from {{.*}}k.json (0 loops and 1 arrays without a record analysed here)
+// IMPORT: [collect-metadata] dir2/k.c:10:9: array memref<f32> rank=0 reads=2 writes=2 dims=[] origin=sequential
+// IMPORT: [collect-metadata] dir2/k.c:12:3: loop trip=32 level=0 class=reduction reductions=[mul(k.c:10:9)] origin=sequential
+// IMPORT: [collect-metadata] imported 3 loop and 3 array facts from {{.*}}k.json (0 loops and 1 arrays without a record analysed here)
 // IMPORT-IR: memref.alloc() {arts.metadata = {dims = ["iv"], {{.*}}location = "k.c:3:10", op = "memref.alloc", origin = "sequential",
 // IMPORT-IR: memref.alloca() {arts.metadata = {{{.*}}location = "k.c:4:1", {{.*}}origin = "parallel",
 // IMPORT-IR: } {arts.metadata = {carried = [], class = "parallel", {{.*}}location = "k.c:5:3", loop_carried = "no", op = "scf.for", origin = "sequential",
@@ -412,10 +490,21 @@ module {
 // SELF: omp.yield
 // SELF-NEXT: }
 // SELF-NEXT: } {arts.metadata = {carried = [], class = "parallel", level = 0 : i64, location = "k.c:5:3", loop_carried = "no", op = "omp.loop_nest", origin = "parallel", {{.*}}trip_count = 32 : i64
-// SELF: } {arts.metadata = {carried = [], class = "reduction", {{.*}}origin = "parallel"
+// SELF: } {arts.metadata = {carried = [], class = "reduction", {{.*}}location = "k.c:8:3", {{.*}}origin = "parallel"
+// SELF: omp.wsloop reduction(@mul_f32
+// SELF: } {arts.metadata = {carried = [], class = "reduction", {{.*}}location = "k.c:12:3", {{.*}}op = "omp.loop_nest", origin = "parallel", {{.*}}reductions = [{array = "k.c:10:9", kind = "mul"}]
 // OTHER: [collect-metadata] {{.*}}seq.json describes '{{.*}}seq.mlir', not 'dir2/k.c': analysing this module instead
 // OTHER-NOT: origin=sequential
 module {
+  omp.declare_reduction @mul_f32 : f32 init {
+  ^bb0(%init: f32):
+    %one = arith.constant 1.0 : f32
+    omp.yield(%one : f32)
+  } combiner {
+  ^bb0(%lhs: f32, %rhs: f32):
+    %prod = arith.mulf %lhs, %rhs : f32
+    omp.yield(%prod : f32)
+  }
   func.func @main() -> f32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -440,7 +529,23 @@ module {
       %y = arith.addf %acc, %x : f32
       memref.store %y, %s[] : memref<f32>
     } loc("dir2/k.c":8:3)
+    %t = memref.alloca() : memref<f32> loc("dir2/k.c":10:9)
+    memref.store %f, %t[] : memref<f32>
+    omp.parallel {
+      omp.wsloop reduction(@mul_f32 %t -> %acc : memref<f32>) {
+        omp.loop_nest (%i) : index = (%c0) to (%c32) step (%c1) {
+          %x = memref.load %a[%i] : memref<32xf32>
+          %cur = memref.load %acc[] : memref<f32>
+          %y = arith.mulf %cur, %x : f32
+          memref.store %y, %acc[] : memref<f32>
+          omp.yield
+        } loc("dir2/k.c":12:3)
+      } loc("dir2/k.c":11:1)
+      omp.terminator
+    } loc("dir2/k.c":11:1)
     %r = memref.load %s[] : memref<f32>
-    return %r : f32
+    %q = memref.load %t[] : memref<f32>
+    %sum = arith.addf %r, %q : f32
+    return %sum : f32
   } loc("dir2/k.c":1:1)
 }
