@@ -367,12 +367,17 @@ void EdtLowering::rewrite(TaskPlan &plan) {
   auto paramsType = MemRefType::get({ShapedType::kDynamic}, i64);
   Value params = EdtParamPackOp::create(b, loc, paramsType, packed.getArrayRef());
   SmallVector<Value> firstSlots;
-  Value nextSlot = arith::ConstantIndexOp::create(b, loc, 0);
-  for (HostDependency &h : host) {
-    firstSlots.push_back(nextSlot);
-    nextSlot = b.createOrFold<arith::AddIOp>(loc, nextSlot, h.count);
+  Value depCount;
+  if (host.empty()) {
+    depCount = arith::ConstantIntOp::create(b, loc, i32, 0);
+  } else {
+    Value nextSlot = arith::ConstantIndexOp::create(b, loc, 0);
+    for (HostDependency &h : host) {
+      firstSlots.push_back(nextSlot);
+      nextSlot = b.createOrFold<arith::AddIOp>(loc, nextSlot, h.count);
+    }
+    depCount = b.createOrFold<arith::IndexCastOp>(loc, i32, nextSlot);
   }
-  Value depCount = b.createOrFold<arith::IndexCastOp>(loc, i32, nextSlot);
   Value created =
       EdtCreateOp::create(b, loc, i64, plan.name, params, depCount, edt.getRoute(), Value());
   for (auto [dep, h, first] : llvm::zip_equal(plan.deps, host, firstSlots)) {
@@ -407,7 +412,7 @@ void EdtLowering::rewrite(TaskPlan &plan) {
   };
 
   SmallVector<Value> tables; // deallocated when the task returns
-  Value first = arith::ConstantIndexOp::create(fb, loc, 0);
+  Value first = plan.deps.empty() ? Value() : arith::ConstantIndexOp::create(fb, loc, 0);
   for (auto [k, dep, h] : llvm::enumerate(plan.deps, host)) {
     Location depLoc = dep.acquire.getLoc();
     SmallVector<Value> extents = mapped(h.extents);
@@ -454,14 +459,14 @@ void EdtLowering::rewrite(TaskPlan &plan) {
     memref::DeallocOp::create(fb, loc, table);
   func::ReturnOp::create(fb, loc);
 
-  CARTS_DEBUG(kChannel, edt) << "task -> @" << plan.name << " params=("
-                             << typeList(packed.getArrayRef()) << ") deps=" << plan.deps.size()
-                             << "\n";
   for (auto [k, dep] : llvm::enumerate(plan.deps))
     CARTS_DEBUG(kChannel, dep.acquire)
         << "dep #" << k << " mode=" << stringifyArtsMode(dep.acquire.getMode())
         << " table=" << dep.viewType << " block sizes from db_alloc at "
         << locationString(dep.alloc.getLoc()) << "\n";
+  CARTS_DEBUG(kChannel, edt) << "task -> @" << plan.name << " params=("
+                             << typeList(packed.getArrayRef()) << ") deps=" << plan.deps.size()
+                             << "\n";
 
   // --- The task is gone; so are the acquires only it used.
   SmallVector<DbAcquireOp> acquires;
@@ -502,31 +507,37 @@ void EdtLowering::runOnOperation() {
   SymbolTable symbolTable(module);
   symbols = &symbolTable;
 
-  // Pre-order numbering (outer tasks get the smaller numbers); reverse order
-  // of rewriting, so every task is outlined after the tasks nested in it.
-  SmallVector<std::pair<EdtOp, Operation *>> tasks;
+  // Numbers in source order (an outer task before the tasks nested in it);
+  // rewriting in post-order, so every task is outlined after its nested ones.
+  struct Task {
+    EdtOp edt;
+    Operation *hostFunc;
+    std::string name;
+  };
+  SmallVector<Task> tasks;
+  DenseMap<Operation *, size_t> number;
   module.walk<WalkOrder::PreOrder>([&](EdtOp edt) {
     Operation *host = edt;
     while (host->getParentOp() != module)
       host = host->getParentOp();
-    tasks.push_back({edt, host});
+    number[edt] = tasks.size();
+    tasks.push_back({edt, host, nextFunctionName()});
   });
-  SmallVector<std::string> names;
-  for (size_t i = 0; i < tasks.size(); ++i)
-    names.push_back(nextFunctionName());
+  SmallVector<size_t> postOrder;
+  module.walk([&](EdtOp edt) { postOrder.push_back(number[edt]); });
 
-  for (size_t i = tasks.size(); i-- > 0;) {
-    FailureOr<TaskPlan> plan = analyze(tasks[i].first);
+  for (size_t i : postOrder) {
+    FailureOr<TaskPlan> plan = analyze(tasks[i].edt);
     if (failed(plan))
       return signalPassFailure();
-    plan->hostFunc = tasks[i].second;
-    plan->name = names[i];
+    plan->hostFunc = tasks[i].hostFunc;
+    plan->name = tasks[i].name;
     rewrite(*plan);
   }
   // Outlined functions sit before the function they come from, in number order.
-  for (size_t i = 0; i < tasks.size(); ++i)
-    if (auto fn = symbolTable.lookup<func::FuncOp>(names[i]))
-      fn->moveBefore(tasks[i].second);
+  for (Task &task : tasks)
+    if (auto fn = symbolTable.lookup<func::FuncOp>(task.name))
+      fn->moveBefore(task.hostFunc);
 
   if (failed(eraseLoweredAcquires()))
     signalPassFailure();

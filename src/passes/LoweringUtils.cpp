@@ -36,7 +36,7 @@ Value arts::buildPayloadView(OpBuilder &b, Location loc, Value rawPtr, MemRefTyp
     desc = LLVM::InsertValueOp::create(b, loc, desc, sizes64[d], ArrayRef<int64_t>{3, d});
     desc = LLVM::InsertValueOp::create(b, loc, desc, stride, ArrayRef<int64_t>{4, d});
     if (d > 0)
-      stride = arith::MulIOp::create(b, loc, stride, sizes64[d]);
+      stride = b.createOrFold<arith::MulIOp>(loc, stride, sizes64[d]);
   }
   return UnrealizedConversionCastOp::create(b, loc, TypeRange{blockType}, ValueRange{desc})
       .getResult(0);
