@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_DBLOWERING
@@ -66,11 +67,21 @@ void DbLowering::lowerAlloc(DbAllocOp alloc) {
   SmallVector<Value> blockSizes = shapeValues(b, loc, blockType, alloc.getElementSizes());
   Value guids = memref::AllocOp::create(b, loc, guidType, dynamicSizes(guidType, extents));
   Value ptrs = memref::AllocOp::create(b, loc, ptrType, dynamicSizes(ptrType, extents));
-  Value elements = arith::IndexCastOp::create(b, loc, b.getI64Type(),
-                                              productOf(b, loc, blockSizes));
-  Value bytes = arith::MulIOp::create(
-      b, loc, elements,
-      arith::ConstantIntOp::create(b, loc, b.getI64Type(), elementBytes));
+  // Bytes per block: a constant when the block shape is.
+  std::optional<int64_t> staticBytes = elementBytes;
+  for (Value size : blockSizes) {
+    std::optional<int64_t> extent = getConstantIntValue(size);
+    staticBytes = staticBytes && extent ? std::optional(*staticBytes * *extent) : std::nullopt;
+  }
+  Value bytes;
+  if (staticBytes) {
+    bytes = arith::ConstantIntOp::create(b, loc, b.getI64Type(), *staticBytes);
+  } else {
+    Value elements =
+        arith::IndexCastOp::create(b, loc, b.getI64Type(), productOf(b, loc, blockSizes));
+    bytes = arith::MulIOp::create(
+        b, loc, elements, arith::ConstantIntOp::create(b, loc, b.getI64Type(), elementBytes));
+  }
   DbMode mode = alloc.getDbMode();
   Value route = alloc.getRoute();
   forEachIndex(b, loc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
@@ -102,7 +113,7 @@ void DbLowering::lowerFree(DbFreeOp free) {
   auto guidType = cast<MemRefType>(guids.getType());
   SmallVector<Value> extents;
   for (int64_t d = 0; d < guidType.getRank(); ++d)
-    extents.push_back(memref::DimOp::create(b, loc, guids, d));
+    extents.push_back(b.createOrFold<memref::DimOp>(loc, guids, d));
   forEachIndex(b, loc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
     DbDestroyOp::create(lb, l, memref::LoadOp::create(lb, l, guids, ivs));
   });
@@ -113,31 +124,26 @@ void DbLowering::lowerFree(DbFreeOp free) {
 }
 
 void DbLowering::runOnOperation() {
-  ModuleOp module = getOperation();
-  SmallVector<DbAllocOp> allocs;
-  SmallVector<DbFreeOp> frees;
-  SmallVector<DbRefOp> refs;
-  module.walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<DbAllocOp>(op))
-      allocs.push_back(alloc);
-    else if (auto free = dyn_cast<DbFreeOp>(op))
-      frees.push_back(free);
-    else if (auto ref = dyn_cast<DbRefOp>(op))
-      refs.push_back(ref);
+  SmallVector<Operation *> ops; // in program order, so the debug channel reads top down
+  getOperation().walk([&](Operation *op) {
+    if (isa<DbAllocOp, DbFreeOp, DbRefOp>(op))
+      ops.push_back(op);
   });
-
-  for (DbAllocOp alloc : allocs)
-    if (failed(checkLowerable(alloc)))
+  for (Operation *op : ops)
+    if (auto alloc = dyn_cast<DbAllocOp>(op); alloc && failed(checkLowerable(alloc)))
       return signalPassFailure();
 
-  for (DbRefOp ref : refs) {
-    OpBuilder b(ref);
-    Value payload = memref::LoadOp::create(b, ref.getLoc(), ref.getPtrs(), ref.getIndices());
-    ref.getPayload().replaceAllUsesWith(payload);
-    ref.erase();
+  for (Operation *op : ops) {
+    if (auto alloc = dyn_cast<DbAllocOp>(op)) {
+      lowerAlloc(alloc);
+    } else if (auto free = dyn_cast<DbFreeOp>(op)) {
+      lowerFree(free);
+    } else {
+      auto ref = cast<DbRefOp>(op);
+      OpBuilder b(ref);
+      Value payload = memref::LoadOp::create(b, ref.getLoc(), ref.getPtrs(), ref.getIndices());
+      ref.getPayload().replaceAllUsesWith(payload);
+      ref.erase();
+    }
   }
-  for (DbFreeOp free : frees)
-    lowerFree(free);
-  for (DbAllocOp alloc : allocs)
-    lowerAlloc(alloc);
 }
