@@ -68,6 +68,19 @@ static std::string typeList(ValueRange values) {
   return text;
 }
 
+/// The op that produced a handle table (its db_alloc or db_acquire), looking
+/// through the block arguments of enclosing (not yet outlined) tasks.
+static Operation *tableOrigin(Value table) {
+  while (auto arg = dyn_cast<BlockArgument>(table)) {
+    auto edt = dyn_cast<EdtOp>(arg.getOwner()->getParentOp());
+    if (!edt)
+      return nullptr;
+    table = edt.getDeps()[arg.getArgNumber()];
+  }
+  Operation *def = table.getDefiningOp();
+  return isa_and_nonnull<DbAllocOp, DbAcquireOp>(def) ? def : nullptr;
+}
+
 /// The allocation an acquire selects from: through enclosing acquires and the
 /// block arguments of enclosing (not yet outlined) tasks.
 static DbAllocOp traceAllocation(Value ptrs) {
@@ -174,6 +187,13 @@ FailureOr<TaskPlan> EdtLowering::analyze(EdtOp edt) {
     auto acquire = dep.getDefiningOp<DbAcquireOp>();
     if (!acquire)
       return edt.emitError("dependency #") << i << " does not come from arts.db_acquire",
+             failure();
+    // Offsets index the GUID source, the views come from the payload source:
+    // they must be the same table.
+    Operation *origin = tableOrigin(acquire.getSourcePtrs());
+    if (!origin || origin != tableOrigin(acquire.getSourceGuids()))
+      return acquire.emitError("the GUID and payload sources of this acquire are not the two "
+                               "halves of one datablock table"),
              failure();
     DbAllocOp alloc = traceAllocation(acquire.getSourcePtrs());
     if (!alloc)

@@ -19,12 +19,12 @@ import pytest
 from carts_mlir import ir
 from carts_mlir.jit.engine import compile_llvm_ir
 from carts_mlir.jit.lowering import LOWERING_PIPELINE, lower_to_llvm_dialect, translate_to_llvm_ir
+from carts_mlir.pipeline import stage
 
 mlir_ir = pytest.importorskip("mlir.ir")
 from mlir.dialects import arith, func, llvm, memref  # noqa: E402
 
-PRE_LOWERING = ("builtin.module(arts-edt-lowering,arts-db-lowering,arts-epoch-lowering,"
-                "arts-verify-lowered)")
+PRE_LOWERING = stage("pre-lowering").pipeline
 # expand-strided-metadata leaves affine.apply for the offsets of multi-dimensional subviews.
 UPSTREAM = LOWERING_PIPELINE.replace("expand-strided-metadata", "expand-strided-metadata,lower-affine")
 

@@ -434,3 +434,21 @@ func.func @acquire_used_by_host(%r: i32, %n: index) {
   %b = arts.db_ref %ap[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
   return
 }
+
+// -----
+
+// The GUIDs of one table and the payloads of another cannot make one acquire.
+func.func @mixed_sources(%r: i32, %n: index) {
+  %c1 = arith.constant 1 : index
+  %g1, %p1 = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %g2, %p2 = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  // expected-error @+1 {{the GUID and payload sources of this acquire are not the two halves of one datablock table}}
+  %ag, %ap = arts.db_acquire <in> (%g1, %p2 : memref<?xi64>, memref<?xmemref<?xf32>>)
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+  ^bb0(%v: memref<?xmemref<?xf32>>):
+  }
+  return
+}
