@@ -47,6 +47,10 @@ std::optional<int64_t> arts::elementByteSize(Type type) {
     return 8;
   if (type.isIntOrFloat())
     return (type.getIntOrFloatBitWidth() + 7) / 8;
+  // A stored memref is its LLVM descriptor: two pointers, the offset, then
+  // sizes and strides (all 8 bytes, no padding).
+  if (auto memref = dyn_cast<MemRefType>(type))
+    return (3 + 2 * memref.getRank()) * 8;
   return std::nullopt;
 }
 

@@ -25,7 +25,8 @@ namespace mlir::arts {
 Value buildPayloadView(OpBuilder &b, Location loc, Value rawPtr, MemRefType blockType,
                        ValueRange sizes);
 
-/// Bytes of one element of a datablock (integers, floats, index, pointers).
+/// Bytes of one element of a datablock (integers, floats, index, pointers,
+/// memref descriptors).
 std::optional<int64_t> elementByteSize(Type type);
 
 /// A value whose defining op has no operands, no regions and no memory

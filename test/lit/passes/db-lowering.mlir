@@ -112,6 +112,21 @@ func.func @fine_grained_scalars(%n: index, %r: i32) {
 
 // -----
 
+// A datablock holding a pointer variable (a memref<?xf32> descriptor): 5 words of 8 bytes.
+// CHECK-LABEL: func.func @pointer_cell
+// CHECK: %[[BYTES:.*]] = arith.constant 40 : i64
+// CHECK: arts.db_create %{{.*}}, %[[BYTES]] : !llvm.ptr
+// CHECK: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64)> to memref<memref<?xf32>>
+func.func @pointer_cell(%r: i32) {
+  %c1 = arith.constant 1 : index
+  %g, %p = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[]
+      : memref<?xi64>, memref<?xmemref<memref<?xf32>>>
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<memref<?xf32>>>)
+  return
+}
+
+// -----
+
 // db_ref on a view table inside an outlined task is a load as well.
 // CHECK-LABEL: func.func private @__arts_edt_0
 // CHECK: %[[VIEW:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<?xmemref<?xf32>>
