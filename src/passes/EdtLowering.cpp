@@ -146,7 +146,7 @@ struct EdtLowering : arts::impl::EdtLoweringBase<EdtLowering> {
   void runOnOperation() override;
 
 private:
-  FailureOr<TaskPlan> analyze(EdtOp edt);
+  LogicalResult analyze(EdtOp edt, TaskPlan &plan);
   HostDependency lowerAcquire(OpBuilder &b, Dependency dep);
   void rewrite(TaskPlan &plan);
   LogicalResult eraseLoweredAcquires();
@@ -165,13 +165,11 @@ std::string EdtLowering::nextFunctionName() {
   }
 }
 
-FailureOr<TaskPlan> EdtLowering::analyze(EdtOp edt) {
-  TaskPlan plan;
+LogicalResult EdtLowering::analyze(EdtOp edt, TaskPlan &plan) {
   plan.edt = edt;
   if (edt.getEdtType() == EdtType::parallel)
     return edt.emitError("a parallel task cannot be outlined as one EDT "
-                         "(for-lowering splits parallel tasks into chunk tasks first)"),
-           failure();
+                         "(for-lowering splits parallel tasks into chunk tasks first)");
   WalkResult unsupported = edt.getBody().walk([&](Operation *op) {
     if (isa<ForOp, BarrierOp>(op)) {
       op->emitError() << "'" << op->getName() << "' inside a task cannot be outlined "
@@ -186,20 +184,17 @@ FailureOr<TaskPlan> EdtLowering::analyze(EdtOp edt) {
   for (auto [i, dep] : llvm::enumerate(edt.getDeps())) {
     auto acquire = dep.getDefiningOp<DbAcquireOp>();
     if (!acquire)
-      return edt.emitError("dependency #") << i << " does not come from arts.db_acquire",
-             failure();
+      return edt.emitError("dependency #") << i << " does not come from arts.db_acquire";
     // Offsets index the GUID source, the views come from the payload source:
     // they must be the same table.
     Operation *origin = tableOrigin(acquire.getSourcePtrs());
     if (!origin || origin != tableOrigin(acquire.getSourceGuids()))
       return acquire.emitError("the GUID and payload sources of this acquire are not the two "
-                               "halves of one datablock table"),
-             failure();
+                               "halves of one datablock table");
     DbAllocOp alloc = traceAllocation(acquire.getSourcePtrs());
     if (!alloc)
       return acquire.emitError("cannot trace this acquire to the arts.db_alloc it selects "
-                               "from (needed for the block shape)"),
-             failure();
+                               "from (needed for the block shape)");
     auto viewType = cast<MemRefType>(acquire.getPtrs().getType());
     auto guidType = cast<MemRefType>(acquire.getGuids().getType());
     auto blockType = dyn_cast<MemRefType>(viewType.getElementType());
@@ -207,8 +202,7 @@ FailureOr<TaskPlan> EdtLowering::analyze(EdtOp edt) {
         !hasIdentityLayout(blockType))
       return acquire.emitError("acquired tables and blocks must be memrefs with the identity "
                                "layout, got ")
-                 << guidType << " and " << viewType,
-             failure();
+                 << guidType << " and " << viewType;
     int64_t sourceRank = cast<MemRefType>(acquire.getSourcePtrs().getType()).getRank();
     int64_t pinned = acquire.getIndices().size();
     bool rankReduced = viewType.getRank() != sourceRank;
@@ -216,13 +210,11 @@ FailureOr<TaskPlan> EdtLowering::analyze(EdtOp edt) {
       return acquire.emitError("acquired table of rank ")
                  << viewType.getRank() << " from a rank-" << sourceRank << " table with "
                  << pinned << " pinned indices (expects rank " << sourceRank << " or "
-                 << sourceRank - pinned << ")",
-             failure();
+                 << sourceRank - pinned << ")";
     if ((int64_t)alloc.getElementSizes().size() != blockType.getRank())
       return acquire.emitError("block type ")
                  << blockType << " does not match the " << alloc.getElementSizes().size()
-                 << " element sizes of its allocation",
-             failure();
+                 << " element sizes of its allocation";
     plan.deps.push_back({acquire, alloc, viewType, blockType, rankReduced});
   }
 
@@ -252,29 +244,30 @@ FailureOr<TaskPlan> EdtLowering::analyze(EdtOp edt) {
       if (alloc && alloc.getGuids() == v) {
         if (!hasIdentityLayout(v.getType()))
           return edt.emitError("GUID table of type ")
-                     << v.getType() << " must have the identity layout",
-                 failure();
+                     << v.getType() << " must have the identity layout";
         plan.captures.push_back({v, CaptureKind::GuidsByAddress});
         continue;
       }
       bool isDatablock = v.getDefiningOp<DbAllocOp>() || v.getDefiningOp<DbAcquireOp>() ||
                          (isa<BlockArgument>(v) &&
                           isa<EdtOp>(cast<BlockArgument>(v).getOwner()->getParentOp()));
-      if (isDatablock)
-        return edt.emitError("task uses a datablock table it does not acquire "
-                             "(add it to the task's dependencies)"),
-               failure();
-      return edt.emitError("task captures a memref that is not a datablock (")
-                 << v.getType() << ")",
-             failure();
+      InFlightDiagnostic diag =
+          isDatablock ? edt.emitError("task uses a datablock table it does not acquire "
+                                      "(add it to the task's dependencies)")
+                      : edt.emitError("task captures a memref that is not a datablock (")
+                            << v.getType() << ")";
+      diag.attachNote(v.getLoc()) << "captured value defined here";
+      return diag;
     }
-    if (!isPackableScalar(v.getType()))
-      return edt.emitError("task captures a value of type ")
-                 << v.getType() << " that cannot be passed as an EDT parameter",
-             failure();
+    if (!isPackableScalar(v.getType())) {
+      InFlightDiagnostic diag = edt.emitError("task captures a value of type ")
+                                << v.getType() << " that cannot be passed as an EDT parameter";
+      diag.attachNote(v.getLoc()) << "captured value defined here";
+      return diag;
+    }
     plan.captures.push_back({v, CaptureKind::Packed});
   }
-  return plan;
+  return success();
 }
 
 HostDependency EdtLowering::lowerAcquire(OpBuilder &b, Dependency dep) {
@@ -547,12 +540,12 @@ void EdtLowering::runOnOperation() {
   module.walk([&](EdtOp edt) { postOrder.push_back(number[edt]); });
 
   for (size_t i : postOrder) {
-    FailureOr<TaskPlan> plan = analyze(tasks[i].edt);
-    if (failed(plan))
+    TaskPlan plan;
+    if (failed(analyze(tasks[i].edt, plan)))
       return signalPassFailure();
-    plan->hostFunc = tasks[i].hostFunc;
-    plan->name = tasks[i].name;
-    rewrite(*plan);
+    plan.hostFunc = tasks[i].hostFunc;
+    plan.name = tasks[i].name;
+    rewrite(plan);
   }
   // Outlined functions sit before the function they come from, in number order.
   for (Task &task : tasks)

@@ -365,6 +365,7 @@ func.func @empty_task(%r: i32) {
 func.func @captures_plain_memref(%r: i32, %n: index) {
   %c0 = arith.constant 0 : index
   %f = arith.constant 1.0 : f32
+  // expected-note @+1 {{captured value defined here}}
   %a = memref.alloc(%n) : memref<?xf32>
   // expected-error @+1 {{task captures a memref that is not a datablock ('memref<?xf32>')}}
   arts.edt <task> <intranode> route(%r) {
@@ -376,6 +377,7 @@ func.func @captures_plain_memref(%r: i32, %n: index) {
 // -----
 
 // A value with no u64 encoding cannot be a parameter.
+// expected-note @+1 {{captured value defined here}}
 func.func @captures_vector(%r: i32, %v: vector<4xf32>) {
   // expected-error @+1 {{task captures a value of type 'vector<4xf32>' that cannot be passed as an EDT parameter}}
   arts.edt <task> <intranode> route(%r) {
@@ -390,6 +392,7 @@ func.func @captures_vector(%r: i32, %v: vector<4xf32>) {
 func.func @unacquired_payload(%r: i32, %n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  // expected-note @+1 {{captured value defined here}}
   %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n]
       : memref<?xi64>, memref<?xmemref<?xf32>>
   // expected-error @+1 {{task uses a datablock table it does not acquire (add it to the task's dependencies)}}
