@@ -30,7 +30,13 @@ class Stage:
 
     @property
     def pipeline(self) -> str:
-        return f"builtin.module({','.join(self.passes)})"
+        return self.pipeline_with({})
+
+    def pipeline_with(self, options: dict[str, str]) -> str:
+        """The stage's pipeline with pass options, e.g. ``{"arts-concurrency": "threads=4"}``
+        gives ``arts-concurrency{threads=4}`` wherever that pass runs in this stage."""
+        passes = [f"{p}{{{options[p]}}}" if p in options else p for p in self.passes]
+        return f"builtin.module({','.join(passes)})"
 
 
 STAGES: tuple[Stage, ...] = (
@@ -57,7 +63,8 @@ STAGES: tuple[Stage, ...] = (
     Stage("epochs", ("arts-epochs",),
           "barriers become epochs around the task launches before them",
           "the last high-level stage: all launches exist now"),
-    Stage("pre-lowering", ("arts-edt-lowering", "arts-db-lowering", "arts-epoch-lowering"),
+    Stage("pre-lowering", ("arts-edt-lowering", "arts-db-lowering", "arts-epoch-lowering",
+                           "canonicalize", "cse", "arts-verify-lowered"),
           "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops",
           "needs final task and datablock structure"),
     Stage("arts-to-llvm", ("arts-to-llvm", *LOWERING_PIPELINE.split(",")),
@@ -88,8 +95,8 @@ def stages_between(start: str | None, stop: str | None) -> list[Stage]:
 
 
 def run_stage(module: mir.Operation, st: Stage, *, print_ir_after_all: bool = False,
-              input_name: str = "<input>") -> None:
-    """Run one stage on ``module`` in place."""
+              input_name: str = "<input>", options: dict[str, str] | None = None) -> None:
+    """Run one stage on ``module`` in place (``options``: see :meth:`Stage.pipeline_with`)."""
     try:
         from mlir.passmanager import PassManager
 
@@ -97,8 +104,9 @@ def run_stage(module: mir.Operation, st: Stage, *, print_ir_after_all: bool = Fa
     except ValueError:
         raise CartsError(f"stage '{st.name}' is not implemented yet "
                          f"(its passes {', '.join(st.passes)} are not all in this build)") from None
-    ir.run_pipeline(module, st.pipeline, print_ir_after_all=print_ir_after_all,
-                    reproduce=f"carts-opt {input_name} --pass-pipeline='{st.pipeline}'")
+    pipeline = st.pipeline_with(options or {})
+    ir.run_pipeline(module, pipeline, print_ir_after_all=print_ir_after_all,
+                    reproduce=f"carts-opt {input_name} --pass-pipeline='{pipeline}'")
 
 
 def describe_stages() -> str:

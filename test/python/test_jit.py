@@ -115,16 +115,6 @@ def test_program_arguments_reach_main(tmp_path):
     assert result.stdout == "3 42 word\n"
 
 
-def test_without_no_arts_the_sequential_path_runs_with_a_notice(tmp_path):
-    src = tmp_path / "hello.c"
-    src.write_text('#include <stdio.h>\nint main(void) { printf("hello\\n"); return 0; }\n')
-    result = execute("-O3", src)
-    assert result.returncode == 0
-    assert result.stdout == "hello\n"
-    notice = result.stderr.strip().splitlines()
-    assert len(notice) == 1 and "ARTS path is not implemented yet" in notice[0]
-
-
 def test_emit_llvm_writes_the_module(tmp_path):
     src = tmp_path / "emit.c"
     src.write_text("int main(void) { return 0; }\n")

@@ -1,0 +1,43 @@
+// Exit invariants of pre-lowering on batchnorm (mini, 2 workers): every chunk task is an
+// outlined EDT function created inside its epoch, with one rec_dep per acquire in
+// dependency order; every datablock is a GUID/payload table filled by reserve_guid and
+// db_create and destroyed block by block; no high-level ARTS op is left and the output
+// re-parses.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
+// RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --pre-lowering | carts-opt \
+// RUN:   | FileCheck %s --implicit-check-not='arts.edt <' --implicit-check-not=arts.epoch \
+// RUN:       --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_acquire --implicit-check-not=arts.db_ref \
+// RUN:       --implicit-check-not=arts.db_release --implicit-check-not=arts.db_free
+// RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --pre-lowering --debug-only=edt-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+
+// CHECK-COUNT-5: func.func private @__arts_edt_{{[0-4]}}(%{{.*}}: i32, %{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: !llvm.ptr) attributes {arts.edt_function}
+// CHECK-LABEL: func.func @main
+// CHECK-COUNT-6: arts.reserve_guid
+// The mean loop: its tasks read x whole and write their block of mean.
+// CHECK: %[[E0:.*]] = arts.create_epoch
+// CHECK: %[[T0:.*]] = arts.edt_create @__arts_edt_0({{.*}}) epoch(%[[E0]])
+// CHECK: arts.rec_dep %[[T0]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK: arts.rec_dep %[[T0]] slot({{.*}}) ({{.*}} : memref<?xi64, strided<[1], offset: ?>>) modes [#arts.mode<out>]
+// CHECK: arts.wait_on_epoch %[[E0]]
+// CHECK: %[[E1:.*]] = arts.create_epoch
+// CHECK: arts.edt_create @__arts_edt_1({{.*}}) epoch(%[[E1]])
+// CHECK: arts.wait_on_epoch %[[E1]]
+// CHECK: %[[E2:.*]] = arts.create_epoch
+// CHECK: arts.edt_create @__arts_edt_2({{.*}}) epoch(%[[E2]])
+// CHECK: arts.wait_on_epoch %[[E2]]
+// CHECK: %[[E3:.*]] = arts.create_epoch
+// CHECK: arts.edt_create @__arts_edt_3({{.*}}) epoch(%[[E3]])
+// CHECK: arts.wait_on_epoch %[[E3]]
+// CHECK: %[[E4:.*]] = arts.create_epoch
+// CHECK: arts.edt_create @__arts_edt_4({{.*}}) epoch(%[[E4]])
+// CHECK: arts.wait_on_epoch %[[E4]]
+// CHECK-COUNT-6: arts.db_destroy
+
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #0 mode=in table=memref<?xmemref<?x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #1 mode=out table=memref<?xmemref<?xf32>>
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: task -> @__arts_edt_0 params=({{.*}}) deps=2
+// DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_1 params=({{.*}}) deps=3
+// DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_2 params=({{.*}}) deps=4
+// DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_3 params=({{.*}}) deps=2
+// DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_4 params=({{.*}}) deps=2
