@@ -46,9 +46,11 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -464,7 +466,7 @@ struct TablePlan {
 
 class TableRaiser {
 public:
-  TableRaiser(ModuleOp module) : module(module), dom(module) {}
+  TableRaiser(ModuleOp module, bool strict) : module(module), dom(module), strict(strict) {}
 
   /// Plans every table of the module; reports every table it cannot raise.
   LogicalResult planAll();
@@ -481,6 +483,7 @@ private:
 
   ModuleOp module;
   DominanceInfo dom;
+  bool strict;
   SmallVector<TablePlan, 0> plans;
   llvm::DenseSet<Operation *> placedRows;
 };
@@ -691,6 +694,51 @@ LogicalResult TableRaiser::plan(memref::AllocOp table) {
   return success();
 }
 
+/// Whether a task could see the array: the table, a row loaded from it, or a
+/// variable it was stored into is used inside an OpenMP region. Arrays no task
+/// sees may stay tables when they cannot be raised; nothing later needs them
+/// N-D.
+static bool seenByParallelCode(memref::AllocOp table) {
+  SmallVector<Value> worklist{table.getResult()};
+  llvm::DenseSet<Value> seen{table.getResult()};
+  auto push = [&](Value v) {
+    if (seen.insert(v).second)
+      worklist.push_back(v);
+  };
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      for (Operation *parent = user->getParentOp(); parent; parent = parent->getParentOp())
+        if (isa<omp::OpenMPDialect>(parent->getDialect()))
+          return true;
+      if (isa<omp::OpenMPDialect>(user->getDialect()))
+        return true;
+      if (auto load = dyn_cast<memref::LoadOp>(user)) {
+        if (isa<MemRefType>(load.getType()))
+          push(load.getResult());
+      } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
+        if (store.getValueToStore() == value)
+          push(store.getMemRef());
+      } else if (isa<ViewLikeOpInterface, CastOpInterface>(user)) {
+        for (Value result : user->getResults())
+          push(result);
+      }
+    }
+  }
+  return false;
+}
+
+/// Plans `table` and reports why it cannot be raised, or, when no task sees
+/// it, leaves it a table without a word.
+static LogicalResult planOrKeep(memref::AllocOp table, bool strict,
+                                llvm::function_ref<LogicalResult()> plan) {
+  if (strict || seenByParallelCode(table))
+    return plan();
+  ScopedDiagnosticHandler quiet(table.getContext(), [](Diagnostic &) { return success(); });
+  (void)plan();
+  return success();
+}
+
 LogicalResult TableRaiser::planAll() {
   SmallVector<memref::AllocOp> tables, rows;
   module.walk([&](memref::AllocOp alloc) {
@@ -705,14 +753,14 @@ LogicalResult TableRaiser::planAll() {
   });
   bool ok = true;
   for (memref::AllocOp table : tables)
-    ok &= succeeded(plan(table));
+    ok &= succeeded(planOrKeep(table, strict, [&] { return plan(table); }));
   if (!ok)
     return failure();
   // A table stored into memory that is not a raised table: planning it as a
   // table of its own reports where.
   for (memref::AllocOp row : rows)
     if (!placedRows.contains(row))
-      ok &= succeeded(plan(row));
+      ok &= succeeded(planOrKeep(row, strict, [&] { return plan(row); }));
   return success(ok);
 }
 
@@ -829,10 +877,12 @@ void TableRaiser::raiseAll() {
 
 namespace {
 struct CanonicalizeMemrefs : arts::impl::CanonicalizeMemrefsBase<CanonicalizeMemrefs> {
+  using CanonicalizeMemrefsBase::CanonicalizeMemrefsBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     inlineHelpers(module);
-    TableRaiser raiser(module);
+    TableRaiser raiser(module, strict);
     if (failed(raiser.planAll()))
       return signalPassFailure();
     raiser.raiseAll();

@@ -29,7 +29,10 @@ def CanonicalizeMemrefs : Pass<"arts-canonicalize-memrefs", "ModuleOp"> {
     allocations, their init loops and the row frees are removed. A table
     whose rows escape (passed to a call left in place, stored into other
     memory), have different sizes or are not allocated for every index is
-    reported at the offending op and the pass fails.
+    reported at the offending op and the pass fails, when OpenMP code could
+    see it (the table, a row of it or a variable holding it is used inside an
+    `omp.*` region). A table no parallel code sees stays a table without a
+    word (nothing later needs it N-D) unless `strict` is set.
 
     ```mlir
     // before
@@ -45,6 +48,10 @@ def CanonicalizeMemrefs : Pass<"arts-canonicalize-memrefs", "ModuleOp"> {
     %v = memref.load %a[%i, %j] : memref<?x?xf32>
     ```
   }];
+  let options = [
+    Option<"strict", "strict", "bool", /*default=*/"false",
+           "report every table that cannot be raised, even one no parallel code sees">
+  ];
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 

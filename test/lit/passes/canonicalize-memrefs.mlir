@@ -10,8 +10,9 @@
 // RUN: carts-opt %t/raise.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' --debug-only=canonicalize-memrefs 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 // RUN: carts-opt %t/program.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' | FileCheck %s --check-prefix=PROGRAM
 // RUN: carts-opt %t/locs.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
-// RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' --verify-diagnostics
+// RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-canonicalize-memrefs{strict=true})' --verify-diagnostics
 // RUN: not carts-opt %t/located.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' 2>&1 | FileCheck %s --check-prefix=LOCATED
+// RUN: carts-opt %t/kept.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' 2>&1 | FileCheck %s --check-prefix=KEPT --implicit-check-not=error
 
 //--- raise.mlir
 
@@ -655,6 +656,41 @@ func.func @partial(%n: index) {
     // LOCATED: located.mlir:[[@LINE+2]]:5: error: cannot raise 'memref<?xmemref<?xf32>>': partially initialised
     // LOCATED: located.mlir:[[@LINE-4]]:8: note: array allocated here
     memref.store %row, %a[%k] : memref<?xmemref<?xf32>>
+  }
+  // Parallel code reads the array, so it must become N-D.
+  omp.parallel {
+    %r = memref.load %a[%c1] : memref<?xmemref<?xf32>>
+    omp.terminator
+  }
+  return
+}
+
+//--- kept.mlir
+
+// The same partially initialised table, seen by no parallel code (only `other` is): it stays
+// a table of rows, without a diagnostic; the raisable table beside it is still raised.
+// KEPT-LABEL: func.func @partial_sequential(
+// KEPT: %[[A:.*]] = memref.alloc(%{{.*}}) : memref<?xmemref<?xf32>>
+// KEPT: memref.store %{{.*}}, %[[A]][%{{.*}}] : memref<?xmemref<?xf32>>
+// KEPT: memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xf32>
+// KEPT: omp.parallel
+func.func @partial_sequential(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc(%n) : memref<?xmemref<?xf32>>
+  scf.for %k = %c1 to %n step %c1 {
+    %row = memref.alloc(%n) : memref<?xf32>
+    memref.store %row, %a[%k] : memref<?xmemref<?xf32>>
+  }
+  %other = memref.alloc(%n) : memref<?xmemref<?xf32>>
+  scf.for %k = %c0 to %n step %c1 {
+    %row = memref.alloc(%n) : memref<?xf32>
+    memref.store %row, %other[%k] : memref<?xmemref<?xf32>>
+  }
+  omp.parallel {
+    %r = memref.load %other[%c1] : memref<?xmemref<?xf32>>
+    %v = memref.load %r[%c0] : memref<?xf32>
+    omp.terminator
   }
   return
 }
