@@ -13,6 +13,7 @@
 //   omp.barrier             -> arts.barrier
 //   omp_get_thread_num()    -> arts.runtime_query <current_worker>
 //   omp_get_{num,max}_threads() -> arts.runtime_query <total_workers>
+//   (outside a parallel region omp_get_thread_num() is 0, omp_get_num_threads() 1)
 //
 // Every new task carries `no_verify`: its dependencies come with create-dbs.
 // Two decisions go beyond the one-to-one mapping, each made in one function:
@@ -618,6 +619,19 @@ void Converter::convertRuntimeQueries() {
   });
   for (func::CallOp call : calls) {
     RuntimeQueryKind kind = *runtimeQueryOf(call.getCallee());
+    // Outside a parallel region the team is the one initial thread.
+    bool inTeam = false;
+    for (auto edt = call->getParentOfType<EdtOp>(); edt && !inTeam;
+         edt = edt->getParentOfType<EdtOp>())
+      inTeam = edt.getEdtType() == EdtType::parallel;
+    if (!inTeam && call.getCallee() != "omp_get_max_threads") {
+      int64_t value = kind == RuntimeQueryKind::current_worker ? 0 : 1;
+      CARTS_DEBUG(kChannel, call) << call.getCallee() << " outside a parallel region -> "
+                                  << value << "\n";
+      rewriter.setInsertionPoint(call);
+      rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(call, rewriter.getI32Type(), value);
+      continue;
+    }
     CARTS_DEBUG(kChannel, call) << call.getCallee() << " -> arts.runtime_query <"
                                 << stringifyRuntimeQueryKind(kind) << ">\n";
     rewriter.setInsertionPoint(call);

@@ -596,9 +596,14 @@ func.func @multi_block_bodies(%n: index, %a: memref<?xf32>, %cond: i1) {
 // CHECK-NOT: @omp_get_num_threads
 // CHECK-NOT: @omp_get_max_threads
 // CHECK: func.func private @omp_get_wtime() -> f64
+// Outside a parallel region the team is the initial thread alone: number 0 of 1.
 // CHECK-LABEL: func.func @runtime_queries
 // CHECK: %[[MAX:.*]] = arts.runtime_query <total_workers> : i32
 // CHECK-NEXT: memref.store %[[MAX]]
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: memref.store %[[ZERO]], %{{.*}}[%{{.*}}] : memref<3xi32>
+// CHECK-NEXT: memref.store %[[ONE]], %{{.*}}[%{{.*}}] : memref<3xi32>
 // CHECK: arts.edt <parallel>
 // CHECK-NEXT: %[[TID:.*]] = arts.runtime_query <current_worker> : i32
 // CHECK-NEXT: %[[NTH:.*]] = arts.runtime_query <total_workers> : i32
@@ -615,6 +620,11 @@ func.func @runtime_queries(%m: memref<3xi32>) -> f64 {
   %c2 = arith.constant 2 : index
   %max = func.call @omp_get_max_threads() : () -> i32
   memref.store %max, %m[%c2] : memref<3xi32>
+  // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:11: omp_get_thread_num outside a parallel region -> 0
+  %tid0 = func.call @omp_get_thread_num() : () -> i32
+  %nth0 = func.call @omp_get_num_threads() : () -> i32
+  memref.store %tid0, %m[%c0] : memref<3xi32>
+  memref.store %nth0, %m[%c1] : memref<3xi32>
   omp.parallel {
     // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:12: omp_get_thread_num -> arts.runtime_query <current_worker>
     %tid = func.call @omp_get_thread_num() : () -> i32
