@@ -334,35 +334,9 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
         << " reductions=" << loop.getReductionAccs().size() << "\n";
 
     // Reductions: one partial per chunk, in a datablock of their own.
-    struct Reduction {
-      Value teamAcc;      ///< accumulator as the team saw it
-      Value hostAcc;      ///< the same accumulator reached from the host
-      ReductionKind kind;
-      DbAllocOp partials;
-      MemRefType accType;
-    };
     SmallVector<Reduction> reductions;
-    if (auto kinds = loop.getReductionKinds()) {
-      for (auto [acc, kindAttr] : llvm::zip(loop.getReductionAccs(), *kinds)) {
-        auto kind = cast<ReductionKindAttr>(kindAttr).getValue();
-        auto accType = cast<MemRefType>(acc.getType());
-        if (!accType.hasStaticShape() || accType.getNumElements() != 1)
-          return loop.emitError("reduction accumulator must hold one element, got ") << accType;
-        Value host = hostView(b, loc, acc, parallel);
-        if (!host)
-          return loop.emitError("reduction accumulator is not a datablock of the team");
-        auto partialType = MemRefType::get({ShapedType::kDynamic}, accType.getElementType());
-        auto partials = DbAllocOp::create(
-            b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
-            MemRefType::get({ShapedType::kDynamic}, partialType),
-            ArtsModeAttr::get(b.getContext(), ArtsMode::inout),
-            DbModeAttr::get(b.getContext(), DbMode::write),
-            PartitionModeAttr::get(b.getContext(), PartitionMode::coarse),
-            arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0), ValueRange{one},
-            ValueRange{chunks}, Value(), nullptr);
-        reductions.push_back({acc, host, kind, partials, accType});
-      }
-    }
+    if (failed(planReductions(b, loc, loop, parallel, chunks, reductions)))
+      return failure();
 
     auto epoch = EpochOp::create(b, loc, b.getI64Type());
     Block *epochBody = b.createBlock(&epoch.getBody());
@@ -380,42 +354,17 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     SmallVector<Operation *> bodyOps(prelude);
     for (Operation &op : loop.getBody().front().without_terminator())
       bodyOps.push_back(&op);
-    // The partials tables are acquired like any datablock, by every chunk.
-    SmallVector<Value> partialViews;
-    SmallVector<Value> extraDeps;
-    for (Reduction &r : reductions) {
-      auto acq = DbAcquireOp::create(b, loc, r.partials.getGuids().getType(),
-                                     r.partials.getPtrs().getType(),
-                                     ArtsModeAttr::get(b.getContext(), ArtsMode::concurrent),
-                                     r.partials.getGuids(), r.partials.getPtrs(), ValueRange{},
-                                     ValueRange{}, ValueRange{}, nullptr, nullptr);
-      extraDeps.push_back(acq.getPtrs());
-    }
     SmallVector<Value> privatized;
     for (Reduction &r : reductions)
       privatized.push_back(r.teamAcc);
     EdtOp task = createTask(b, loc, parallel, bodyOps, route, p, /*sharedWrites=*/false, mapping,
                             privatized);
     Block &taskBody = task.getBody().front();
-    for (Value dep : extraDeps) {
-      task.getDepsMutable().append(dep);
-      partialViews.push_back(taskBody.addArgument(dep.getType(), loc));
-      OpBuilder rb(taskBody.getTerminator());
-      DbReleaseOp::create(rb, loc, partialViews.back());
-    }
+    SmallVector<Value> partialViews = acquirePartials(task, reductions);
 
     OpBuilder tb = OpBuilder::atBlockBegin(&taskBody);
-    // Private accumulators, initialised with the operator's identity.
-    SmallVector<Value> privates;
-    for (Reduction &r : reductions) {
-      Value priv = memref::AllocaOp::create(tb, loc, r.accType);
-      Value init = arith::ConstantOp::create(tb, loc, reductionIdentity(r.kind, r.accType.getElementType(), tb));
-      memref::StoreOp::create(tb, loc, init, priv, zeroIndices(tb, loc, r.accType));
-      privates.push_back(priv);
-    }
-    // The accumulators as the body sees them become the private copies.
-    for (auto [r, priv] : llvm::zip(reductions, privates))
-      mapping.map(r.teamAcc, priv);
+    // The accumulators as the body sees them become private copies.
+    SmallVector<Value> privates = privateAccumulators(tb, loc, reductions, mapping);
     // Per-thread setup first, once per chunk.
     if (failed(cloneInto(prelude, parallel, mapping, tb)))
       return failure();
@@ -429,19 +378,111 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       return failure();
     // Each chunk leaves its partial in its slot.
     tb.setInsertionPointAfter(inner);
-    for (auto [r, priv, view] : llvm::zip(reductions, privates, partialViews)) {
-      Value zeroIdx = arith::ConstantIndexOp::create(tb, loc, 0);
-      Value table = DbRefOp::create(tb, loc, cast<MemRefType>(view.getType()).getElementType(), view, ValueRange{zeroIdx});
-      Value value = memref::LoadOp::create(tb, loc, priv, zeroIndices(tb, loc, r.accType));
-      memref::StoreOp::create(tb, loc, value, table, ValueRange{chunk});
-    }
-
-    // After the epoch: combine the partials in chunk order into the accumulator.
+    storePartials(tb, loc, reductions, privates, partialViews, chunk);
     b.setInsertionPointAfter(epoch);
-    for (Reduction &r : reductions) {
-      Value table = DbRefOp::create(b, loc, cast<MemRefType>(r.partials.getPtrs().getType()).getElementType(),
-                                    r.partials.getPtrs(), ValueRange{zero});
-      auto combineLoop = scf::ForOp::create(b, loc, zero, chunks, one);
+    combinePartials(b, loc, reductions, chunks);
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Reductions: a partial per chunk (or worker), combined in order
+  //===--------------------------------------------------------------------===//
+
+  struct Reduction {
+    Value teamAcc;      ///< accumulator as the team saw it
+    Value hostAcc;      ///< the same accumulator reached from the host
+    ReductionKind kind;
+    DbAllocOp partials;
+    MemRefType accType;
+  };
+
+  /// A partials datablock of `count` slots (at `b`) for each reduction of `loop`.
+  LogicalResult planReductions(OpBuilder &b, Location loc, ForOp loop, EdtOp parallel,
+                               Value count, SmallVector<Reduction> &reductions) {
+    auto kinds = loop.getReductionKinds();
+    if (!kinds)
+      return success();
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    for (auto [acc, kindAttr] : llvm::zip(loop.getReductionAccs(), *kinds)) {
+      auto kind = cast<ReductionKindAttr>(kindAttr).getValue();
+      auto accType = cast<MemRefType>(acc.getType());
+      if (!accType.hasStaticShape() || accType.getNumElements() != 1)
+        return loop.emitError("reduction accumulator must hold one element, got ") << accType;
+      Value host = hostView(b, loc, acc, parallel);
+      if (!host)
+        return loop.emitError("reduction accumulator is not a datablock of the team");
+      auto partialType = MemRefType::get({ShapedType::kDynamic}, accType.getElementType());
+      auto partials = DbAllocOp::create(
+          b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
+          MemRefType::get({ShapedType::kDynamic}, partialType),
+          ArtsModeAttr::get(b.getContext(), ArtsMode::inout),
+          DbModeAttr::get(b.getContext(), DbMode::write),
+          PartitionModeAttr::get(b.getContext(), PartitionMode::coarse),
+          arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0), ValueRange{one},
+          ValueRange{count}, Value(), nullptr);
+      reductions.push_back({acc, host, kind, partials, accType});
+    }
+    return success();
+  }
+
+  /// Every task writes its own slots of the partials tables: `concurrent`
+  /// acquires before `task`, the views as new task arguments.
+  SmallVector<Value> acquirePartials(EdtOp task, ArrayRef<Reduction> reductions) {
+    OpBuilder b(task);
+    Location loc = task.getLoc();
+    Block &body = task.getBody().front();
+    SmallVector<Value> views;
+    for (const Reduction &r : reductions) {
+      DbAllocOp partials = r.partials;
+      auto acq = DbAcquireOp::create(b, loc, partials.getGuids().getType(),
+                                     partials.getPtrs().getType(),
+                                     ArtsModeAttr::get(b.getContext(), ArtsMode::concurrent),
+                                     partials.getGuids(), partials.getPtrs(), ValueRange{},
+                                     ValueRange{}, ValueRange{}, nullptr, nullptr);
+      task.getDepsMutable().append(acq.getPtrs());
+      views.push_back(body.addArgument(acq.getPtrs().getType(), loc));
+      OpBuilder rb(body.getTerminator());
+      DbReleaseOp::create(rb, loc, views.back());
+    }
+    return views;
+  }
+
+  /// Private accumulators at `b`, initialised with the operator's identity and
+  /// standing in for each `from` accumulator in `mapping`.
+  SmallVector<Value> privateAccumulators(OpBuilder &b, Location loc,
+                                         ArrayRef<Reduction> reductions, IRMapping &mapping,
+                                         ValueRange from = {}) {
+    SmallVector<Value> privates;
+    for (auto [k, r] : llvm::enumerate(reductions)) {
+      Value priv = memref::AllocaOp::create(b, loc, r.accType);
+      Value init = arith::ConstantOp::create(b, loc, reductionIdentity(r.kind, r.accType.getElementType(), b));
+      memref::StoreOp::create(b, loc, init, priv, zeroIndices(b, loc, r.accType));
+      mapping.map(from.empty() ? r.teamAcc : from[k], priv);
+      privates.push_back(priv);
+    }
+    return privates;
+  }
+
+  /// Each private accumulator into slot `slot` of its partials table.
+  void storePartials(OpBuilder &b, Location loc, ArrayRef<Reduction> reductions,
+                     ArrayRef<Value> privates, ArrayRef<Value> views, Value slot) {
+    for (auto [r, priv, view] : llvm::zip(reductions, privates, views)) {
+      Value zeroIdx = arith::ConstantIndexOp::create(b, loc, 0);
+      Value table = DbRefOp::create(b, loc, cast<MemRefType>(view.getType()).getElementType(), view, ValueRange{zeroIdx});
+      Value value = memref::LoadOp::create(b, loc, priv, zeroIndices(b, loc, r.accType));
+      memref::StoreOp::create(b, loc, value, table, ValueRange{slot});
+    }
+  }
+
+  /// After the epoch: the partials combined in slot order into the accumulator.
+  void combinePartials(OpBuilder &b, Location loc, ArrayRef<Reduction> reductions, Value count) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    for (const Reduction &r : reductions) {
+      DbAllocOp partials = r.partials;
+      Value table = DbRefOp::create(b, loc, cast<MemRefType>(partials.getPtrs().getType()).getElementType(),
+                                    partials.getPtrs(), ValueRange{zero});
+      auto combineLoop = scf::ForOp::create(b, loc, zero, count, one);
       OpBuilder cb = OpBuilder::atBlockBegin(combineLoop.getBody());
       cb.setInsertionPoint(combineLoop.getBody()->getTerminator());
       SmallVector<Value> at = zeroIndices(cb, loc, r.accType);
@@ -449,9 +490,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       Value part = memref::LoadOp::create(cb, loc, table, ValueRange{combineLoop.getInductionVar()});
       memref::StoreOp::create(cb, loc, combine(cb, loc, r.kind, current, part), r.hostAcc, at);
       b.setInsertionPointAfter(combineLoop);
-      DbFreeOp::create(b, loc, r.partials.getGuids(), r.partials.getPtrs());
+      DbFreeOp::create(b, loc, partials.getGuids(), partials.getPtrs());
     }
-    return success();
   }
 
   /// The host-side view of a team accumulator `acc` (a db_ref of a team view).
@@ -480,11 +520,6 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
           inner->emitError("barrier nested inside control flow of a parallel region is not supported");
           return WalkResult::interrupt();
         }
-        if (auto loop = dyn_cast<ForOp>(inner); loop && !loop.getReductionAccs().empty()) {
-          inner->emitError("a reduction loop mixed with other code in one part of a parallel "
-                           "region is not supported (put a barrier around it)");
-          return WalkResult::interrupt();
-        }
         return WalkResult::advance();
       });
       if (bad.wasInterrupted())
@@ -497,6 +532,22 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value workers = arith::ConstantIndexOp::create(b, loc, p.workers);
+    // Reduction loops: a partial per worker, in walk order of the loops.
+    SmallVector<Reduction> reductions;
+    SmallVector<size_t> reductionCounts;
+    for (Operation *op : part) {
+      WalkResult planned = op->walk([&](ForOp loop) {
+        if (loop.getReductionAccs().empty())
+          return WalkResult::advance();
+        size_t before = reductions.size();
+        if (failed(planReductions(b, loc, loop, parallel, workers, reductions)))
+          return WalkResult::interrupt();
+        reductionCounts.push_back(reductions.size() - before);
+        return WalkResult::advance();
+      });
+      if (planned.wasInterrupted())
+        return failure();
+    }
     auto epoch = EpochOp::create(b, loc, b.getI64Type());
     Block *epochBody = b.createBlock(&epoch.getBody());
     b.setInsertionPointToEnd(epochBody);
@@ -509,6 +560,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value route = buildRoute(wb, loc, worker, workers, p.nodes, p.workersPerNode);
     IRMapping mapping;
     EdtOp task = createTask(wb, loc, parallel, part, route, p, /*sharedWrites=*/true, mapping);
+    SmallVector<Value> partialViews = acquirePartials(task, reductions);
     OpBuilder tb = OpBuilder::atBlockBegin(&task.getBody().front());
     tb.setInsertionPoint(task.getBody().front().getTerminator());
     // Release ops sit at the end: clone the part before them.
@@ -524,6 +576,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       return failure();
     // Worker identity, static shares of loops, single parts on worker 0.
     SmallVector<Operation *> toRewrite;
+    size_t reductionLoop = 0, firstReduction = 0;
     task.getBody().walk([&](Operation *op) {
       if (isa<RuntimeQueryOp, ForOp>(op) ||
           (isa<EdtOp>(op) && op != task.getOperation()))
@@ -553,13 +606,26 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
         Value stride = arith::MulIOp::create(rb, l, share, loop.getStep());
         Value lo = arith::AddIOp::create(rb, l, loop.getLowerBound(), arith::MulIOp::create(rb, l, worker, stride));
         Value hi = arith::MinSIOp::create(rb, l, arith::AddIOp::create(rb, l, lo, stride), loop.getUpperBound());
-        auto share_loop = scf::ForOp::create(rb, l, lo, hi, loop.getStep());
+        // Reductions accumulate privately; the worker's partial goes to its slot.
         IRMapping m;
+        ArrayRef<Reduction> mine;
+        ArrayRef<Value> myViews;
+        SmallVector<Value> privates;
+        if (!loop.getReductionAccs().empty()) {
+          size_t count = reductionCounts[reductionLoop++];
+          mine = ArrayRef<Reduction>(reductions).slice(firstReduction, count);
+          myViews = ArrayRef<Value>(partialViews).slice(firstReduction, count);
+          firstReduction += count;
+          privates = privateAccumulators(rb, l, mine, m, loop.getReductionAccs());
+        }
+        auto share_loop = scf::ForOp::create(rb, l, lo, hi, loop.getStep());
         m.map(loop.getInductionVar(), share_loop.getInductionVar());
         OpBuilder sb = OpBuilder::atBlockBegin(share_loop.getBody());
         sb.setInsertionPoint(share_loop.getBody()->getTerminator());
         for (Operation &inner : loop.getBody().front().without_terminator())
           sb.clone(inner, m);
+        rb.setInsertionPointAfter(share_loop);
+        storePartials(rb, l, mine, privates, myViews, worker);
         loop.erase();
       } else if (auto single = dyn_cast<EdtOp>(op)) {
         Value isFirst = arith::CmpIOp::create(rb, l, arith::CmpIPredicate::eq, worker,
@@ -574,6 +640,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       }
     }
     b.setInsertionPointAfter(epoch);
+    combinePartials(b, loc, reductions, workers);
     return success();
   }
 };
