@@ -1,0 +1,189 @@
+"""`carts execute` on the ARTS path (the default): front end, collect-metadata on the
+sequential compile, every pipeline stage on the OpenMP compile, llvmlite, the native runtime.
+Every example and every program of the self-checking corpus prints what the `gcc -fopenmp`
+build of the same file prints; exit codes, errors and the output files behave as a user
+expects."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT / "test" / "c"
+CORPUS_FILES = sorted(CORPUS.glob("*.c"))
+EXAMPLES = ROOT / "examples"
+EXAMPLE_FILES = sorted(EXAMPLES.rglob("*.c"))
+INCLUDE = EXAMPLES / "include"
+
+#: How close our checksum must be to gcc's (the benchmark runner accepts 1e-2).
+CHECKSUM_RTOL = 1e-6
+
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+
+
+def execute(*args, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "carts_mlir", "execute", *map(str, args)],
+                          capture_output=True, text=True, timeout=timeout, cwd=cwd)
+
+
+def gcc_openmp_run(source: Path, tmp_path: Path, threads: int, *flags: str) -> str:
+    exe = tmp_path / "gcc-omp.out"
+    subprocess.run(["gcc", "-O3", "-fopenmp", *flags, str(source), "-lm", "-o", str(exe)],
+                   check=True, capture_output=True)
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def checksum(stdout: str) -> float:
+    lines = [ln for ln in stdout.splitlines() if ln.startswith("checksum:")]
+    assert lines, f"no checksum line in:\n{stdout}"
+    return float(lines[-1].split(":", 1)[1])
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# ---------------------------------------------------------------------- examples
+
+
+def _example_cases():
+    return [pytest.param(path, size, id=f"{path.stem}-{size.split('_')[0].lower()}")
+            for path in EXAMPLE_FILES for size in ("MINI_DATASET", "SMALL_DATASET")]
+
+
+@needs_gcc
+@pytest.mark.parametrize("path,size", _example_cases())
+def test_example_checksum_matches_gcc_openmp(path, size, tmp_path):
+    expected = gcc_openmp_run(path, tmp_path, 2, f"-I{INCLUDE}", f"-D{size}")
+    ours = execute("-O3", f"-D{size}", "-I", INCLUDE, "--threads", "2", path)
+    assert ours.returncode == 0, ours.stderr
+    assert "Traceback" not in ours.stderr
+    want, got = checksum(expected), checksum(ours.stdout)
+    assert abs(got - want) <= CHECKSUM_RTOL * max(abs(want), 1e-10), (got, want)
+    timers = lambda out: [ln.split(":")[0] for ln in out.splitlines() if ln.startswith("kernel.")]
+    assert timers(ours.stdout) == timers(expected)
+
+
+# ---------------------------------------------------------------------- corpus
+
+
+def _corpus_cases():
+    cases = []
+    for path in CORPUS_FILES:
+        cases.append(pytest.param(path, 2, id=f"{path.name}-threads=2"))
+        if path.name.startswith("omp_"):
+            cases.append(pytest.param(path, 1, id=f"{path.name}-threads=1"))
+    return cases
+
+
+@needs_gcc
+@pytest.mark.parametrize("path,threads", _corpus_cases())
+def test_corpus_program_prints_what_gcc_openmp_prints(path, threads, tmp_path):
+    expected = gcc_openmp_run(path, tmp_path, threads, f"-I{CORPUS}")
+    ours = execute(f"-I{CORPUS}", "--threads", threads, path)
+    assert "Traceback" not in ours.stderr, ours.stderr
+    assert ours.returncode == 0, ours.stdout + ours.stderr
+    assert ours.stdout == expected
+    assert ours.stdout.splitlines()[-1].startswith(f"ok {path.stem}")
+
+
+# ---------------------------------------------------------------------- exit codes, errors
+
+
+def test_exit_code_of_main_becomes_ours(tmp_path):
+    src = write(tmp_path, "three.c", "int main(void) {\n"
+                "  int a[4];\n#pragma omp parallel for\n  for (int i = 0; i < 4; i++) a[i] = i;\n"
+                "  return a[3];\n}\n")
+    assert execute("--threads", 2, src).returncode == 3
+
+
+def test_exit_inside_the_program_ends_it_with_its_code(tmp_path):
+    src = write(tmp_path, "bye.c", '#include <stdio.h>\n#include <stdlib.h>\n'
+                'int main(void) { printf("before\\n"); exit(5); printf("after\\n"); return 0; }\n')
+    result = execute(src)
+    assert result.returncode == 5
+    assert result.stdout == "before\n"
+
+
+def test_program_arguments_reach_main(tmp_path):
+    src = write(tmp_path, "args.c", '#include <stdio.h>\n#include <stdlib.h>\n'
+                'int main(int argc, char **argv) {\n'
+                '  printf("%d %d %s\\n", argc, atoi(argv[1]) * 2, argv[2]);\n  return 0;\n}\n')
+    result = execute(src, "--", "21", "word")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "3 42 word\n"
+
+
+def test_unsupported_construct_is_the_front_ends_located_error(tmp_path):
+    src = write(tmp_path, "task.c", "int main(void) {\n  int x = 0;\n#pragma omp parallel\n"
+                "  {\n#pragma omp task\n    x = 1;\n  }\n  return x;\n}\n")
+    result = execute("--emit-llvm", src, cwd=tmp_path)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert f"{src}:5:" in result.stderr and "error:" in result.stderr
+    assert result.stdout == ""
+    assert not (tmp_path / "task-arts.ll").exists()
+
+
+def test_a_pipeline_error_names_the_source_location(tmp_path):
+    # A table whose rows are not allocated for every index, read by parallel code: it cannot
+    # become an N-D datablock.
+    src = write(tmp_path, "rows.c", "#include <stdlib.h>\nint main(void) {\n"
+                "  float **a = (float **)malloc(4 * sizeof(float *));\n"
+                "  for (int i = 1; i < 4; i++) a[i] = (float *)malloc(4 * sizeof(float));\n"
+                "  float s = 0;\n#pragma omp parallel for reduction(+ : s)\n"
+                "  for (int i = 1; i < 4; i++) s += a[i][0];\n  return (int)s;\n}\n")
+    result = execute(src)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert f"{src}:4:" in result.stderr and "cannot raise" in result.stderr
+
+
+def test_emit_llvm_writes_the_arts_program(tmp_path):
+    src = write(tmp_path, "emit.c", "int main(void) {\n  int a[8];\n#pragma omp parallel for\n"
+                "  for (int i = 0; i < 8; i++) a[i] = i;\n  return a[7] - 7;\n}\n")
+    result = execute("--emit-llvm", "--threads", 2, src, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    text = (tmp_path / "emit-arts.ll").read_text()
+    assert "define i32 @main(" in text and "artsMain" in text and "artsEdtCreate" in text
+
+
+def test_compile_only_reports_the_build_and_runs_nothing(tmp_path):
+    src = write(tmp_path, "quiet.c", '#include <stdio.h>\n'
+                'int main(void) { printf("ran\\n"); return 4; }\n')
+    result = execute("--compile-only", src)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert result.stderr.startswith("carts execute: compiled in ")
+
+
+def test_more_than_one_node_is_refused_with_a_message(tmp_path):
+    src = write(tmp_path, "one.c", "int main(void) { return 0; }\n")
+    result = execute("--nodes", 2, src)
+    assert result.returncode == 1
+    assert "only one node is supported" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_worker_count_reaches_the_program(tmp_path):
+    src = write(tmp_path, "team.c", '#include <stdio.h>\n#include <omp.h>\n'
+                'int main(void) {\n  int seen[16];\n  for (int t = 0; t < 16; t++) seen[t] = 0;\n  int n = 0;\n'
+                '#pragma omp parallel\n  {\n    seen[omp_get_thread_num()] = 1;\n'
+                '#pragma omp single\n    n = omp_get_num_threads();\n  }\n'
+                '  int covered = 0;\n  for (int t = 0; t < 16; t++) covered += seen[t];\n'
+                '  printf("%d %d %d\\n", n, covered, omp_get_max_threads());\n  return 0;\n}\n')
+    for threads in (1, 3):
+        result = execute("--threads", threads, src)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == f"{threads} {threads} {threads}\n"
