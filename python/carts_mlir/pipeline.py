@@ -63,9 +63,10 @@ STAGES: tuple[Stage, ...] = (
     Stage("epochs", ("arts-epochs",),
           "barriers become epochs around the task launches before them",
           "the last high-level stage: all launches exist now"),
-    Stage("pre-lowering", ("arts-edt-lowering", "arts-db-lowering", "arts-epoch-lowering",
-                           "canonicalize", "cse", "arts-verify-lowered"),
-          "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops",
+    Stage("pre-lowering", ("loop-invariant-code-motion", "arts-edt-lowering", "arts-db-lowering",
+                           "arts-epoch-lowering", "canonicalize", "cse", "arts-verify-lowered"),
+          "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops; "
+          "block selection and index math hoisted out of inner loops first",
           "needs final task and datablock structure"),
     Stage("arts-to-llvm", ("arts-to-llvm", *LOWERING_PIPELINE.split(",")),
           "runtime ABI calls, main -> mainBody + artsMain + main, then the LLVM dialect",
