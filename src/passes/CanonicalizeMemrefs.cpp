@@ -808,66 +808,73 @@ void TableRaiser::raiseAll() {
       pointer.getSourceMutable().assign(array);
   }
 
-  for (auto [plan, array] : llvm::zip(plans, arrays)) {
-    // Loops left holding nothing but index arithmetic and reads of sizes are
-    // the init and free loops; they are erased innermost first.
-    llvm::SetVector<Operation *> loops;
-    llvm::DenseSet<Operation *> initLoops;
-    auto noteLoops = [&](Operation *op, bool init) {
+  // Then the old accesses, rows and frees of every table, noting the loops
+  // around them: those left holding nothing but index arithmetic and reads
+  // of sizes are the init and free loops. They go last, innermost first, once
+  // no table has anything left in them.
+  enum LoopKind { Emptied, Free, Init }; // a loop with both kinds counts as the higher
+  struct Tally {
+    unsigned loads = 0, stores = 0;
+    unsigned loops[3] = {0, 0, 0};
+  };
+  SmallVector<Tally> tallies(plans.size());
+  llvm::MapVector<Operation *, std::pair<unsigned, LoopKind>> loops; // loop -> (plan, kind)
+  for (auto [index, plan] : llvm::enumerate(plans)) {
+    auto erase = [&, index = index](Operation *op, LoopKind kind) {
       for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
            loop = loop->getParentOfType<scf::ForOp>()) {
-        loops.insert(loop);
-        if (init)
-          initLoops.insert(loop);
+        auto [it, inserted] = loops.try_emplace(loop, index, kind);
+        if (!inserted && it->second.first == index)
+          it->second.second = std::max(it->second.second, kind);
       }
-    };
-    auto erase = [&](Operation *op, bool init) {
-      noteLoops(op, init);
       op->erase();
     };
     SmallVector<memref::AllocOp> rowAllocs;
     for (unsigned level = 1; level < plan.rank(); ++level)
       rowAllocs.push_back(plan.rowAlloc(level));
-    unsigned loads = 0, stores = 0;
     for (RowAccess &access : plan.accesses) {
-      (isa<memref::LoadOp>(access.op) ? loads : stores) += 1;
+      (isa<memref::LoadOp>(access.op) ? tallies[index].loads : tallies[index].stores) += 1;
       access.op->erase();
     }
     for (memref::DeallocOp free : plan.tableFrees)
-      erase(free, false);
+      erase(free, Free);
     for (memref::DeallocOp free : plan.rowFrees)
-      erase(free, false);
+      erase(free, Free);
     for (memref::StoreOp placement : plan.placements)
-      erase(placement, true);
+      erase(placement, Init);
     for (memref::LoadOp load : llvm::reverse(plan.rowLoads))
-      erase(load, false);
+      erase(load, Emptied);
     for (memref::AllocOp rowAlloc : llvm::reverse(rowAllocs))
-      erase(rowAlloc, true);
+      erase(rowAlloc, Init);
     plan.table->erase();
+  }
 
-    SmallVector<Operation *> candidates = loops.takeVector();
-    auto depth = [](Operation *op) {
-      unsigned d = 0;
-      for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
-        ++d;
-      return d;
-    };
-    llvm::stable_sort(candidates, [&](Operation *a, Operation *b) { return depth(a) > depth(b); });
-    unsigned initLoopsErased = 0, freeLoopsErased = 0;
-    for (Operation *loop : candidates) {
-      if (loop->getNumResults() != 0 || !wouldOpBeTriviallyDead(loop))
-        continue;
-      (initLoops.contains(loop) ? initLoopsErased : freeLoopsErased) += 1;
-      loop->erase();
-    }
+  auto depth = [](Operation *op) {
+    unsigned d = 0;
+    for (Operation *p = op->getParentOp(); p; p = p->getParentOp())
+      ++d;
+    return d;
+  };
+  auto candidates = loops.takeVector();
+  llvm::stable_sort(candidates, [&](auto &a, auto &b) { return depth(a.first) > depth(b.first); });
+  for (auto &[loop, owner] : candidates) {
+    if (loop->getNumResults() != 0 || !wouldOpBeTriviallyDead(loop))
+      continue;
+    tallies[owner.first].loops[owner.second] += 1;
+    loop->erase();
+  }
 
+  for (auto [plan, array, tally] : llvm::zip(plans, arrays, tallies)) {
     unsigned frees = plan.rowFrees.size() + plan.tableFrees.size();
     CARTS_DEBUG(kChannel, array) << "raised " << plan.levels.front() << " to " << array.getType()
-                                 << " (" << count(loads, "load") << " and "
-                                 << count(stores, "store") << " rewritten, "
-                                 << count(initLoopsErased, "init loop") << ", "
-                                 << count(freeLoopsErased, "free loop") << " and "
-                                 << count(frees, "dealloc") << " removed)\n";
+                                 << " (" << count(tally.loads, "load") << " and "
+                                 << count(tally.stores, "store") << " rewritten, "
+                                 << count(tally.loops[Init], "init loop") << ", "
+                                 << count(tally.loops[Free], "free loop")
+                                 << (tally.loops[Emptied]
+                                         ? ", " + count(tally.loops[Emptied], "emptied loop")
+                                         : std::string())
+                                 << " and " << count(frees, "dealloc") << " removed)\n";
   }
 }
 

@@ -278,6 +278,47 @@ func.func @static_rows(%n: index, %i: index) -> f64 {
 
 // -----
 
+// Two tables sharing their init loop, their free loop and a loop of unused reads: both
+// are raised and the loops left empty go.
+// CHECK-LABEL: func.func @shared_loops(
+// CHECK: %[[A:.*]] = memref.alloc(%arg0, %arg0) : memref<?x?xf32>
+// CHECK: %[[B:.*]] = memref.alloc(%arg0, %arg0) : memref<?x?xf32>
+// CHECK-NOT: scf.for
+// CHECK: memref.dealloc %[[A]] : memref<?x?xf32>
+// CHECK-NEXT: memref.dealloc %[[B]] : memref<?x?xf32>
+// CHECK-NEXT: return
+func.func @shared_loops(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // Each shared loop is counted once, for the first table.
+  // DEBUG-DAG: [canonicalize-memrefs] {{.*}}raise.mlir:[[@LINE+1]]:8: raised memref<?xmemref<?xf32>> to memref<?x?xf32> (1 load and 0 stores rewritten, 1 init loop, 1 free loop, 1 emptied loop and 2 deallocs removed)
+  %a = memref.alloc(%n) : memref<?xmemref<?xf32>>
+  %b = memref.alloc(%n) : memref<?xmemref<?xf32>>
+  scf.for %k = %c0 to %n step %c1 {
+    %ra = memref.alloc(%n) : memref<?xf32>
+    memref.store %ra, %a[%k] : memref<?xmemref<?xf32>>
+    %rb = memref.alloc(%n) : memref<?xf32>
+    memref.store %rb, %b[%k] : memref<?xmemref<?xf32>>
+  }
+  scf.for %k = %c0 to %n step %c1 {
+    %ra = memref.load %a[%k] : memref<?xmemref<?xf32>>
+    %x = memref.load %ra[%c0] : memref<?xf32>
+    %rb = memref.load %b[%k] : memref<?xmemref<?xf32>>
+    %y = memref.load %rb[%c0] : memref<?xf32>
+  }
+  scf.for %k = %c0 to %n step %c1 {
+    %ra = memref.load %a[%k] : memref<?xmemref<?xf32>>
+    memref.dealloc %ra : memref<?xf32>
+    %rb = memref.load %b[%k] : memref<?xmemref<?xf32>>
+    memref.dealloc %rb : memref<?xf32>
+  }
+  memref.dealloc %a : memref<?xmemref<?xf32>>
+  memref.dealloc %b : memref<?xmemref<?xf32>>
+  return
+}
+
+// -----
+
 // Sizes read from a local variable (`int n; n = ...` lives in memory) that is not assigned
 // while the rows are allocated; null checks of the table and of a row test the 2-D array.
 // CHECK-LABEL: func.func @sizes_in_variables(
