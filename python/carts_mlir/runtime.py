@@ -1,6 +1,9 @@
 """Locating and loading the native ARTS runtime library (``libcartsrt.so``, built from
 ``runtime/``). JIT-compiled programs resolve the ARTS API against it, so it is loaded
-process-wide (``RTLD_GLOBAL``), once."""
+process-wide (``RTLD_GLOBAL``), once.
+
+Several nodes: :mod:`carts_mlir.nodes` runs one node per Ray actor, each with its own
+copy of this library and of the JIT-compiled program."""
 
 from __future__ import annotations
 
@@ -47,4 +50,19 @@ def load() -> ctypes.CDLL:
     lib.artsRT.restype = ctypes.c_int
     lib.artsSetEntryPoints.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
     lib.artsSetEntryPoints.restype = None
+    # carts_node.h: what a node actor calls (carts_mlir.nodes)
+    lib.cartsNodeInit.argtypes = [ctypes.c_uint32, ctypes.c_uint32]
+    lib.cartsNodeInit.restype = ctypes.c_int
+    lib.cartsNodeSetFunctions.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_uint32]
+    lib.cartsNodeSetFunctions.restype = None
+    lib.cartsNodeWaitOutbox.argtypes = [ctypes.c_double]
+    lib.cartsNodeWaitOutbox.restype = ctypes.c_int
+    lib.cartsNodeTakeOutbox.argtypes = [ctypes.c_uint32, ctypes.POINTER(ctypes.c_void_p)]
+    lib.cartsNodeTakeOutbox.restype = ctypes.c_uint64
+    lib.cartsNodeFree.argtypes = [ctypes.c_void_p]
+    lib.cartsNodeFree.restype = None
+    lib.cartsNodeDeliver.argtypes = [ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint64]
+    lib.cartsNodeDeliver.restype = ctypes.c_int
+    lib.cartsNodeStats.argtypes = [ctypes.POINTER(ctypes.c_uint64)]
+    lib.cartsNodeStats.restype = None
     return lib

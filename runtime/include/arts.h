@@ -130,6 +130,13 @@ ARTS_API artsGuid_t artsInitializeAndStartEpoch(artsGuid_t finishEdt, uint32_t s
 ARTS_API bool artsWaitOnHandle(artsGuid_t epoch);
 ARTS_API void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint32_t offset,
                                uint32_t bytes);
+/* Ours, the mirror of artsPutInDbEpoch: copy bytes [offset, offset + bytes) of the owner's
+   payload into dst, ordered like a READ acquire recorded now (after every generation recorded
+   on the datablock before it), counted in `epoch`; after artsWaitOnHandle(epoch) dst holds
+   them. A put whose src is the owner's payload itself, or a get whose dst is, copies nothing
+   (host code passes its view of every block, local ones included). */
+ARTS_API void artsGetFromDbEpoch(void *dst, artsGuid_t epoch, artsGuid_t db, uint32_t offset,
+                                 uint32_t bytes);
 
 /* Topology */
 ARTS_API uint32_t artsGetCurrentNode(void);

@@ -195,10 +195,15 @@ int rt_config_load(rt_config *cfg) {
     }
   }
 
-  if (cfg->node_count != 1) {
+  cfg->node = 0;
+  uint32_t node, nodes;
+  if (rt_net_topology(&node, &nodes)) {
+    cfg->node = node;
+    cfg->node_count = nodes; /* the node actors decide, whatever nodeCount says */
+  } else if (cfg->node_count != 1) {
     fprintf(stderr,
-            "carts runtime: error: nodeCount=%u, but this runtime runs one node in process; "
-            "several nodes are started by the Python launcher\n",
+            "carts runtime: error: nodeCount=%u, but this process runs one node; several nodes "
+            "are started by `carts execute --nodes N` (one Ray actor per node)\n",
             cfg->node_count);
     return -1;
   }

@@ -17,11 +17,22 @@
 
 typedef enum { DB_RESERVED, DB_CREATED, DB_DESTROYED } db_state;
 
+/* A request waiting on the datablock: a local task's slot, a remote task's slot, or a get
+   (artsGetFromDbEpoch) from this node or another one. */
+typedef enum { REQ_SLOT, REQ_REMOTE_SLOT, REQ_GET, REQ_REMOTE_GET } req_kind;
+
 typedef struct rt_request {
   struct rt_request *next;
-  rt_edt *edt;
-  uint32_t slot;
+  req_kind kind;
   uint32_t mode; /* an access mode, or ARTS_NULL for an unordered signal */
+  uint32_t slot;
+  uint32_t node;        /* remote kinds: the node that asked */
+  rt_edt *edt;          /* REQ_SLOT */
+  artsGuid_t edt_guid;  /* REQ_REMOTE_SLOT */
+  void *dst;            /* REQ_GET */
+  rt_epoch *epoch;      /* REQ_GET */
+  uint64_t handle;      /* REQ_REMOTE_GET */
+  uint32_t offset, bytes; /* gets */
 } rt_request;
 
 typedef struct rt_put {
@@ -108,40 +119,166 @@ static rt_request *next_generation(rt_db *d) {
   return first;
 }
 
-static void grant(rt_request *r, artsGuid_t guid, void *payload) {
+static void check_range(artsGuid_t guid, uint64_t size, uint32_t offset, uint32_t bytes,
+                        const char *api) {
+  if (RT_UNLIKELY((uint64_t)offset + bytes > size))
+    rt_fatal(guid, "%s: bytes %u..%llu are outside the datablock's %llu bytes", api, offset,
+             (unsigned long long)offset + bytes, (unsigned long long)size);
+}
+
+/* Hand the payload to each request of a generation that has started. */
+static void grant(rt_db *d, rt_request *r, void *payload) {
+  artsGuid_t guid = d->hdr.guid;
   while (r) {
     rt_request *next = r->next;
-    rt_edt_satisfy(r->edt, r->slot, guid, r->mode, payload);
+    switch (r->kind) {
+    case REQ_SLOT:
+      rt_edt_satisfy(r->edt, r->slot, guid, r->mode, payload);
+      break;
+    case REQ_REMOTE_SLOT:
+      rt_net_grant(r->node, r->edt_guid, r->slot, guid, r->mode, payload, d->bytes);
+      if (r->mode == ARTS_DB_READ) /* the reader got a snapshot of this generation */
+        rt_db_release(d);
+      break;
+    case REQ_GET:
+      check_range(guid, d->bytes, r->offset, r->bytes, "artsGetFromDbEpoch");
+      if (r->dst != (char *)payload + r->offset)
+        memcpy(r->dst, (char *)payload + r->offset, r->bytes);
+      rt_db_release(d);
+      rt_epoch_finish_one(r->epoch);
+      break;
+    case REQ_REMOTE_GET:
+      check_range(guid, d->bytes, r->offset, r->bytes, "artsGetFromDbEpoch");
+      rt_net_get_reply(r->node, r->handle, (char *)payload + r->offset, r->bytes);
+      rt_db_release(d);
+      break;
+    }
     free(r);
     r = next;
   }
 }
 
-void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
-  pthread_mutex_lock(&d->lock);
-  if (RT_UNLIKELY(d->state == DB_DESTROYED))
-    destroyed(d, "artsRecordDep");
-  if (d->state == DB_CREATED && !d->head && joins_generation(d, mode)) {
-    d->holders++;
-    d->held_mode = mode;
-    void *payload = d->payload;
-    pthread_mutex_unlock(&d->lock);
-    rt_edt_satisfy(t, slot, d->hdr.guid, mode, payload);
-    return;
-  }
-  rt_request *r = malloc(sizeof *r);
+static rt_request *new_request(rt_db *d, req_kind kind, uint32_t mode) {
+  rt_request *r = calloc(1, sizeof *r);
   if (!r)
     rt_fatal(d->hdr.guid, "out of memory for a datablock request");
-  r->next = NULL;
-  r->edt = t;
-  r->slot = slot;
+  r->kind = kind;
   r->mode = mode;
+  return r;
+}
+
+/* Join the generation being served, or queue behind the others. */
+static void enqueue(rt_db *d, rt_request *r, const char *api) {
+  pthread_mutex_lock(&d->lock);
+  if (RT_UNLIKELY(d->state == DB_DESTROYED))
+    destroyed(d, api);
+  if (d->state == DB_CREATED && !d->head && joins_generation(d, r->mode)) {
+    d->holders++;
+    d->held_mode = r->mode;
+    void *payload = d->payload;
+    pthread_mutex_unlock(&d->lock);
+    r->next = NULL;
+    grant(d, r, payload);
+    return;
+  }
+  r->next = NULL;
   if (d->tail)
     d->tail->next = r;
   else
     d->head = r;
   d->tail = r;
   pthread_mutex_unlock(&d->lock);
+}
+
+void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
+  rt_request *r = new_request(d, REQ_SLOT, mode);
+  r->edt = t;
+  r->slot = slot;
+  enqueue(d, r, "artsRecordDep");
+}
+
+void rt_db_record(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) {
+  static const char api[] = "artsRecordDep";
+  rt_db *d = rt_db_get(db, api);
+  uint32_t node = artsGuidGetRank(edt);
+  if (rt_route_is_local(node)) {
+    rt_edt *t = rt_edt_claim(edt, slot, (uintptr_t)d, api);
+    rt_db_acquire(d, t, slot, mode);
+    return;
+  }
+  rt_check_remote(node, edt, api);
+  /* Writers on other nodes work on a copy written back whole: one at a time. */
+  rt_request *r = new_request(d, REQ_REMOTE_SLOT, mode == ARTS_DB_READ ? ARTS_DB_READ : ARTS_DB_WRITE);
+  r->node = node;
+  r->edt_guid = edt;
+  r->slot = slot;
+  enqueue(d, r, api);
+}
+
+void rt_db_write_back(artsGuid_t db, const void *data, uint64_t bytes) {
+  rt_db *d = rt_db_get(db, "write-back");
+  pthread_mutex_lock(&d->lock);
+  if (d->payload && bytes == d->bytes)
+    memcpy(d->payload, data, bytes);
+  uint64_t size = d->bytes;
+  pthread_mutex_unlock(&d->lock);
+  if (bytes != size)
+    rt_fatal(db, "write-back of %llu bytes to a datablock of %llu", (unsigned long long)bytes,
+             (unsigned long long)size);
+  rt_db_release(d);
+}
+
+void rt_db_remote_get(artsGuid_t db, uint32_t node, uint32_t offset, uint32_t bytes,
+                      uint64_t handle) {
+  rt_db *d = rt_db_get(db, "artsGetFromDbEpoch");
+  rt_request *r = new_request(d, REQ_REMOTE_GET, ARTS_DB_READ);
+  r->node = node;
+  r->offset = offset;
+  r->bytes = bytes;
+  r->handle = handle;
+  enqueue(d, r, "artsGetFromDbEpoch");
+}
+
+/* What a get sent to another node remembers until the reply comes. */
+typedef struct {
+  void *dst;
+  rt_epoch *epoch;
+} pending_get;
+
+void rt_db_get_reply(uint64_t handle, const void *data, uint32_t bytes) {
+  pending_get *g = (pending_get *)(uintptr_t)handle;
+  memcpy(g->dst, data, bytes);
+  rt_epoch *e = g->epoch;
+  free(g);
+  rt_epoch_finish_one(e);
+}
+
+void artsGetFromDbEpoch(void *dst, artsGuid_t epoch, artsGuid_t db, uint32_t offset,
+                        uint32_t bytes) {
+  static const char api[] = "artsGetFromDbEpoch";
+  rt_check_running(api);
+  if (bytes && !dst)
+    rt_fatal(db, "%s: null destination for %u bytes", api, bytes);
+  check_db_guid(db, api);
+  rt_epoch *e = rt_epoch_enrol(epoch, api);
+  uint32_t owner = artsGuidGetRank(db);
+  if (!rt_route_is_local(owner)) {
+    rt_check_remote(owner, db, api);
+    pending_get *g = malloc(sizeof *g);
+    if (!g)
+      rt_fatal(db, "%s: out of memory", api);
+    g->dst = dst;
+    g->epoch = e;
+    rt_net_get(owner, db, offset, bytes, (uint64_t)(uintptr_t)g);
+    return;
+  }
+  rt_db *d = rt_db_get(db, api);
+  rt_request *r = new_request(d, REQ_GET, ARTS_DB_READ);
+  r->dst = dst;
+  r->epoch = e;
+  r->offset = offset;
+  r->bytes = bytes;
+  enqueue(d, r, api);
 }
 
 void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot) {
@@ -154,12 +291,9 @@ void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot) {
     rt_edt_satisfy(t, slot, d->hdr.guid, artsGuidGetType(d->hdr.guid), payload);
     return;
   }
-  rt_request *r = malloc(sizeof *r);
-  if (!r)
-    rt_fatal(d->hdr.guid, "out of memory for a datablock request");
+  rt_request *r = new_request(d, REQ_SLOT, ARTS_NULL);
   r->edt = t;
   r->slot = slot;
-  r->mode = ARTS_NULL;
   r->next = d->signals;
   d->signals = r;
   pthread_mutex_unlock(&d->lock);
@@ -179,7 +313,7 @@ void rt_db_release(rt_db *d) {
     }
   }
   pthread_mutex_unlock(&d->lock);
-  grant(granted, d->hdr.guid, payload);
+  grant(d, granted, payload);
 }
 
 static void apply_put(rt_db *d, const void *src, uint32_t offset, uint32_t bytes) {
@@ -190,7 +324,8 @@ static void apply_put(rt_db *d, const void *src, uint32_t offset, uint32_t bytes
     rt_fatal(guid, "artsPutInDbEpoch: bytes %u..%llu are outside the datablock's %llu bytes", offset,
              (unsigned long long)offset + bytes, (unsigned long long)size);
   }
-  memcpy((char *)d->payload + offset, src, bytes);
+  if ((char *)d->payload + offset != src)
+    memcpy((char *)d->payload + offset, src, bytes);
 }
 
 void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
@@ -236,7 +371,7 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
     free(signals);
     signals = next;
   }
-  grant(granted, guid, payload);
+  grant(d, granted, payload);
   return payload;
 }
 
@@ -250,8 +385,8 @@ artsGuid_t artsDbCreateRemote(uint32_t route, uint64_t bytes, uint32_t mode) {
   if (rt_route_is_local(route)) {
     artsDbCreateWithGuid(guid, bytes);
   } else {
-    const rt_transport *tr = rt_remote(route, guid, api);
-    tr->create_db(tr->self, route, guid, bytes);
+    rt_check_remote(route, guid, api);
+    rt_net_create_db(route, guid, bytes);
   }
   return guid;
 }
@@ -262,8 +397,8 @@ void artsDbDestroy(artsGuid_t guid) {
   check_db_guid(guid, api);
   uint32_t owner = artsGuidGetRank(guid);
   if (!rt_route_is_local(owner)) {
-    const rt_transport *tr = rt_remote(owner, guid, api);
-    tr->destroy_db(tr->self, owner, guid);
+    rt_check_remote(owner, guid, api);
+    rt_net_destroy_db(owner, guid);
     return;
   }
   rt_db *d = rt_db_get(guid, api);
@@ -284,19 +419,8 @@ void artsDbDestroy(artsGuid_t guid) {
   pthread_mutex_unlock(&d->lock);
 }
 
-void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint32_t offset, uint32_t bytes) {
+void rt_db_put(artsGuid_t db, rt_epoch *e, uint32_t offset, const void *src, uint32_t bytes) {
   static const char api[] = "artsPutInDbEpoch";
-  rt_check_running(api);
-  if (bytes && !src)
-    rt_fatal(db, "%s: null source for %u bytes", api, bytes);
-  check_db_guid(db, api);
-  rt_epoch *e = rt_epoch_enrol(epoch, api);
-  uint32_t owner = artsGuidGetRank(db);
-  if (!rt_route_is_local(owner)) {
-    const rt_transport *tr = rt_remote(owner, db, api);
-    tr->put(tr->self, owner, e->hdr.guid, db, offset, src, bytes);
-    return;
-  }
   rt_db *d = rt_db_get(db, api);
   pthread_mutex_lock(&d->lock);
   if (d->state == DB_DESTROYED)
@@ -322,6 +446,24 @@ void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint32_t offse
   pthread_mutex_unlock(&d->lock);
 }
 
+void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint32_t offset, uint32_t bytes) {
+  static const char api[] = "artsPutInDbEpoch";
+  rt_check_running(api);
+  if (bytes && !src)
+    rt_fatal(db, "%s: null source for %u bytes", api, bytes);
+  check_db_guid(db, api);
+  rt_epoch *e = rt_epoch_enrol(epoch, api);
+  uint32_t owner = artsGuidGetRank(db);
+  if (rt_route_is_local(owner)) {
+    rt_db_put(db, e, offset, src, bytes);
+    return;
+  }
+  rt_check_remote(owner, db, api);
+  /* From outside the epoch's home, through the home: it has counted the put before the
+     owner can report it done. */
+  rt_net_put(e->proxy ? e->home : owner, e->hdr.guid, db, offset, src, bytes);
+}
+
 void rt_db_describe_blocked(rt_db *d, rt_blocked *report) {
   pthread_mutex_lock(&d->lock);
   uint32_t requests = 0, puts = 0;
@@ -329,8 +471,8 @@ void rt_db_describe_blocked(rt_db *d, rt_blocked *report) {
   rt_request *waiting[2] = {d->head, d->signals};
   for (int i = 0; i < 2; i++)
     for (rt_request *r = waiting[i]; r; r = r->next, requests++)
-      if (!task)
-        task = r->edt->hdr.guid;
+      if (!task && (r->kind == REQ_SLOT || r->kind == REQ_REMOTE_SLOT))
+        task = r->kind == REQ_SLOT ? r->edt->hdr.guid : r->edt_guid;
   for (rt_put *p = d->puts; p; p = p->next)
     puts++;
   if (requests + puts) {
@@ -359,7 +501,8 @@ void rt_db_free(rt_db *d, void (*edt_seen)(rt_edt *t, void *arg), void *arg) {
   for (int i = 0; i < 2; i++)
     for (rt_request *r = waiting[i], *next; r; r = next) {
       next = r->next;
-      edt_seen(r->edt, arg);
+      if (r->kind == REQ_SLOT)
+        edt_seen(r->edt, arg);
       free(r);
     }
   for (rt_put *p = d->puts, *next; p; p = next) {

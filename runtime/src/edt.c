@@ -50,13 +50,44 @@ void rt_edt_satisfy(rt_edt *t, uint32_t slot, artsGuid_t guid, uint32_t mode, vo
     rt_sched_push(t);
 }
 
-rt_edt *rt_edt_claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char *api) {
+/* Slots other nodes satisfied before the task itself arrived (its creation and the grant
+   travel from different nodes). Kept in arrival order; replayed by rt_edt_publish. Guarded
+   by the task's shard lock, which both sides hold. */
+typedef struct rt_early {
+  struct rt_early *next;
+  artsGuid_t edt;
+  uint32_t slot;
+  uint32_t mode; /* a datablock mode, ARTS_SINGLE_VALUE or ARTS_NULL */
+  uint64_t value;
+  rt_remote_dep *copy;
+} rt_early;
+
+static pthread_mutex_t early_lock = PTHREAD_MUTEX_INITIALIZER;
+static rt_early *early_head;
+static _Atomic uint32_t early_count;
+
+/* Claim `slot` of `guid` under the shard lock. With `defer`, a task that is not here yet (and
+   is routed here) gets the claim queued instead, and NULL is returned. */
+static rt_edt *claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char *api,
+                     rt_early *defer) {
   if (RT_UNLIKELY(artsGuidGetType(guid) != ARTS_EDT))
     rt_fatal(guid, "%s: not a task", api);
   rt_shard *s = rt_table_shard(guid);
   pthread_mutex_lock(&s->lock);
   rt_edt *t = (rt_edt *)rt_shard_find(s, guid);
   if (RT_UNLIKELY(!t)) {
+    if (defer) {
+      pthread_mutex_lock(&early_lock);
+      rt_early **tail = &early_head;
+      while (*tail)
+        tail = &(*tail)->next;
+      defer->next = NULL;
+      *tail = defer;
+      atomic_fetch_add(&early_count, 1);
+      pthread_mutex_unlock(&early_lock);
+      pthread_mutex_unlock(&s->lock);
+      return NULL;
+    }
     pthread_mutex_unlock(&s->lock);
     if (rt_guid_was_minted(guid))
       rt_fatal(guid, "%s: slot %u of a task that has no unsatisfied slot left (it has run, is "
@@ -80,6 +111,107 @@ rt_edt *rt_edt_claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char
   return t;
 }
 
+rt_edt *rt_edt_claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char *api) {
+  return claim(guid, slot, state, api, NULL);
+}
+
+static uintptr_t early_state(const rt_early *x) {
+  return x->copy ? (uintptr_t)x->copy | RT_SLOT_REMOTE_TAG : RT_SLOT_SIGNAL;
+}
+
+static void early_satisfy(rt_edt *t, const rt_early *x) {
+  if (x->copy)
+    rt_edt_satisfy(t, x->slot, x->copy->db, x->mode, x->copy->data);
+  else if (x->mode == ARTS_SINGLE_VALUE)
+    rt_edt_satisfy(t, x->slot, x->value, ARTS_SINGLE_VALUE, NULL);
+  else
+    rt_edt_satisfy(t, x->slot, NULL_GUID, ARTS_NULL, NULL);
+}
+
+void rt_edt_publish(rt_edt *t) {
+  if (RT_LIKELY(atomic_load_explicit(&early_count, memory_order_acquire) == 0)) {
+    rt_table_insert(&t->hdr);
+    return;
+  }
+  artsGuid_t guid = t->hdr.guid;
+  rt_shard *s = rt_table_shard(guid);
+  rt_early *mine = NULL, **mine_tail = &mine;
+  pthread_mutex_lock(&s->lock);
+  rt_shard_insert(s, &t->hdr);
+  pthread_mutex_lock(&early_lock);
+  for (rt_early **link = &early_head; *link;) {
+    rt_early *x = *link;
+    if (x->edt == guid) {
+      *link = x->next;
+      x->next = NULL;
+      *mine_tail = x;
+      mine_tail = &x->next;
+      atomic_fetch_sub(&early_count, 1);
+    } else {
+      link = &x->next;
+    }
+  }
+  pthread_mutex_unlock(&early_lock);
+  pthread_mutex_unlock(&s->lock);
+  while (mine) {
+    rt_early *next = mine->next;
+    rt_edt *claimed = claim(guid, mine->slot, early_state(mine), "a satisfied slot", NULL);
+    early_satisfy(claimed, mine);
+    free(mine);
+    mine = next;
+  }
+}
+
+static void remote_satisfy(rt_early *x) {
+  rt_edt *t = claim(x->edt, x->slot, early_state(x), "a message from another node", x);
+  if (t) {
+    early_satisfy(t, x);
+    free(x);
+  }
+}
+
+void rt_edt_remote_grant(artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
+                         uint32_t owner, const void *data, uint64_t bytes) {
+  rt_early *x = calloc(1, sizeof *x);
+  rt_remote_dep *copy = malloc(sizeof *copy + (bytes ? bytes : 1));
+  if (!x || !copy)
+    rt_fatal(db, "out of memory for a copy of %llu bytes", (unsigned long long)bytes);
+  copy->db = db;
+  copy->mode = mode;
+  copy->owner = owner;
+  copy->bytes = bytes;
+  memcpy(copy->data, data, bytes);
+  x->edt = edt;
+  x->slot = slot;
+  x->mode = mode;
+  x->copy = copy;
+  remote_satisfy(x);
+}
+
+void rt_edt_remote_signal(artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value) {
+  if (kind != ARTS_NULL && kind != ARTS_SINGLE_VALUE)
+    rt_fatal(edt, "artsSignalEdt: a datablock signal to a task on another node is not supported "
+                  "(record the dependence with artsRecordDep)");
+  rt_early *x = calloc(1, sizeof *x);
+  if (!x)
+    rt_fatal(edt, "out of memory for a signal");
+  x->edt = edt;
+  x->slot = slot;
+  x->mode = kind;
+  x->value = value;
+  remote_satisfy(x);
+}
+
+void rt_edt_remote_create(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
+                          uint32_t depc, artsGuid_t epoch) {
+  rt_epoch *e = rt_epoch_at(epoch, "a task from another node");
+  rt_edt *t = rt_edt_new(fn, guid, paramc, paramv, depc, e);
+  if (depc == 0)
+    rt_sched_push(t);
+  else
+    rt_edt_publish(t);
+}
+
 static artsGuid_t create(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
                          uint32_t depc, artsGuid_t epoch, const char *api) {
   rt_check_running(api);
@@ -91,15 +223,17 @@ static artsGuid_t create(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t
   rt_epoch *e = rt_epoch_enrol(epoch, api);
   artsGuid_t guid = rt_guid_make(ARTS_EDT, route, rt_mint_key());
   if (RT_UNLIKELY(!rt_route_is_local(route))) {
-    const rt_transport *tr = rt_remote(route, guid, api);
-    tr->create_edt(tr->self, route, guid, fn, paramc, paramv, depc, e->hdr.guid);
+    rt_check_remote(route, guid, api);
+    /* Outside the epoch's home, through the home: it has counted the task (the enrolment
+       above went there first) before the task can finish anywhere. */
+    rt_net_create_edt(e->proxy ? e->home : route, guid, fn, paramc, paramv, depc, e->hdr.guid);
     return guid;
   }
   rt_edt *t = rt_edt_new(fn, guid, paramc, paramv, depc, e);
   if (depc == 0)
     rt_sched_push(t);
   else
-    rt_table_insert(&t->hdr);
+    rt_edt_publish(t);
   return guid;
 }
 
@@ -119,8 +253,8 @@ static int forwarded(artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t valu
   uint32_t node = artsGuidGetRank(edt);
   if (RT_LIKELY(rt_route_is_local(node)))
     return 0;
-  const rt_transport *tr = rt_remote(node, edt, api);
-  tr->signal(tr->self, node, edt, slot, kind, value);
+  rt_check_remote(node, edt, api);
+  rt_net_signal(node, edt, slot, kind, value);
   return 1;
 }
 
@@ -166,13 +300,11 @@ void artsRecordDep(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) 
              api, mode);
   uint32_t owner = artsGuidGetRank(db);
   if (RT_UNLIKELY(!rt_route_is_local(owner))) {
-    const rt_transport *tr = rt_remote(owner, db, api);
-    tr->record_dep(tr->self, owner, db, edt, slot, mode);
+    rt_check_remote(owner, db, api);
+    rt_net_record_dep(owner, db, edt, slot, mode);
     return;
   }
-  rt_db *d = rt_db_get(db, api);
-  rt_edt *t = rt_edt_claim(edt, slot, (uintptr_t)d, api);
-  rt_db_acquire(d, t, slot, mode);
+  rt_db_record(db, edt, slot, mode);
 }
 
 void rt_edt_run(rt_edt *t) {
@@ -182,9 +314,21 @@ void rt_edt_run(rt_edt *t) {
   t->fn(t->paramc, t->paramv, t->depc, t->depv);
   rt_tls_ctx = outer;
   rt_ctx_release_epochs(&ctx);
-  for (uint32_t i = 0; i < t->depc; i++)
-    if (t->slot_state[i] > RT_SLOT_SIGNAL)
-      rt_db_release((rt_db *)t->slot_state[i]);
+  for (uint32_t i = 0; i < t->depc; i++) {
+    uintptr_t state = t->slot_state[i];
+    if (state & RT_SLOT_REMOTE_TAG) {
+      /* A copy of another node's datablock: writers send it back before the task counts
+         as finished (the owner holds the next generation until then). */
+      rt_remote_dep *copy = (rt_remote_dep *)(state & ~RT_SLOT_REMOTE_TAG);
+      if (copy->mode != ARTS_DB_READ)
+        rt_net_write_back(copy->owner, copy->db, copy->data, copy->bytes);
+      free(copy);
+    } else if (state > RT_SLOT_SIGNAL) {
+      rt_db_release((rt_db *)state);
+    }
+  }
+  if (rt.net)
+    rt_net_count_task_run();
   rt_epoch *e = t->epoch;
   free(t);
   rt_epoch_finish_one(e);

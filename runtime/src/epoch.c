@@ -18,12 +18,65 @@ rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_
   atomic_init(&e->waiters, 0);
   atomic_init(&e->done, 0);
   e->parent = parent;
+  e->home = rt.node;
   e->finish_edt = finish_edt;
   e->finish_slot = finish_slot;
-  if (parent)
-    atomic_fetch_add_explicit(&parent->pending, 1, memory_order_relaxed);
+  if (parent) {
+    if (parent->proxy)
+      rt_net_epoch_add(parent->home, parent->hdr.guid);
+    else
+      atomic_fetch_add_explicit(&parent->pending, 1, memory_order_relaxed);
+  }
   rt_table_insert(&e->hdr);
   return e;
+}
+
+static rt_epoch *find_local(artsGuid_t guid, const char *api) {
+  rt_shard *s = rt_table_shard(guid);
+  pthread_mutex_lock(&s->lock);
+  rt_epoch *e = (rt_epoch *)rt_shard_find(s, guid);
+  pthread_mutex_unlock(&s->lock);
+  if (RT_UNLIKELY(!e || e->proxy || atomic_load_explicit(&e->pending, memory_order_relaxed) <= 0))
+    rt_fatal(guid, "%s: unknown or already finished epoch", api);
+  return e;
+}
+
+rt_epoch *rt_epoch_at(artsGuid_t guid, const char *api) {
+  if (RT_UNLIKELY(artsGuidGetType(guid) != ARTS_EPOCH))
+    rt_fatal(guid, "%s: not an epoch", api);
+  uint32_t home = artsGuidGetRank(guid);
+  if (rt_route_is_local(home))
+    return find_local(guid, api);
+  rt_check_remote(home, guid, api);
+  rt_shard *s = rt_table_shard(guid);
+  pthread_mutex_lock(&s->lock);
+  rt_epoch *e = (rt_epoch *)rt_shard_find(s, guid);
+  if (!e) {
+    e = calloc(1, sizeof *e);
+    if (!e) {
+      pthread_mutex_unlock(&s->lock);
+      rt_fatal(guid, "out of memory for an epoch proxy");
+    }
+    e->hdr.guid = guid;
+    e->proxy = 1;
+    e->home = home;
+    atomic_init(&e->pending, 1); /* never reaches zero here */
+    atomic_init(&e->refs, 1);
+    rt_shard_insert(s, &e->hdr);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return e;
+}
+
+void rt_epoch_remote_add(artsGuid_t guid) {
+  rt_epoch *e = find_local(guid, "a task counted by another node");
+  atomic_fetch_add_explicit(&e->pending, 1, memory_order_relaxed);
+  if (e->finish_edt)
+    atomic_fetch_add_explicit(&e->counted, 1, memory_order_relaxed);
+}
+
+void rt_epoch_remote_done(artsGuid_t guid) {
+  rt_epoch_finish_one(find_local(guid, "a task finished on another node"));
 }
 
 void rt_epoch_unref(rt_epoch *e) {
@@ -32,6 +85,10 @@ void rt_epoch_unref(rt_epoch *e) {
 }
 
 static void count(rt_epoch *e) {
+  if (RT_UNLIKELY(e->proxy)) {
+    rt_net_epoch_add(e->home, e->hdr.guid);
+    return;
+  }
   atomic_fetch_add_explicit(&e->pending, 1, memory_order_relaxed);
   if (e->finish_edt)
     atomic_fetch_add_explicit(&e->counted, 1, memory_order_relaxed);
@@ -60,6 +117,11 @@ rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api) {
   }
   if (artsGuidGetType(guid) != ARTS_EPOCH)
     rt_fatal(guid, "%s: not an epoch", api);
+  if (!rt_route_is_local(artsGuidGetRank(guid))) {
+    rt_epoch *proxy = rt_epoch_at(guid, api);
+    count(proxy);
+    return proxy;
+  }
   rt_shard *s = rt_table_shard(guid);
   pthread_mutex_lock(&s->lock);
   rt_epoch *e = (rt_epoch *)rt_shard_find(s, guid);
@@ -93,6 +155,10 @@ static void terminate(rt_epoch *e) {
 }
 
 void rt_epoch_finish_one(rt_epoch *e) {
+  if (RT_UNLIKELY(e->proxy)) {
+    rt_net_epoch_done(e->home, e->hdr.guid);
+    return;
+  }
   if (atomic_fetch_sub_explicit(&e->pending, 1, memory_order_acq_rel) == 1)
     terminate(e);
 }
@@ -127,6 +193,8 @@ bool artsWaitOnHandle(artsGuid_t epoch) {
     rt_fatal(epoch, "artsWaitOnHandle: the calling thread is not running a task");
   if (artsGuidGetType(epoch) != ARTS_EPOCH)
     rt_fatal(epoch, "artsWaitOnHandle: not an epoch");
+  if (!rt_route_is_local(artsGuidGetRank(epoch)))
+    rt_fatal(epoch, "artsWaitOnHandle: waiting on an epoch of another node is not supported");
 
   /* The creator's wait releases its hold and takes the epoch off its stack. */
   rt_epoch *e = NULL;

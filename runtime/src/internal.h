@@ -21,6 +21,7 @@
 typedef struct rt_config {
   uint32_t threads;    /* workers on this node */
   uint32_t node_count; /* nodes in the run */
+  uint32_t node;       /* this node (0 unless the node actor installed the transport) */
   uint64_t stack_size; /* bytes of stack per worker thread */
   double deadlock_s;   /* report a run in which nothing can progress after this long; 0: never */
 } rt_config;
@@ -94,6 +95,10 @@ typedef struct rt_epoch {
   _Atomic int32_t waiters;  /* threads parked on it */
   _Atomic int32_t done;
   int is_top;
+  /* A proxy stands for an epoch homed on another node: counting in it and finishing it
+     become messages to the home; it never ends here. */
+  int proxy;
+  uint32_t home;
   struct rt_epoch *parent;      /* kept open until this one ends */
   struct rt_epoch *stack_below; /* next epoch on its creator's stack */
   artsGuid_t finish_edt;
@@ -106,6 +111,12 @@ rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api);
 /* One task, put, nested epoch or hold counted in `e` has finished. */
 void rt_epoch_finish_one(rt_epoch *e);
 void rt_epoch_unref(rt_epoch *e);
+/* The epoch `guid` as a task of this node is counted in it: the live local epoch, or the
+   proxy of an epoch homed elsewhere (created on first use). */
+rt_epoch *rt_epoch_at(artsGuid_t guid, const char *api);
+/* Another node counted one more task or put in the local epoch `guid` / one finished. */
+void rt_epoch_remote_add(artsGuid_t guid);
+void rt_epoch_remote_done(artsGuid_t guid);
 
 /* ------------------------------------------------------------------ tasks */
 
@@ -113,6 +124,17 @@ void rt_epoch_unref(rt_epoch *e);
    value is the datablock to release when the task ends). */
 #define RT_SLOT_FREE ((uintptr_t)0)
 #define RT_SLOT_SIGNAL ((uintptr_t)1)
+/* Tag of a slot satisfied by a datablock owned by another node: the rest of the word points
+   to the local copy (rt_remote_dep), released by writing it back or dropping it. */
+#define RT_SLOT_REMOTE_TAG ((uintptr_t)2)
+
+typedef struct rt_remote_dep {
+  artsGuid_t db;
+  uint32_t mode;
+  uint32_t owner;
+  uint64_t bytes;
+  unsigned char data[] __attribute__((aligned(16)));
+} rt_remote_dep;
 
 typedef struct rt_edt {
   rt_obj hdr; /* hdr.next also links the injection queue once the task is ready */
@@ -132,6 +154,17 @@ void rt_edt_satisfy(rt_edt *t, uint32_t slot, artsGuid_t guid, uint32_t mode, vo
 /* Claim `slot` of the task `guid` (fatal if unknown, out of range or already claimed). */
 rt_edt *rt_edt_claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char *api);
 void rt_edt_signal_value(artsGuid_t edt, uint32_t slot, uint64_t value, const char *api);
+/* Put a created task with dependences where slot claims find it (and replay the slots other
+   nodes satisfied before it arrived). */
+void rt_edt_publish(rt_edt *t);
+/* A message from another node satisfies `slot` of the local task `edt` (which may not have
+   arrived yet): with a datablock copy (kind = a datablock mode), a value or null. */
+void rt_edt_remote_grant(artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
+                         uint32_t owner, const void *data, uint64_t bytes);
+void rt_edt_remote_signal(artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value);
+/* A task another node created for this one (`fn` already resolved). */
+void rt_edt_remote_create(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
+                          uint32_t depc, artsGuid_t epoch);
 rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
                    uint32_t depc, rt_epoch *epoch);
 /* Run a ready task on the calling worker, then release what it holds and free it. */
@@ -161,6 +194,17 @@ void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode);
 void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot);
 /* A task of the current generation has finished with the datablock. */
 void rt_db_release(rt_db *d);
+/* artsRecordDep as applied at the owner (the caller checked that `db` is owned here). */
+void rt_db_record(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode);
+/* A task on another node wrote the datablock and released it. */
+void rt_db_write_back(artsGuid_t db, const void *data, uint64_t bytes);
+/* A put, at the owner, counted in `e` (local epoch or proxy). */
+void rt_db_put(artsGuid_t db, rt_epoch *e, uint32_t offset, const void *src, uint32_t bytes);
+/* A get from another node, at the owner: ordered like a READ, answered with the bytes. */
+void rt_db_remote_get(artsGuid_t db, uint32_t node, uint32_t offset, uint32_t bytes,
+                      uint64_t handle);
+/* The reply to a get this node sent. */
+void rt_db_get_reply(uint64_t handle, const void *data, uint32_t bytes);
 void rt_db_free(rt_db *d, void (*edt_seen)(rt_edt *t, void *arg), void *arg);
 
 /* ------------------------------------------------------------------ deadlock report */
@@ -237,7 +281,7 @@ typedef struct rt_state {
   uint32_t threads;
   rt_worker *workers;
   rt_epoch *top;
-  const rt_transport *transport;
+  int net; /* other nodes exist (the node actor installed the transport) */
 
   _Atomic uint64_t init_key; /* next deterministic key */
   _Atomic uint64_t run_seq;  /* next block of run-time keys */
@@ -271,7 +315,7 @@ static inline void rt_check_running(const char *api) {
 }
 
 static inline int rt_route_is_local(uint32_t route) { return route == rt.node; }
-/* The transport that reaches `node`; fatal when this runtime has none. */
-const rt_transport *rt_remote(uint32_t node, artsGuid_t guid, const char *api);
+/* Fatal unless other nodes are reachable (a route to another node in a one-node run). */
+void rt_check_remote(uint32_t node, artsGuid_t guid, const char *api);
 
 #endif /* CARTS_RT_INTERNAL_H */

@@ -72,10 +72,9 @@ void rt_fatal_plain(const char *fmt, ...) {
   die(0, 0, fmt, ap);
 }
 
-const rt_transport *rt_remote(uint32_t node, artsGuid_t guid, const char *api) {
-  if (!rt.transport)
-    rt_fatal(guid, "%s: node %u is not this node and no transport is installed", api, node);
-  return rt.transport;
+void rt_check_remote(uint32_t node, artsGuid_t guid, const char *api) {
+  if (RT_UNLIKELY(!rt.net || node >= rt.nodes))
+    rt_fatal(guid, "%s: node %u is not this node and no other node is reachable", api, node);
 }
 
 /* ------------------------------------------------------------------ parking */
@@ -148,7 +147,7 @@ static void idle_wait(rt_epoch *e) {
     atomic_fetch_add_explicit(&e->waiters, 1, memory_order_seq_cst);
   int stuck = 0;
   if (!should_stop_idling(e)) {
-    int watch = rt.cfg.deadlock_s > 0 && !rt.transport &&
+    int watch = rt.cfg.deadlock_s > 0 && !rt.net &&
                 atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads;
     uint64_t wait_ns = watch ? (uint64_t)(rt.cfg.deadlock_s * 1e9) : PARK_BACKSTOP_NS;
     struct timespec until;
@@ -265,6 +264,8 @@ int rt_sched_help_until(rt_epoch *e) {
 void rt_request_shutdown(void) {
   atomic_store_explicit(&rt.shutdown, 1, memory_order_seq_cst);
   rt_sched_wake_all();
+  if (rt.net && rt.node == 0)
+    rt_net_shutdown_all(); /* node 0 runs the program: when it stops, every node stops */
 }
 
 /* ------------------------------------------------------------------ workers */
@@ -301,7 +302,9 @@ static void *worker_main(void *arg) {
   tls_worker_id = w->id;
   if (entry_worker)
     RUN_AS_TOP_LEVEL_TASK(entry_worker(rt.node, w->id, rt.argc, rt.argv));
-  if (gate_wait() && w->id == 0) {
+  /* Only node 0 runs the program; the other nodes run what they are sent until node 0 tells
+     them to stop (their top-level epoch stays held). */
+  if (gate_wait() && w->id == 0 && rt.node == 0) {
     /* artsMain is the first task, on worker 0; then the runtime's hold on the top-level epoch
        goes, so the run ends by itself once artsMain and everything it started are done. */
     if (entry_main) {
@@ -396,10 +399,10 @@ static void teardown(void) {
 
 static void reset_state(const rt_config *cfg) {
   rt.cfg = *cfg;
-  rt.node = 0;
+  rt.node = cfg->node;
   rt.nodes = cfg->node_count;
   rt.threads = cfg->threads;
-  rt.transport = NULL;
+  rt.net = rt_net_installed();
   atomic_store(&rt.started, 0);
   atomic_store(&rt.shutdown, 0);
   atomic_store(&rt.init_key, 1);
@@ -456,6 +459,8 @@ int artsRT(int argc, char **argv) {
   if (entry_node)
     RUN_AS_TOP_LEVEL_TASK(entry_node(rt.node, argc, argv));
   atomic_store_explicit(&rt.started, 1, memory_order_release);
+  if (rt.net)
+    rt_net_run_started(); /* messages from other nodes are applied from now on */
 
   pthread_attr_t attr;
   pthread_attr_init(&attr);
@@ -480,6 +485,8 @@ int artsRT(int argc, char **argv) {
   for (uint32_t i = 0; i < created; i++)
     pthread_join(rt.workers[i].thread, NULL);
 
+  if (rt.net)
+    rt_net_run_ended(); /* no message is applied any more */
   atomic_store(&rt.running, 0);
   teardown();
   tls_worker_id = 0;
@@ -491,8 +498,6 @@ void artsShutdown(void) {
   if (!atomic_load(&rt.running))
     return;
   rt_request_shutdown();
-  if (rt.transport && rt.transport->shutdown)
-    rt.transport->shutdown(rt.transport->self);
 }
 
 void artsSetEntryPoints(void (*artsMain)(int, char **), void (*initPerNode)(uint32_t, int, char **),

@@ -1,18 +1,29 @@
-/* The seam between one node's runtime and the other nodes.
+/* The seam between one node's runtime and the other nodes (implemented in net.c).
 
    The API entry points decide locally whether the object they act on is owned by this node
-   (its GUID's route, or the route argument). Anything owned elsewhere is handed, unchanged,
-   to the transport installed for the run; the transport carries it to the owner node, whose
-   runtime applies it exactly as if it had been called there (same entry points, same
-   out-of-order queues for objects not created yet). Messages to one destination must arrive
-   in the order they were sent.
+   (its GUID's route, or the route argument). An operation on an object owned elsewhere
+   becomes a message appended to the outbox of the owner node; the node actor (Python, on
+   Ray) takes each outbox as one batch, carries it to the destination actor and hands it to
+   cartsNodeDeliver there, batches from one source in the order they were taken. The
+   receiving runtime applies each message exactly as if the call had been made locally (same
+   out-of-order queues for objects not created yet).
 
-   Epoch accounting across nodes: a task created for another node is counted (pending + 1)
-   in its epoch on the creating node before the message leaves; the node that runs it reports
-   completion to the epoch's home node through epoch_done. Termination is decided at home.
+   Epochs are counted at their home node (the GUID's route), over these ordered channels:
+   work counted in an epoch by another node is announced to the home (rt_net_epoch_add)
+   before anything can finish it, and each finished task, put or get is reported
+   (rt_net_epoch_done). A node other than the home creates tasks and puts for third nodes
+   through the home, so that the home has counted them before their completion can arrive
+   from anywhere.
 
-   The one-node runtime installs no transport: every route is this node, and a remote route
-   reaching rt_remote() is an internal error. */
+   Datablocks: an acquire by a task on another node is queued at the owner like a local one;
+   when its generation starts, the owner ships the payload (rt_net_grant). A READ is a
+   snapshot: the owner releases it at once. A WRITE (or CONCURRENT, which is exclusive across
+   nodes) is held at the owner until the task's node writes the whole payload back
+   (rt_net_write_back), before the task's epoch hears of its completion.
+
+   Task functions travel as indices into the table the node actor registered
+   (cartsNodeSetFunctions): every node JIT-compiles the same module, so index i names the
+   same function everywhere while its address differs. */
 #ifndef CARTS_RT_TRANSPORT_H
 #define CARTS_RT_TRANSPORT_H
 
@@ -20,24 +31,36 @@
 
 #include <stdint.h>
 
-typedef struct rt_transport {
-  void *self;
-  /* Run a task on `node`; its GUID is already minted with that route. The function is
-     identified by its address in the (identically JIT-compiled) program on every node. */
-  void (*create_edt)(void *self, uint32_t node, artsGuid_t edt, artsEdt_t fn, uint32_t paramc,
-                     const uint64_t *paramv, uint32_t depc, artsGuid_t epoch);
-  void (*record_dep)(void *self, uint32_t node, artsGuid_t db, artsGuid_t edt, uint32_t slot,
-                     uint32_t mode);
-  /* kind: ARTS_NULL, ARTS_SINGLE_VALUE (value = the value) or a datablock type (value = db) */
-  void (*signal)(void *self, uint32_t node, artsGuid_t edt, uint32_t slot, uint32_t kind,
-                 uint64_t value);
-  void (*put)(void *self, uint32_t node, artsGuid_t epoch, artsGuid_t db, uint32_t offset,
-              const void *src, uint32_t bytes);
-  void (*create_db)(void *self, uint32_t node, artsGuid_t db, uint64_t bytes);
-  void (*destroy_db)(void *self, uint32_t node, artsGuid_t db);
-  /* A task or put counted in `epoch` (homed on `node`) finished here. */
-  void (*epoch_done)(void *self, uint32_t node, artsGuid_t epoch);
-  void (*shutdown)(void *self);
-} rt_transport;
+/* Whether this run has other nodes (cartsNodeInit was called before artsRT). */
+int rt_net_installed(void);
+/* This node and the node count, if installed (returns 0 otherwise). */
+int rt_net_topology(uint32_t *node, uint32_t *nodes);
+/* Called by artsRT: the run starts (after initPerNode, deliveries are applied), ends. */
+void rt_net_run_started(void);
+void rt_net_run_ended(void);
+
+void rt_net_create_edt(uint32_t node, artsGuid_t edt, artsEdt_t fn, uint32_t paramc,
+                       const uint64_t *paramv, uint32_t depc, artsGuid_t epoch);
+void rt_net_record_dep(uint32_t node, artsGuid_t db, artsGuid_t edt, uint32_t slot,
+                       uint32_t mode);
+/* kind: ARTS_NULL, ARTS_SINGLE_VALUE (value = the value) or a datablock type (value = db) */
+void rt_net_signal(uint32_t node, artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value);
+void rt_net_grant(uint32_t node, artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
+                  const void *payload, uint64_t bytes);
+void rt_net_write_back(uint32_t node, artsGuid_t db, const void *payload, uint64_t bytes);
+void rt_net_put(uint32_t node, artsGuid_t epoch, artsGuid_t db, uint32_t offset, const void *src,
+                uint32_t bytes);
+/* `handle` is returned unchanged in the reply (the requester's bookkeeping). */
+void rt_net_get(uint32_t node, artsGuid_t db, uint32_t offset, uint32_t bytes, uint64_t handle);
+void rt_net_get_reply(uint32_t node, uint64_t handle, const void *data, uint32_t bytes);
+void rt_net_create_db(uint32_t node, artsGuid_t db, uint64_t bytes);
+void rt_net_destroy_db(uint32_t node, artsGuid_t db);
+void rt_net_epoch_add(uint32_t node, artsGuid_t epoch);
+void rt_net_epoch_done(uint32_t node, artsGuid_t epoch);
+/* Tell every other node to stop (node 0, once). */
+void rt_net_shutdown_all(void);
+
+/* Counters for cartsNodeStats. */
+void rt_net_count_task_run(void);
 
 #endif /* CARTS_RT_TRANSPORT_H */

@@ -1,0 +1,400 @@
+"""Several nodes on Ray: one actor per node, each a whole ARTS node.
+
+Every node actor holds its own copy of the native runtime and its own JIT of the same LLVM
+module, and owns the payloads of its datablocks. The runtime on each node writes what it has
+for other nodes into per-destination outboxes (``runtime/src/net.c``); the actor's pump thread
+takes each outbox as one batch and calls ``deliver`` on the destination actor, which applies
+the batches of each source in the order they were taken (the actor is threaded, so Ray may
+reorder calls: batches carry sequence numbers). Batches are numpy arrays, so large ones (datablock
+payloads) travel through Ray's object store and are read from it without a copy.
+
+    with NodeCluster(nodes=2, threads=1) as cluster:       # a local Ray instance
+        run = cluster.run(llvm_ir, ["batchnorm.c"])
+        print(run.code, run.nodes[1].stats)
+
+``NodeCluster(..., address="auto")`` joins an existing cluster instead and places the actors
+on distinct Ray nodes. Node 0 runs the program (``artsMain``); the run is over when node 0
+returns from ``main`` and every other node has stopped. A node whose actor dies ends the run
+with :class:`NodeFailure`, naming the node.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import queue
+import re
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import CartsError
+
+#: cartsNodeStats, in order (runtime/include/carts_node.h).
+STAT_NAMES = ("tasks_run", "tasks_received", "messages_sent", "bytes_sent", "messages_received",
+              "bytes_received", "db_bytes_sent", "db_bytes_received")
+
+#: After node 0 has returned, how long the other nodes get to stop.
+STOP_GRACE_S = 10.0
+#: How often the driver looks at the actors while a run lasts.
+POLL_S = 0.2
+
+
+class NodeFailure(CartsError):
+    """A node actor died or did not stop: the run is over."""
+
+
+@dataclass
+class NodeResult:
+    node: int
+    code: int
+    stdout: str
+    stderr: str
+    stats: dict[str, int] = field(default_factory=dict)
+    jit_s: float = 0.0
+
+
+@dataclass
+class ClusterRun:
+    """What a run on several nodes produced: node 0's exit code and every node's output."""
+
+    code: int
+    nodes: list[NodeResult]
+    wall_s: float
+
+    def totals(self) -> dict[str, int]:
+        return {name: sum(n.stats.get(name, 0) for n in self.nodes) for name in STAT_NAMES}
+
+
+def edt_function_names(llvm_ir: str) -> list[str]:
+    """The task functions of a lowered module, in the order that gives them their index on
+    every node (``__arts_edt_<n>`` by n)."""
+    names = set(re.findall(r"^define [^@]*@(__arts_edt_\d+)\(", llvm_ir, re.M))
+    return sorted(names, key=lambda name: int(name.rsplit("_", 1)[1]))
+
+
+class Node:
+    """The body of a node actor (wrapped with ``ray.remote`` by :class:`NodeCluster`)."""
+
+    def __init__(self, node: int, nodes: int, runtime_path: str | None):
+        if runtime_path:
+            os.environ["CARTS_RUNTIME"] = runtime_path
+        from . import runtime
+
+        self.node = node
+        self.nodes = nodes
+        self.lib = runtime.load()
+        self.peers: list = []
+        self.program = None
+        self.functions = None
+        self.threads: int | None = None
+        self.lock = threading.Lock()
+        self.run_id = 0           # the run this node is in (0: none yet)
+        self.pending: dict[tuple[int, int], dict[int, object]] = {}  # (run, src) -> seq -> batch
+        self.expected: dict[tuple[int, int], int] = {}
+        self.inbox: queue.Queue = queue.Queue()
+        threading.Thread(target=self._apply_inbox, name="carts-inbox", daemon=True).start()
+
+    # -- set-up, called by the driver -------------------------------------------------------
+
+    def load(self, llvm_ir: str, opt_level: int, threads: int | None) -> float:
+        """JIT the program for the next run; returns the seconds it took."""
+        from .jit.launch import compile_arts_program
+
+        started = time.perf_counter()
+        self.program = compile_arts_program(llvm_ir, opt_level)
+        names = edt_function_names(llvm_ir)
+        addresses = [self.program.engine.get_function_address(n) for n in names]
+        if not all(addresses):
+            missing = [n for n, a in zip(names, addresses) if not a]
+            raise CartsError(f"node {self.node}: task functions not found after JIT: {missing}")
+        self.functions = (ctypes.c_void_p * max(1, len(addresses)))(*addresses)
+        self.function_count = len(addresses)
+        self.threads = threads
+        return time.perf_counter() - started
+
+    def connect(self, peers: list) -> int:
+        self.peers = peers
+        return os.getpid()
+
+    # -- the run ----------------------------------------------------------------------------
+
+    def run(self, run_id: int, argv: list[str], log_dir: str) -> dict:
+        from .jit.launch import thread_environment
+
+        if self.program is None:
+            raise CartsError(f"node {self.node}: no program loaded")
+        if self.lib.cartsNodeInit(self.node, self.nodes) != 0:
+            raise CartsError(f"node {self.node}: cannot install the node transport")
+        self.lib.cartsNodeSetFunctions(self.functions, self.function_count)
+        with self.lock:
+            self.run_id = run_id
+            for src in range(self.nodes):
+                self._release_in_order(run_id, src)
+        pump = threading.Thread(target=self._pump, args=(run_id,), name="carts-pump", daemon=True)
+        pump.start()
+        out_path = Path(log_dir) / f"node{self.node}.out"
+        err_path = Path(log_dir) / f"node{self.node}.err"
+        with _redirected(out_path, err_path), thread_environment(self.threads):
+            code = self.program.run_main(list(argv))
+        pump.join()
+        stats = (ctypes.c_uint64 * len(STAT_NAMES))()
+        self.lib.cartsNodeStats(stats)
+        return {"node": self.node, "code": code, "stdout": out_path.read_text(errors="replace"),
+                "stderr": err_path.read_text(errors="replace"),
+                "stats": dict(zip(STAT_NAMES, (int(v) for v in stats)))}
+
+    def _pump(self, run_id: int) -> None:
+        """Carry outgoing batches to their destinations until the run has ended."""
+        lib = self.lib
+        seq = [0] * self.nodes
+        buf = ctypes.c_void_p()
+        import numpy as np
+
+        while True:
+            state = lib.cartsNodeWaitOutbox(0.05)
+            for dest in range(self.nodes):
+                if dest == self.node:
+                    continue
+                size = lib.cartsNodeTakeOutbox(dest, ctypes.byref(buf))
+                if not size:
+                    continue
+                batch = np.empty(size, dtype=np.uint8)
+                ctypes.memmove(batch.ctypes.data, buf.value, size)
+                lib.cartsNodeFree(buf)
+                self.peers[dest].deliver.remote(run_id, self.node, seq[dest], batch)
+                seq[dest] += 1
+            if state < 0:
+                return
+
+    def deliver(self, run_id: int, src: int, seq: int, batch) -> None:
+        """A batch from node ``src``; applied in ``seq`` order, once this node's ``run_id``
+        has started (a batch of an older run is dropped)."""
+        with self.lock:
+            if run_id < self.run_id:
+                return
+            self.pending.setdefault((run_id, src), {})[seq] = batch
+            if run_id == self.run_id:
+                self._release_in_order(run_id, src)
+
+    def _release_in_order(self, run_id: int, src: int) -> None:
+        key = (run_id, src)
+        waiting = self.pending.get(key)
+        if not waiting:
+            return
+        expected = self.expected.get(key, 0)
+        while expected in waiting:
+            self.inbox.put((src, waiting.pop(expected)))
+            expected += 1
+        self.expected[key] = expected
+
+    def _apply_inbox(self) -> None:
+        while True:
+            src, batch = self.inbox.get()
+            self.lib.cartsNodeDeliver(src, batch.ctypes.data, batch.nbytes)
+
+
+class _redirected:
+    """Send this process's stdout and stderr (file descriptors 1 and 2, where the program's
+    C stdio writes) to files for the duration of a run."""
+
+    def __init__(self, out_path: Path, err_path: Path):
+        self.paths = (out_path, err_path)
+
+    def __enter__(self):
+        from .jit.engine import flush_c_stdio
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        flush_c_stdio()
+        self.saved = [os.dup(1), os.dup(2)]
+        for fd, path in zip((1, 2), self.paths):
+            target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+            os.dup2(target, fd)
+            os.close(target)
+        return self
+
+    def __exit__(self, *exc):
+        from .jit.engine import flush_c_stdio
+
+        sys.stdout.flush()
+        sys.stderr.flush()
+        flush_c_stdio()
+        for fd, saved in zip((1, 2), self.saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        return False
+
+
+def _import_ray():
+    try:
+        import ray
+    except ImportError as err:
+        raise CartsError(f"several nodes need Ray, which cannot be imported: {err}") from None
+    return ray
+
+
+class NodeCluster:
+    """``nodes`` node actors with ``threads`` workers each, on a local Ray instance or, with
+    ``address``, on an existing cluster (one actor per distinct Ray node). Reusable for
+    several runs; ``close`` (or the ``with`` block) stops the actors and, if this object
+    started Ray, Ray too."""
+
+    def __init__(self, nodes: int, threads: int | None = None, address: str | None = None,
+                 distinct_nodes: bool | None = None):
+        ray = _import_ray()
+        self.ray = ray
+        self.nodes = nodes
+        self.threads = threads
+        self.owns_ray = False
+        self.actors: list = []
+        self.run_count = 0
+        self.log_dir = tempfile.mkdtemp(prefix="carts-nodes-")
+        try:
+            if not ray.is_initialized():
+                options = dict(include_dashboard=False, log_to_driver=False,
+                               logging_level=logging.ERROR)
+                if address:
+                    ray.init(address=address, **options)
+                else:
+                    ray.init(num_cpus=max(2, os.cpu_count() or 1), **options)
+                self.owns_ray = True
+            self._start_actors(address is not None if distinct_nodes is None else distinct_nodes)
+        except CartsError:
+            self.close()
+            raise
+        except Exception as err:  # Ray failing to start or to place the actors
+            self.close()
+            raise CartsError(f"cannot start {nodes} node actors on Ray: "
+                             f"{str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__}") from None
+
+    def _start_actors(self, distinct: bool) -> None:
+        ray = self.ray
+        from . import runtime
+
+        runtime_path = str(runtime.library_path())
+        actor_class = ray.remote(Node)
+        strategies: list = [None] * self.nodes
+        if distinct:
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            alive = [n["NodeID"] for n in ray.nodes() if n.get("Alive")]
+            if len(alive) < self.nodes:
+                raise CartsError(f"{self.nodes} nodes requested, but the Ray cluster has "
+                                 f"{len(alive)} live node(s)")
+            strategies = [NodeAffinitySchedulingStrategy(node_id, soft=False)
+                          for node_id in alive[: self.nodes]]
+        for k in range(self.nodes):
+            options = dict(num_cpus=0, max_concurrency=self.nodes + 4, max_restarts=0)
+            if strategies[k] is not None:
+                options["scheduling_strategy"] = strategies[k]
+            self.actors.append(actor_class.options(**options).remote(k, self.nodes, runtime_path))
+        self.pids = self._get([a.connect.remote(self.actors) for a in self.actors], "start")
+
+    def _get(self, refs: list, what: str) -> list:
+        """Wait for one call per node; a dead actor becomes a NodeFailure naming its node."""
+        ray = self.ray
+        index = {ref: k for k, ref in enumerate(refs)}
+        results: list = [None] * len(refs)
+        pending = list(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1, timeout=POLL_S)
+            for ref in ready:
+                results[index[ref]] = self._result(ref, index[ref], what)
+        return results
+
+    def _result(self, ref, node: int, what: str):
+        try:
+            return self.ray.get(ref)
+        except self.ray.exceptions.RayTaskError as err:
+            cause = err.cause if isinstance(getattr(err, "cause", None), CartsError) else None
+            if cause is not None:
+                raise CartsError(cause.message) from None
+            raise NodeFailure(f"node {node} failed to {what}: {_first_line(err)}") from None
+        except self.ray.exceptions.RayError as err:
+            raise NodeFailure(self._death_message(node, what, err)) from None
+
+    def _death_message(self, node: int, what: str, err: Exception) -> str:
+        message = f"node {node} (Ray actor, pid {self._pid(node)}) died during {what}"
+        detail = self._node_stderr(node)
+        if detail:
+            message += f"; its last output:\n{detail}"
+        else:
+            message += f" ({_first_line(err)})"
+        return message
+
+    def _pid(self, node: int) -> str:
+        pids = getattr(self, "pids", None)
+        return str(pids[node]) if pids and pids[node] else "?"
+
+    def _node_stderr(self, node: int) -> str:
+        path = Path(self.log_dir) / f"node{node}.err"
+        try:
+            lines = path.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return "\n".join(lines[-5:])
+
+    def run(self, llvm_ir: str, argv: list[str], opt_level: int = 3,
+            timeout: float | None = None) -> ClusterRun:
+        """JIT ``llvm_ir`` on every node and run its ``main`` with ``argv``."""
+        jit = self._get([a.load.remote(llvm_ir, opt_level, self.threads) for a in self.actors],
+                        "compile the program")
+        self.run_count += 1
+        run_id = self.run_count
+        started = time.monotonic()
+        refs = [a.run.remote(run_id, list(argv), self.log_dir) for a in self.actors]
+        index = {ref: k for k, ref in enumerate(refs)}
+        results: list = [None] * self.nodes
+        pending = list(refs)
+        node0_done = None
+        while pending:
+            ready, pending = self.ray.wait(pending, num_returns=1, timeout=POLL_S)
+            for ref in ready:
+                results[index[ref]] = self._result(ref, index[ref], "the run")
+            now = time.monotonic()
+            if results[0] is not None and node0_done is None:
+                node0_done = now
+            if node0_done is not None and pending and now - node0_done > STOP_GRACE_S:
+                late = sorted(index[r] for r in pending)
+                raise NodeFailure(f"node(s) {', '.join(map(str, late))} did not stop within "
+                                  f"{STOP_GRACE_S:.0f}s after node 0 returned")
+            if timeout is not None and pending and now - started > timeout:
+                raise NodeFailure(f"the run did not finish within {timeout:g}s")
+        wall = time.monotonic() - started
+        nodes = [NodeResult(r["node"], r["code"], r["stdout"], r["stderr"], r["stats"], jit[k])
+                 for k, r in enumerate(results)]
+        return ClusterRun(nodes[0].code, nodes, wall)
+
+    def close(self) -> None:
+        ray = self.ray
+        for actor in self.actors:
+            try:
+                ray.kill(actor)
+            except Exception:
+                pass
+        self.actors = []
+        if self.owns_ray and ray.is_initialized():
+            ray.shutdown()
+            self.owns_ray = False
+        for path in Path(self.log_dir).glob("*"):
+            path.unlink(missing_ok=True)
+        try:
+            os.rmdir(self.log_dir)
+        except OSError:
+            pass
+
+    def __enter__(self) -> "NodeCluster":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _first_line(err: BaseException) -> str:
+    text = str(err).strip()
+    return text.splitlines()[0] if text else type(err).__name__

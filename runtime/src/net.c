@@ -1,0 +1,401 @@
+/* The node transport's native half: per-destination outboxes of encoded messages, and the
+   delivery of batches from other nodes. Carrying the batches between processes is the node
+   actor's job (carts_mlir.runtime.nodes, on Ray); see transport.h for the protocol.
+
+   A message is a header {kind, argument count, data bytes}, that many 64-bit arguments, then
+   the data padded to 8 bytes. */
+#include "internal.h"
+#include "carts_node.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum {
+  M_CREATE_EDT = 1, /* edt, epoch, function index, depc, route; data: params */
+  M_RECORD_DEP,     /* db, edt, slot, mode */
+  M_SIGNAL,         /* edt, slot, kind, value */
+  M_GRANT,          /* edt, slot, db, mode; data: payload */
+  M_WRITE_BACK,     /* db; data: payload */
+  M_PUT,            /* epoch, db, offset; data */
+  M_GET,            /* db, offset, bytes, handle */
+  M_GET_REPLY,      /* handle; data */
+  M_CREATE_DB,      /* db, bytes */
+  M_DESTROY_DB,     /* db */
+  M_EPOCH_ADD,      /* epoch */
+  M_EPOCH_DONE,     /* epoch */
+  M_SHUTDOWN,
+};
+
+typedef struct {
+  uint32_t kind;
+  uint32_t nargs;
+  uint64_t bytes;
+} msg_hdr;
+
+typedef struct {
+  pthread_mutex_t lock;
+  unsigned char *buf;
+  uint64_t len, cap;
+} outbox;
+
+enum { S_TASKS_RUN, S_TASKS_IN, S_MSGS_OUT, S_BYTES_OUT, S_MSGS_IN, S_BYTES_IN, S_DB_OUT, S_DB_IN };
+
+static struct {
+  int installed;
+  uint32_t node, nodes;
+  outbox *out;
+  void **fns;
+  uint32_t nfns;
+
+  pthread_mutex_t lock; /* guards the fields below */
+  pthread_cond_t cond;
+  int ready;     /* an outbox got bytes since the last wait */
+  int accepting; /* the run has started: deliveries are applied */
+  int ended;     /* the run is over: deliveries are dropped */
+  int inflight;  /* deliveries being applied */
+
+  _Atomic int shutdown_sent;
+  _Atomic uint64_t stats[CARTS_NODE_STATS];
+} net = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+
+static inline uint64_t pad8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
+
+int rt_net_installed(void) { return net.installed; }
+
+int rt_net_topology(uint32_t *node, uint32_t *nodes) {
+  if (!net.installed)
+    return 0;
+  *node = net.node;
+  *nodes = net.nodes;
+  return 1;
+}
+
+int cartsNodeInit(uint32_t node, uint32_t nodes) {
+  if (nodes < 1 || node >= nodes || nodes > 0xFFFF)
+    return -1;
+  pthread_mutex_lock(&net.lock);
+  if (net.out) {
+    for (uint32_t i = 0; i < net.nodes; i++) {
+      free(net.out[i].buf);
+      pthread_mutex_destroy(&net.out[i].lock);
+    }
+    free(net.out);
+  }
+  net.out = calloc(nodes, sizeof *net.out);
+  if (!net.out) {
+    pthread_mutex_unlock(&net.lock);
+    return -1;
+  }
+  for (uint32_t i = 0; i < nodes; i++)
+    pthread_mutex_init(&net.out[i].lock, NULL);
+  net.node = node;
+  net.nodes = nodes;
+  net.installed = 1;
+  net.ready = net.accepting = net.ended = net.inflight = 0;
+  atomic_store(&net.shutdown_sent, 0);
+  for (int i = 0; i < CARTS_NODE_STATS; i++)
+    atomic_store(&net.stats[i], 0);
+  pthread_mutex_unlock(&net.lock);
+  return 0;
+}
+
+void cartsNodeSetFunctions(void *const *fns, uint32_t count) {
+  free(net.fns);
+  net.fns = malloc((count ? count : 1) * sizeof *net.fns);
+  if (!net.fns)
+    rt_fatal_plain("out of memory for the task function table");
+  memcpy(net.fns, fns, count * sizeof *fns);
+  net.nfns = count;
+}
+
+static uint64_t function_index(artsEdt_t fn, artsGuid_t edt) {
+  for (uint32_t i = 0; i < net.nfns; i++)
+    if (net.fns[i] == (void *)fn)
+      return i;
+  rt_fatal(edt, "a task for another node runs a function the node actor did not register");
+}
+
+static void bump(int stat, uint64_t n) {
+  atomic_fetch_add_explicit(&net.stats[stat], n, memory_order_relaxed);
+}
+
+void rt_net_count_task_run(void) { bump(S_TASKS_RUN, 1); }
+
+static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t nargs,
+                 const void *data, uint64_t bytes) {
+  if (RT_UNLIKELY(node >= net.nodes || node == net.node))
+    rt_fatal_plain("internal error: message for node %u from node %u", node, net.node);
+  uint64_t size = sizeof(msg_hdr) + 8 * (uint64_t)nargs + pad8(bytes);
+  outbox *o = &net.out[node];
+  pthread_mutex_lock(&o->lock);
+  if (o->len + size > o->cap) {
+    uint64_t cap = o->cap ? o->cap : 4096;
+    while (cap < o->len + size)
+      cap *= 2;
+    unsigned char *grown = realloc(o->buf, cap);
+    if (!grown)
+      rt_fatal_plain("out of memory for a message of %llu bytes", (unsigned long long)size);
+    o->buf = grown;
+    o->cap = cap;
+  }
+  unsigned char *p = o->buf + o->len;
+  msg_hdr h = {kind, nargs, bytes};
+  memcpy(p, &h, sizeof h);
+  memcpy(p + sizeof h, args, 8 * (size_t)nargs);
+  if (bytes)
+    memcpy(p + sizeof h + 8 * (size_t)nargs, data, bytes);
+  o->len += size;
+  pthread_mutex_unlock(&o->lock);
+  bump(S_MSGS_OUT, 1);
+  bump(S_BYTES_OUT, size);
+  if (kind == M_GRANT || kind == M_WRITE_BACK || kind == M_PUT || kind == M_GET_REPLY)
+    bump(S_DB_OUT, bytes);
+  pthread_mutex_lock(&net.lock);
+  if (!net.ready) {
+    net.ready = 1;
+    pthread_cond_broadcast(&net.cond);
+  }
+  pthread_mutex_unlock(&net.lock);
+}
+
+void rt_net_create_edt(uint32_t node, artsGuid_t edt, artsEdt_t fn, uint32_t paramc,
+                       const uint64_t *paramv, uint32_t depc, artsGuid_t epoch) {
+  uint64_t args[] = {edt, epoch, function_index(fn, edt), depc};
+  send(node, M_CREATE_EDT, args, 4, paramv, 8 * (uint64_t)paramc);
+}
+
+void rt_net_record_dep(uint32_t node, artsGuid_t db, artsGuid_t edt, uint32_t slot,
+                       uint32_t mode) {
+  uint64_t args[] = {db, edt, slot, mode};
+  send(node, M_RECORD_DEP, args, 4, NULL, 0);
+}
+
+void rt_net_signal(uint32_t node, artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value) {
+  uint64_t args[] = {edt, slot, kind, value};
+  send(node, M_SIGNAL, args, 4, NULL, 0);
+}
+
+void rt_net_grant(uint32_t node, artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
+                  const void *payload, uint64_t bytes) {
+  uint64_t args[] = {edt, slot, db, mode};
+  send(node, M_GRANT, args, 4, payload, bytes);
+}
+
+void rt_net_write_back(uint32_t node, artsGuid_t db, const void *payload, uint64_t bytes) {
+  uint64_t args[] = {db};
+  send(node, M_WRITE_BACK, args, 1, payload, bytes);
+}
+
+void rt_net_put(uint32_t node, artsGuid_t epoch, artsGuid_t db, uint32_t offset, const void *src,
+                uint32_t bytes) {
+  uint64_t args[] = {epoch, db, offset};
+  send(node, M_PUT, args, 3, src, bytes);
+}
+
+void rt_net_get(uint32_t node, artsGuid_t db, uint32_t offset, uint32_t bytes, uint64_t handle) {
+  uint64_t args[] = {db, offset, bytes, handle};
+  send(node, M_GET, args, 4, NULL, 0);
+}
+
+void rt_net_get_reply(uint32_t node, uint64_t handle, const void *data, uint32_t bytes) {
+  uint64_t args[] = {handle};
+  send(node, M_GET_REPLY, args, 1, data, bytes);
+}
+
+void rt_net_create_db(uint32_t node, artsGuid_t db, uint64_t bytes) {
+  uint64_t args[] = {db, bytes};
+  send(node, M_CREATE_DB, args, 2, NULL, 0);
+}
+
+void rt_net_destroy_db(uint32_t node, artsGuid_t db) {
+  uint64_t args[] = {db};
+  send(node, M_DESTROY_DB, args, 1, NULL, 0);
+}
+
+void rt_net_epoch_add(uint32_t node, artsGuid_t epoch) {
+  uint64_t args[] = {epoch};
+  send(node, M_EPOCH_ADD, args, 1, NULL, 0);
+}
+
+void rt_net_epoch_done(uint32_t node, artsGuid_t epoch) {
+  uint64_t args[] = {epoch};
+  send(node, M_EPOCH_DONE, args, 1, NULL, 0);
+}
+
+void rt_net_shutdown_all(void) {
+  int expected = 0;
+  if (!atomic_compare_exchange_strong(&net.shutdown_sent, &expected, 1))
+    return;
+  for (uint32_t n = 0; n < net.nodes; n++)
+    if (n != net.node)
+      send(n, M_SHUTDOWN, NULL, 0, NULL, 0);
+}
+
+void rt_net_run_started(void) {
+  pthread_mutex_lock(&net.lock);
+  net.accepting = 1;
+  pthread_cond_broadcast(&net.cond);
+  pthread_mutex_unlock(&net.lock);
+}
+
+void rt_net_run_ended(void) {
+  pthread_mutex_lock(&net.lock);
+  net.ended = 1;
+  net.accepting = 0;
+  pthread_cond_broadcast(&net.cond);
+  while (net.inflight > 0)
+    pthread_cond_wait(&net.cond, &net.lock);
+  pthread_mutex_unlock(&net.lock);
+}
+
+/* ------------------------------------------------------------------ the actor's side */
+
+int cartsNodeWaitOutbox(double timeout_s) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  double whole = (double)(time_t)timeout_s;
+  until.tv_sec += (time_t)timeout_s;
+  until.tv_nsec += (long)((timeout_s - whole) * 1e9);
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_lock(&net.lock);
+  while (!net.ready && !net.ended)
+    if (pthread_cond_timedwait(&net.cond, &net.lock, &until) == ETIMEDOUT)
+      break;
+  int result = net.ready ? 1 : net.ended ? -1 : 0;
+  net.ready = 0;
+  pthread_mutex_unlock(&net.lock);
+  return result;
+}
+
+uint64_t cartsNodeTakeOutbox(uint32_t dest, void **buf) {
+  *buf = NULL;
+  if (!net.out || dest >= net.nodes)
+    return 0;
+  outbox *o = &net.out[dest];
+  pthread_mutex_lock(&o->lock);
+  uint64_t len = o->len;
+  if (len) {
+    *buf = o->buf;
+    o->buf = NULL;
+    o->len = o->cap = 0;
+  }
+  pthread_mutex_unlock(&o->lock);
+  return len;
+}
+
+void cartsNodeFree(void *buf) { free(buf); }
+
+void cartsNodeStats(uint64_t out[CARTS_NODE_STATS]) {
+  for (int i = 0; i < CARTS_NODE_STATS; i++)
+    out[i] = atomic_load(&net.stats[i]);
+}
+
+static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned char *data,
+                  uint64_t bytes) {
+  switch (kind) {
+  case M_CREATE_EDT: {
+    artsGuid_t edt = a[0];
+    uint32_t route = artsGuidGetRank(edt);
+    if (route != net.node) { /* counted here, the epoch's home: pass it on */
+      send(route, M_CREATE_EDT, a, 4, data, bytes);
+      return;
+    }
+    if (a[2] >= net.nfns)
+      rt_fatal(edt, "a task from node %u names function %llu of %u", src,
+               (unsigned long long)a[2], net.nfns);
+    bump(S_TASKS_IN, 1);
+    rt_edt_remote_create((artsEdt_t)net.fns[a[2]], edt, (uint32_t)(bytes / 8),
+                         (const uint64_t *)data, (uint32_t)a[3], a[1]);
+    return;
+  }
+  case M_RECORD_DEP:
+    rt_db_record(a[0], a[1], (uint32_t)a[2], (uint32_t)a[3]);
+    return;
+  case M_SIGNAL:
+    rt_edt_remote_signal(a[0], (uint32_t)a[1], (uint32_t)a[2], a[3]);
+    return;
+  case M_GRANT:
+    bump(S_DB_IN, bytes);
+    rt_edt_remote_grant(a[0], (uint32_t)a[1], a[2], (uint32_t)a[3], src, data, bytes);
+    return;
+  case M_WRITE_BACK:
+    bump(S_DB_IN, bytes);
+    rt_db_write_back(a[0], data, bytes);
+    return;
+  case M_PUT: {
+    bump(S_DB_IN, bytes);
+    uint32_t owner = artsGuidGetRank(a[1]);
+    if (owner != net.node) { /* counted here, the epoch's home: pass it on */
+      send(owner, M_PUT, a, 3, data, bytes);
+      return;
+    }
+    rt_db_put(a[1], rt_epoch_at(a[0], "artsPutInDbEpoch"), (uint32_t)a[2], data,
+              (uint32_t)bytes);
+    return;
+  }
+  case M_GET:
+    rt_db_remote_get(a[0], src, (uint32_t)a[1], (uint32_t)a[2], a[3]);
+    return;
+  case M_GET_REPLY:
+    bump(S_DB_IN, bytes);
+    rt_db_get_reply(a[0], data, (uint32_t)bytes);
+    return;
+  case M_CREATE_DB:
+    artsDbCreateWithGuid(a[0], a[1]);
+    return;
+  case M_DESTROY_DB:
+    artsDbDestroy(a[0]);
+    return;
+  case M_EPOCH_ADD:
+    rt_epoch_remote_add(a[0]);
+    return;
+  case M_EPOCH_DONE:
+    rt_epoch_remote_done(a[0]);
+    return;
+  case M_SHUTDOWN:
+    rt_request_shutdown();
+    return;
+  default:
+    rt_fatal_plain("a message of unknown kind %u from node %u", kind, src);
+  }
+}
+
+int cartsNodeDeliver(uint32_t src, const void *batch, uint64_t bytes) {
+  pthread_mutex_lock(&net.lock);
+  while (!net.accepting && !net.ended && net.installed)
+    pthread_cond_wait(&net.cond, &net.lock);
+  if (!net.accepting) {
+    pthread_mutex_unlock(&net.lock);
+    return 0;
+  }
+  net.inflight++;
+  pthread_mutex_unlock(&net.lock);
+
+  const unsigned char *p = batch, *end = p + bytes;
+  while (p < end) {
+    msg_hdr h;
+    if ((uint64_t)(end - p) < sizeof h)
+      rt_fatal_plain("a truncated batch from node %u", src);
+    memcpy(&h, p, sizeof h);
+    uint64_t size = sizeof h + 8 * (uint64_t)h.nargs + pad8(h.bytes);
+    if ((uint64_t)(end - p) < size || h.nargs > 8)
+      rt_fatal_plain("a truncated batch from node %u", src);
+    uint64_t args[8];
+    memcpy(args, p + sizeof h, 8 * (size_t)h.nargs);
+    bump(S_MSGS_IN, 1);
+    bump(S_BYTES_IN, size);
+    apply(src, h.kind, args, p + sizeof h + 8 * (size_t)h.nargs, h.bytes);
+    p += size;
+  }
+
+  pthread_mutex_lock(&net.lock);
+  if (--net.inflight == 0 && net.ended)
+    pthread_cond_broadcast(&net.cond);
+  pthread_mutex_unlock(&net.lock);
+  return 1;
+}
