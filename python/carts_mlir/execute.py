@@ -1,6 +1,6 @@
-"""``carts execute FILE.c [-O0..3] [-D..] [-I..] [--threads N] [--no-arts] [--emit-llvm]
-[--compile-only] [-- ARGS]``: compile a C program and run it; the program's exit code becomes
-ours.
+"""``carts execute FILE.c [-O0..3] [-D..] [-I..] [--threads N] [--nodes N] [--ray-address A]
+[--stats] [--no-arts] [--emit-llvm] [--compile-only] [-- ARGS]``: compile a C program and run
+it; the program's exit code becomes ours.
 
 The ARTS path (the default):
 
@@ -12,6 +12,11 @@ The ARTS path (the default):
    (default: arts.cfg, env ``threads``, else every core), down to the LLVM dialect;
 3. llvmlite JITs the LLVM IR with the native runtime's symbols resolved, and the generated
    ``main`` starts the runtime on that many workers (:mod:`carts_mlir.jit.launch`).
+
+With several nodes (``--nodes N``, else env ``nodeCount``, else arts.cfg's ``nodeCount``) the
+concurrency plan spans ``N x threads`` workers, and step 3 runs on N Ray node actors
+(:mod:`carts_mlir.nodes`): a local Ray instance, or the cluster at ``--ray-address``.
+Node 0's output is ours; other nodes' lines are prefixed ``[node k]``.
 
 ``--no-arts`` runs the sequential program instead (pragmas ignored). ``--emit-llvm`` also
 writes the LLVM IR to ``<name>-arts.ll`` (``<name>-seq.ll`` with ``--no-arts``).
@@ -37,7 +42,9 @@ options:
   -DNAME[=VALUE], -IDIR   as for the C compiler
   -O0 -O1 -O2 -O3         LLVM optimisation level of the JIT (default -O3)
   --threads N             worker threads (default: arts.cfg, env threads, else all cores)
-  --nodes N               nodes (only 1 is supported so far)
+  --nodes N               nodes, one Ray actor each (default: env nodeCount, arts.cfg, else 1)
+  --ray-address ADDR      run the node actors on this Ray cluster (or 'auto'), one per Ray node
+  --stats                 print per-node counters (tasks, messages, bytes) on stderr
   --no-arts               run the sequential program (OpenMP pragmas ignored)
   --emit-llvm             also write the LLVM IR to <name>-arts.ll (<name>-seq.ll with --no-arts)
   --compile-only          compile (through the JIT's code generation) but do not run
@@ -54,7 +61,9 @@ class ExecuteOptions:
     no_arts: bool = False
     emit_llvm: bool = False
     threads: int | None = None
-    nodes: int = 1
+    nodes: int | None = None
+    ray_address: str | None = None
+    stats: bool = False
     compile_only: bool = False
     program_args: list[str] = field(default_factory=list)
 
@@ -69,7 +78,7 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
         if a == "--":
             opts.program_args = argv[k + 1 :]
             break
-        if a in ("-D", "-I", "--threads", "--nodes"):
+        if a in ("-D", "-I", "--threads", "--nodes", "--ray-address"):
             if k + 1 >= len(argv):
                 raise CartsError(f"missing value after '{a}'")
             k += 1
@@ -80,6 +89,8 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
                 opts.includes.append(value)
             elif a == "--nodes":
                 opts.nodes = _positive(value, a)
+            elif a == "--ray-address":
+                opts.ray_address = value
             else:
                 opts.threads = _positive(value, a)
         elif a.startswith("-D"):
@@ -92,6 +103,10 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
             opts.nodes = _positive(a.split("=", 1)[1], "--nodes")
         elif a in ("-O0", "-O1", "-O2", "-O3"):
             opts.opt_level = int(a[2])
+        elif a.startswith("--ray-address="):
+            opts.ray_address = a.split("=", 1)[1]
+        elif a == "--stats":
+            opts.stats = True
         elif a == "--no-arts":
             opts.no_arts = True
         elif a == "--emit-llvm":
@@ -132,8 +147,13 @@ def arts_llvm_ir(opts: ExecuteOptions) -> str:
 
     with tempfile.TemporaryDirectory(prefix="carts-execute-") as tmp:
         options = {"arts-collect-metadata": f"metadata-file={Path(tmp) / 'metadata.json'}"}
+        concurrency = []
         if opts.threads is not None:
-            options["arts-concurrency"] = f"threads={opts.threads}"
+            concurrency.append(f"threads={opts.threads}")
+        if opts.nodes is not None:
+            concurrency.append(f"nodes={opts.nodes}")
+        if concurrency:
+            options["arts-concurrency"] = " ".join(concurrency)
         with ir.context():
             sequential = ir.parse(front_end(openmp=False), source_name=opts.source)
             for st in pipeline.stages_between(None, "collect-metadata"):
@@ -149,11 +169,15 @@ def execute_main(argv: list[str]) -> int:
     if opts is None:
         print(USAGE, end="")
         return 0
-    if opts.nodes > 1:
-        raise CartsError(f"--nodes {opts.nodes}: only one node is supported so far")
     from .jit import compile_llvm_ir, sequential_llvm_ir
     from .jit.launch import arts_llvm_path, compile_arts_program, emit_llvm, thread_environment
+    from .nodes import configured_nodes
 
+    if opts.nodes is None and not opts.no_arts:
+        opts.nodes = configured_nodes()
+    several = not opts.no_arts and (opts.nodes or 1) > 1
+    if opts.ray_address and not several:
+        raise CartsError("--ray-address needs --nodes N with N > 1")
     started = time.perf_counter()
     if opts.no_arts:
         llvm_ir = sequential_llvm_ir(opts.source, defines=opts.defines, includes=opts.includes)
@@ -164,9 +188,32 @@ def execute_main(argv: list[str]) -> int:
         llvm_ir = arts_llvm_ir(opts)
         if opts.emit_llvm:
             emit_llvm(llvm_ir, arts_llvm_path(opts.source))
-        program = compile_arts_program(llvm_ir, opts.opt_level)
+        program = None if several else compile_arts_program(llvm_ir, opts.opt_level)
     if opts.compile_only:
         print(f"carts execute: compiled in {time.perf_counter() - started:.2f}s", file=sys.stderr)
         return 0
+    if several:
+        return _run_on_nodes(opts, llvm_ir)
     with thread_environment(None if opts.no_arts else opts.threads):
-        return program.run_main([opts.source, *opts.program_args])
+        code = program.run_main([opts.source, *opts.program_args])
+    if opts.stats:
+        print("carts execute: --stats: one node in process, nothing crosses nodes", file=sys.stderr)
+    return code
+
+
+def _run_on_nodes(opts: ExecuteOptions, llvm_ir: str) -> int:
+    from .nodes import NodeCluster, format_stats
+
+    with NodeCluster(opts.nodes, opts.threads, address=opts.ray_address) as cluster:
+        run = cluster.run(llvm_ir, [opts.source, *opts.program_args], opts.opt_level)
+    for node in run.nodes:
+        prefix = "" if node.node == 0 else f"[node {node.node}] "
+        for text, stream in ((node.stdout, sys.stdout), (node.stderr, sys.stderr)):
+            if text:
+                stream.write("".join(prefix + line for line in text.splitlines(keepends=True)))
+                if not text.endswith("\n"):
+                    stream.write("\n")
+    sys.stdout.flush()
+    if opts.stats:
+        print(format_stats(run), file=sys.stderr)
+    return run.code

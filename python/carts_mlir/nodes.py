@@ -395,6 +395,61 @@ class NodeCluster:
         self.close()
 
 
+def configured_nodes() -> int:
+    """The node count a run gets without ``--nodes``: env ``nodeCount``, else the
+    ``nodeCount`` key of the configuration the runtime reads (env ``artsConfig``, else
+    ``./arts.cfg``), else 1."""
+    value = os.environ.get("nodeCount")
+    where = "environment variable nodeCount"
+    if not value:
+        path = Path(os.environ.get("artsConfig") or "arts.cfg")
+        value, where = _config_value(path, "nodeCount"), str(path)
+    if not value:
+        return 1
+    try:
+        nodes = int(value)
+    except ValueError:
+        nodes = 0
+    if nodes < 1:
+        raise CartsError(f"{where}: nodeCount must be a positive integer, got '{value}'")
+    return nodes
+
+
+def _config_value(path: Path, key: str) -> str | None:
+    """``key`` of the [ARTS] section of an arts.cfg (keys before any section count)."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return None
+    section_ok, value = True, None
+    for line in lines:
+        line = line.split("#", 1)[0].strip()
+        if line.startswith("["):
+            section_ok = line.strip("[] ") == "ARTS"
+        elif "=" in line and section_ok:
+            name, _, text = line.partition("=")
+            if name.strip() == key:
+                value = text.strip()
+    return value
+
+
+def format_stats(run: ClusterRun) -> str:
+    """The per-node counters of a run, as the table ``--stats`` prints."""
+    head = ("node", "tasks run", "tasks in", "msgs out", "msgs in", "bytes out", "bytes in",
+            "db bytes out", "db bytes in")
+    rows = [head]
+    for n in run.nodes:
+        s = n.stats
+        rows.append((str(n.node), str(s["tasks_run"]), str(s["tasks_received"]),
+                     str(s["messages_sent"]), str(s["messages_received"]), str(s["bytes_sent"]),
+                     str(s["bytes_received"]), str(s["db_bytes_sent"]),
+                     str(s["db_bytes_received"])))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = ["  ".join(cell.rjust(w) for cell, w in zip(r, widths)) for r in rows]
+    return "carts execute: per-node counters (run wall time %.3fs)\n%s" % (run.wall_s,
+                                                                          "\n".join(lines))
+
+
 def _first_line(err: BaseException) -> str:
     text = str(err).strip()
     return text.splitlines()[0] if text else type(err).__name__
