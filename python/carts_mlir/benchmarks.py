@@ -19,15 +19,17 @@ the only key is ``tolerance`` (relative checksum tolerance, default 1e-2), e.g.
 Each benchmark is built and run twice, every subprocess under ``--timeout`` (default 60 s):
 
 - ours: ``carts execute FILE.c -O3 -D<SIZE>_DATASET -I examples/include --threads N``
-  (``--nodes N`` added when N > 1), with ``threads=N`` and ``OMP_NUM_THREADS=N`` in its
-  environment. ``carts execute`` compiles and runs in one command; if its ``--help`` lists
+  (``--nodes M --stats`` added when M > 1: M Ray node actors of N workers each, and the
+  per-node counters go into the JSON report), with ``threads=N`` and ``OMP_NUM_THREADS=N`` in
+  its environment. ``carts execute`` compiles and runs in one command; if its ``--help`` lists
   ``--compile-only``, Build ARTS is a separate ``--compile-only`` run. Otherwise one run does
   both: the build failed if it exited non-zero with no output and a diagnostic (``error:``,
   a traceback) on stderr, else it succeeded, and Run ARTS includes compilation (marked ``*``)
   unless execute prints ``carts execute: compiled in <S>s`` on stderr, which is then taken as
   the build time. Other ``carts execute:`` lines on stderr are shown once as notes.
 - OpenMP: ``$CC -O3 -fopenmp FILE.c -I examples/include -D<SIZE>_DATASET -lm`` (``CC``
-  defaults to ``cc``), run with ``OMP_NUM_THREADS=N``.
+  defaults to ``cc``), run with ``OMP_NUM_THREADS=N`` (``N x M`` with ``--nodes M``: as
+  many threads as our run has workers).
 
 Both programs print ``kernel.<name>: <s>s``, ``e2e.<name>: <s>s`` and ``checksum: <v>``
 (``examples/include/carts_bench.h``). A result is correct when both runs exit 0, both print a
@@ -364,7 +366,26 @@ def display(command: list[str]) -> str:
 def ours_command(ex: Example, cfg: RunConfig) -> list[str]:
     cmd = [*_OURS_PREFIX, str(ex.source), "-O3", f"-D{cfg.size.upper()}_DATASET",
            "-I", str(cfg.include), "--threads", str(cfg.threads)]
-    return cmd + (["--nodes", str(cfg.nodes)] if cfg.nodes > 1 else [])
+    return cmd + (["--nodes", str(cfg.nodes), "--stats"] if cfg.nodes > 1 else [])
+
+
+def omp_threads(cfg: RunConfig) -> int:
+    """OpenMP threads of the reference run: as many as our run has workers in all."""
+    return cfg.threads * cfg.nodes
+
+
+_STATS_ROW = re.compile(r"^\s*(\d+)((?:\s+\d+){8})\s*$", re.M)
+_STATS_KEYS = ("tasks_run", "tasks_received", "messages_sent", "messages_received",
+               "bytes_sent", "bytes_received", "db_bytes_sent", "db_bytes_received")
+
+
+def node_stats(stderr: str) -> list[dict[str, int]]:
+    """The per-node counters ``carts execute --stats`` printed (empty if none)."""
+    if "per-node counters" not in stderr:
+        return []
+    table = stderr[stderr.index("per-node counters"):]
+    return [{"node": int(m.group(1)), **dict(zip(_STATS_KEYS, map(int, m.group(2).split())))}
+            for m in _STATS_ROW.finditer(table)]
 
 
 def omp_build_command(ex: Example, cfg: RunConfig, exe: Path) -> list[str]:
@@ -459,7 +480,7 @@ def run_ours(ex: Example, cfg: RunConfig, workdir: Path) -> tuple[Step, list[Ste
 
 def run_omp(ex: Example, cfg: RunConfig, workdir: Path) -> tuple[Step, list[Step]]:
     exe = workdir / f"{ex.name.replace('/', '_')}.omp"
-    env = os.environ | {"OMP_NUM_THREADS": str(cfg.threads)}
+    env = os.environ | {"OMP_NUM_THREADS": str(omp_threads(cfg))}
     build = run_command(omp_build_command(ex, cfg, exe), env=dict(os.environ), cwd=workdir,
                         timeout=cfg.timeout)
     if not build.ok:
@@ -550,7 +571,8 @@ def _runs_json(steps: list[Step]) -> list[dict]:
     for step in steps:
         out = parse_output(step.stdout)
         runs.append(_step_json(step) | {"checksum": _finite(out.checksum), "kernel": out.kernel,
-                                        "e2e": out.e2e, "includes_compile": step.includes_compile})
+                                        "e2e": out.e2e, "includes_compile": step.includes_compile,
+                                        "node_stats": node_stats(step.stderr)})
     return runs
 
 
@@ -567,6 +589,7 @@ def json_report(results: list[BenchResult], cfg: RunConfig, root: Path, total: f
         "versions": {"carts_mlir": __version__, "python": platform.python_version(),
                      "cc": cc_version(cfg.cc)},
         "config": {"size": cfg.size, "threads": cfg.threads, "nodes": cfg.nodes,
+                   "omp_threads": omp_threads(cfg),
                    "runs": cfg.runs, "timeout": cfg.timeout, "verify": cfg.verify,
                    "cc": shlex.join(cfg.cc), "examples": str(root),
                    "arts_build": "compile-only" if cfg.compile_only else "combined"},

@@ -340,9 +340,11 @@ class NodeCluster:
         return "\n".join(lines[-5:])
 
     def run(self, llvm_ir: str, argv: list[str], opt_level: int = 3,
-            timeout: float | None = None) -> ClusterRun:
-        """JIT ``llvm_ir`` on every node and run its ``main`` with ``argv``."""
-        jit = self._get([a.load.remote(llvm_ir, opt_level, self.threads) for a in self.actors],
+            timeout: float | None = None, threads: int | None = None) -> ClusterRun:
+        """JIT ``llvm_ir`` on every node and run its ``main`` with ``argv`` (on ``threads``
+        workers per node, default the cluster's)."""
+        workers = threads if threads is not None else self.threads
+        jit = self._get([a.load.remote(llvm_ir, opt_level, workers) for a in self.actors],
                         "compile the program")
         self.run_count += 1
         run_id = self.run_count

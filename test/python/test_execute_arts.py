@@ -168,14 +168,6 @@ def test_compile_only_reports_the_build_and_runs_nothing(tmp_path):
     assert result.stderr.startswith("carts execute: compiled in ")
 
 
-def test_more_than_one_node_is_refused_with_a_message(tmp_path):
-    src = write(tmp_path, "one.c", "int main(void) { return 0; }\n")
-    result = execute("--nodes", 2, src)
-    assert result.returncode == 1
-    assert "only one node is supported" in result.stderr
-    assert "Traceback" not in result.stderr
-
-
 def test_worker_count_reaches_the_program(tmp_path):
     src = write(tmp_path, "team.c", '#include <stdio.h>\n#include <omp.h>\n'
                 'int main(void) {\n  int seen[16];\n  for (int t = 0; t < 16; t++) seen[t] = 0;\n  int n = 0;\n'

@@ -1,0 +1,185 @@
+"""Several nodes on Ray: the same ARTS program on 2 and 3 node actors, each pinned to its own
+node of a one-machine Ray cluster (``ray.cluster_utils.Cluster``), prints what the
+``gcc -fopenmp`` build prints, moves work and datablocks between nodes, and ends cleanly when
+a node dies. One Ray cluster serves the whole module; every actor and Ray process it starts
+is stopped again, on failure too."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+from carts_mlir.execute import ExecuteOptions, arts_llvm_ir  # noqa: E402
+from carts_mlir.nodes import NodeCluster, NodeFailure, edt_function_names  # noqa: E402
+
+from test_execute_arts import (CORPUS, EXAMPLE_FILES, INCLUDE, CHECKSUM_RTOL,  # noqa: E402
+                               checksum, gcc_openmp_run, needs_gcc, write)
+
+#: nodes -> workers per node in the checks below (1 to 2 workers each).
+LAYOUTS = {2: 1, 3: 2}
+OMP_FILES = sorted(CORPUS.glob("omp_*.c"))
+
+
+@pytest.fixture(scope="module")
+def ray_cluster():
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    try:
+        for _ in range(max(LAYOUTS) - 1):
+            cluster.add_node(num_cpus=1)
+        ray.init(address=cluster.address, log_to_driver=False, logging_level=logging.ERROR)
+        cluster.wait_for_nodes()
+        yield cluster
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
+
+
+@pytest.fixture(scope="module")
+def node_clusters(ray_cluster):
+    """NodeCluster per node count, made on first use, each actor on its own Ray node."""
+    made: dict[int, NodeCluster] = {}
+
+    def get(nodes: int) -> NodeCluster:
+        if nodes not in made:
+            made[nodes] = NodeCluster(nodes, address=ray_cluster.address, distinct_nodes=True)
+        return made[nodes]
+
+    try:
+        yield get
+    finally:
+        for cluster in made.values():
+            cluster.close()
+
+
+def compile_for(source: Path, nodes: int, threads: int, *defines: str,
+                includes: tuple[Path, ...] = ()) -> str:
+    return arts_llvm_ir(ExecuteOptions(source=str(source), defines=list(defines),
+                                       includes=[str(i) for i in includes], threads=threads,
+                                       nodes=nodes))
+
+
+# ---------------------------------------------------------------------- examples
+
+
+def _example_cases():
+    return [pytest.param(path, size, nodes, id=f"{path.stem}-{size.split('_')[0].lower()}-{nodes}n")
+            for nodes in LAYOUTS for path in EXAMPLE_FILES
+            for size in ("MINI_DATASET", "SMALL_DATASET")]
+
+
+@needs_gcc
+@pytest.mark.parametrize("path,size,nodes", _example_cases())
+def test_example_on_nodes_matches_gcc_openmp(path, size, nodes, node_clusters, tmp_path):
+    threads = LAYOUTS[nodes]
+    expected = gcc_openmp_run(path, tmp_path, nodes * threads, f"-I{INCLUDE}", f"-D{size}")
+    llvm_ir = compile_for(path, nodes, threads, size, includes=(INCLUDE,))
+    run = node_clusters(nodes).run(llvm_ir, [str(path)], threads=threads, timeout=120)
+    assert run.code == 0, run.nodes[0].stderr
+    want, got = checksum(expected), checksum(run.nodes[0].stdout)
+    assert abs(got - want) <= CHECKSUM_RTOL * max(abs(want), 1e-10), (got, want)
+    # Every node ran tasks, and what one node sent another received.
+    assert all(n.stats["tasks_run"] > 0 for n in run.nodes), [n.stats for n in run.nodes]
+    totals = run.totals()
+    assert totals["messages_sent"] == totals["messages_received"] > 0
+    assert totals["bytes_sent"] == totals["bytes_received"]
+    assert all(not n.stdout for n in run.nodes[1:]), "only node 0 runs the program's main"
+
+
+# ---------------------------------------------------------------------- corpus
+
+
+@needs_gcc
+@pytest.mark.parametrize("nodes", list(LAYOUTS), ids=[f"{n}n" for n in LAYOUTS])
+@pytest.mark.parametrize("path", OMP_FILES, ids=[p.name for p in OMP_FILES])
+def test_openmp_corpus_program_on_nodes(path, nodes, node_clusters, tmp_path):
+    threads = LAYOUTS[nodes]
+    expected = gcc_openmp_run(path, tmp_path, nodes * threads, f"-I{CORPUS}")
+    llvm_ir = compile_for(path, nodes, threads, includes=(CORPUS,))
+    run = node_clusters(nodes).run(llvm_ir, [str(path)], threads=threads, timeout=120)
+    assert run.code == 0, run.nodes[0].stdout + run.nodes[0].stderr
+    assert run.nodes[0].stdout == expected
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def test_carts_execute_on_two_nodes_reports_per_node_counters(ray_cluster, tmp_path):
+    path = next(p for p in EXAMPLE_FILES if p.stem == "batchnorm")
+    done = subprocess.run(
+        [sys.executable, "-m", "carts_mlir", "execute", str(path), "-O3", "-DSMALL_DATASET",
+         "-I", str(INCLUDE), "--nodes", "2", "--threads", "1", "--stats",
+         "--ray-address", ray_cluster.address],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    expected = gcc_openmp_run(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
+    assert checksum(done.stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
+    table = done.stderr[done.stderr.index("per-node counters"):].splitlines()[2:4]
+    rows = {int(r.split()[0]): [int(x) for x in r.split()[1:]] for r in table}
+    assert set(rows) == {0, 1}
+    for node, (tasks_run, _in, _mo, _mi, _bo, _bi, db_out, db_in) in rows.items():
+        assert tasks_run > 0 and db_out + db_in > 0, (node, rows)
+
+
+def test_invalid_node_count_in_the_environment_is_one_line(tmp_path):
+    src = write(tmp_path, "one.c", "int main(void) { return 0; }\n")
+    done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", str(src)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**__import__("os").environ, "nodeCount": "two"})
+    assert done.returncode == 1
+    assert done.stderr.strip() == "error: environment variable nodeCount: nodeCount must be a " \
+                                  "positive integer, got 'two'"
+
+
+def test_task_functions_are_numbered_by_name():
+    text = ("define void @__arts_edt_10(i32 %0) {\n}\ndefine void @__arts_edt_2(i32 %0) {\n}\n"
+            "define i32 @main() {\n}\n")
+    assert edt_function_names(text) == ["__arts_edt_2", "__arts_edt_10"]
+
+
+# ---------------------------------------------------------------------- faults
+
+LONG_PROGRAM = """\
+#include <stdio.h>
+#define N 4096
+static double a[N], b[N];
+int main(void) {
+  for (int i = 0; i < N; i++) a[i] = i;
+  for (int step = 0; step < 200000; step++) {
+#pragma omp parallel for
+    for (int i = 1; i < N - 1; i++) b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0;
+#pragma omp parallel for
+    for (int i = 1; i < N - 1; i++) a[i] = b[i];
+  }
+  printf("%f\\n", a[N / 2]);
+  return 0;
+}
+"""
+
+
+def test_a_node_killed_mid_run_ends_the_run_naming_it(ray_cluster, tmp_path):
+    src = write(tmp_path, "long.c", LONG_PROGRAM)
+    llvm_ir = compile_for(src, 2, 1)
+    with NodeCluster(2, address=ray_cluster.address, distinct_nodes=True) as cluster:
+        victim = cluster.actors[1]
+        killer = threading.Timer(3.0, lambda: ray.kill(victim))
+        killer.start()
+        started = time.monotonic()
+        try:
+            with pytest.raises(NodeFailure) as failure:
+                cluster.run(llvm_ir, [str(src)], threads=1, timeout=120)
+        finally:
+            killer.cancel()
+        ended = time.monotonic()
+    assert "node 1" in failure.value.message
+    assert ended - started < 3.0 + 10.0
