@@ -163,10 +163,13 @@ class Node:
                 size = lib.cartsNodeTakeOutbox(dest, ctypes.byref(buf))
                 if not size:
                     continue
-                batch = np.empty(size, dtype=np.uint8)
-                ctypes.memmove(batch.ctypes.data, buf.value, size)
-                lib.cartsNodeFree(buf)
+                # A view of the runtime's buffer: Ray serialises the arguments of .remote()
+                # before returning (large ones into the object store), so it can go after.
+                batch = np.ctypeslib.as_array(ctypes.cast(buf, ctypes.POINTER(ctypes.c_uint8)),
+                                              shape=(size,))
                 self.peers[dest].deliver.remote(run_id, self.node, seq[dest], batch)
+                del batch
+                lib.cartsNodeFree(buf)
                 seq[dest] += 1
             if state < 0:
                 return
