@@ -117,6 +117,20 @@ class Node:
         self.threads = threads
         return time.perf_counter() - started
 
+    def load_library(self, path: str, threads: int | None) -> float:
+        """Use a native program instead of a JIT: a shared library defining ``main`` and the
+        task table ``void *cartsTaskTable[]`` / ``unsigned cartsTaskCount`` (index i is the
+        same function on every node). Its ARTS calls resolve against the loaded runtime."""
+        started = time.perf_counter()
+        lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+        count = ctypes.c_uint.in_dll(lib, "cartsTaskCount").value
+        table = (ctypes.c_void_p * max(1, count)).in_dll(lib, "cartsTaskTable")
+        self.functions = (ctypes.c_void_p * max(1, count))(*table[:count])
+        self.function_count = count
+        self.program = _NativeProgram(lib)
+        self.threads = threads
+        return time.perf_counter() - started
+
     def connect(self, peers: list) -> int:
         self.peers = peers
         return os.getpid()
@@ -199,6 +213,24 @@ class Node:
         while True:
             src, batch = self.inbox.get()
             self.lib.cartsNodeDeliver(src, batch.ctypes.data, batch.nbytes)
+
+
+class _NativeProgram:
+    """``run_main`` of a shared library's ``main(argc, argv)``, like a JIT-compiled program's."""
+
+    def __init__(self, lib: ctypes.CDLL):
+        self.lib = lib
+
+    def run_main(self, argv: list[str]) -> int:
+        from .jit.engine import flush_c_stdio
+
+        args = [a.encode() for a in argv]
+        c_argv = (ctypes.c_char_p * (len(args) + 1))(*args, None)
+        self.lib.main.argtypes = [ctypes.c_int, ctypes.c_void_p]
+        self.lib.main.restype = ctypes.c_int
+        code = self.lib.main(len(args), ctypes.cast(c_argv, ctypes.c_void_p))
+        flush_c_stdio()
+        return int(code)
 
 
 class _redirected:
@@ -349,6 +381,18 @@ class NodeCluster:
         workers = threads if threads is not None else self.threads
         jit = self._get([a.load.remote(llvm_ir, opt_level, workers) for a in self.actors],
                         "compile the program")
+        return self._run(argv, jit, timeout)
+
+    def run_library(self, path: str | os.PathLike, argv: list[str],
+                    timeout: float | None = None, threads: int | None = None) -> ClusterRun:
+        """Run a native program (see :meth:`Node.load_library`) on every node: a shared
+        library at a path every node can read."""
+        workers = threads if threads is not None else self.threads
+        loaded = self._get([a.load_library.remote(str(path), workers) for a in self.actors],
+                           "load the program")
+        return self._run(argv, loaded, timeout)
+
+    def _run(self, argv: list[str], jit: list[float], timeout: float | None) -> ClusterRun:
         self.run_count += 1
         run_id = self.run_count
         started = time.monotonic()

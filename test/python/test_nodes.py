@@ -7,6 +7,7 @@ is stopped again, on failure too."""
 from __future__ import annotations
 
 import logging
+import shutil
 import subprocess
 import sys
 import threading
@@ -25,6 +26,7 @@ from test_execute_arts import (CORPUS, EXAMPLE_FILES, INCLUDE, CHECKSUM_RTOL,  #
 
 #: nodes -> workers per node in the checks below (1 to 2 workers each).
 LAYOUTS = {2: 1, 3: 2}
+ROOT = Path(__file__).resolve().parents[2]
 OMP_FILES = sorted(CORPUS.glob("omp_*.c"))
 
 
@@ -108,6 +110,25 @@ def test_openmp_corpus_program_on_nodes(path, nodes, node_clusters, tmp_path):
     run = node_clusters(nodes).run(llvm_ir, [str(path)], threads=threads, timeout=120)
     assert run.code == 0, run.nodes[0].stdout + run.nodes[0].stderr
     assert run.nodes[0].stdout == expected
+
+
+# ---------------------------------------------------------------------- the protocol
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no system C compiler (cc)")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_node_protocol_in_c(threads, node_clusters, tmp_path):
+    """test/runtime/nodes/protocol.c drives the ARTS API by hand across 3 nodes: generations
+    across nodes, write-back, puts, gets, remote signals, tasks created by remote tasks."""
+    library = tmp_path / "protocol.so"
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", f"-I{ROOT / 'runtime' / 'include'}",
+                    str(ROOT / "test" / "runtime" / "nodes" / "protocol.c"), "-o", str(library)],
+                   check=True)
+    for _ in range(3):
+        run = node_clusters(3).run_library(library, ["protocol"], threads=threads, timeout=60)
+        assert run.code == 0, run.nodes[0].stdout + "".join(n.stderr for n in run.nodes)
+        assert run.nodes[0].stdout == "ok protocol\n"
+        assert all(n.stats["tasks_run"] > 0 for n in run.nodes)
 
 
 # ---------------------------------------------------------------------- the command
