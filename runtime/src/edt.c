@@ -129,15 +129,17 @@ static void early_satisfy(rt_edt *t, const rt_early *x) {
 }
 
 void rt_edt_publish(rt_edt *t) {
-  if (RT_LIKELY(atomic_load_explicit(&early_count, memory_order_acquire) == 0)) {
-    rt_table_insert(&t->hdr);
-    return;
-  }
   artsGuid_t guid = t->hdr.guid;
   rt_shard *s = rt_table_shard(guid);
   rt_early *mine = NULL, **mine_tail = &mine;
   pthread_mutex_lock(&s->lock);
   rt_shard_insert(s, &t->hdr);
+  /* A slot claim that missed the task queued itself under this same shard lock, so the
+     count read here cannot miss it. */
+  if (RT_LIKELY(atomic_load_explicit(&early_count, memory_order_relaxed) == 0)) {
+    pthread_mutex_unlock(&s->lock);
+    return;
+  }
   pthread_mutex_lock(&early_lock);
   for (rt_early **link = &early_head; *link;) {
     rt_early *x = *link;
