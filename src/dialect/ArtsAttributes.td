@@ -59,6 +59,16 @@ def Arts_Partition : I32EnumAttr<"PartitionMode", "datablock layout of an alloca
 }
 def Arts_PartitionAttr : Arts_EnumAttr<Arts_Partition, "partition">;
 
+// Host coherence of a distributed datablock (arts.db_sync): `flush` copies the
+// host's shadows of blocks owned by other nodes to their owners, `fetch` copies
+// the owners' payloads into the shadows.
+def Arts_SyncKind : I32EnumAttr<"SyncKind", "direction of a host datablock sync", [
+    I32EnumAttrCase<"flush", 0>, I32EnumAttrCase<"fetch", 1>]> {
+  let cppNamespace = "::mlir::arts";
+  let genSpecializedAttr = 0;
+}
+def Arts_SyncKindAttr : Arts_EnumAttr<Arts_SyncKind, "sync">;
+
 def Arts_Schedule : I32EnumAttr<"ScheduleKind", "copy of the OpenMP loop schedule", [
     I32EnumAttrCase<"static_", 0, "static">, I32EnumAttrCase<"dynamic", 1>,
     I32EnumAttrCase<"guided", 2>, I32EnumAttrCase<"auto_", 3, "auto">,

@@ -177,6 +177,16 @@ LogicalResult DbAllocOp::verify() {
   return success();
 }
 
+LogicalResult DbSyncOp::verify() {
+  auto alloc = getGuids().getDefiningOp<DbAllocOp>();
+  if (!alloc || alloc.getPtrs() != getPtrs())
+    return emitOpError("operands must be the GUID and payload tables of one arts.db_alloc");
+  if (!alloc.getDistributed())
+    return emitOpError("syncs the host view of a distributed arts.db_alloc; this one is not "
+                       "distributed");
+  return success();
+}
+
 LogicalResult DbAcquireOp::verify() {
   auto srcGuids = cast<MemRefType>(getSourceGuids().getType());
   auto srcPtrs = cast<MemRefType>(getSourcePtrs().getType());

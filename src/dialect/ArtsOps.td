@@ -217,6 +217,28 @@ def Arts_DbFreeOp : Arts_Op<"db_free"> {
   let assemblyFormat = "`(` $guids `,` $ptrs `:` type($guids) `,` type($ptrs) `)` attr-dict";
 }
 
+def Arts_DbSyncOp : Arts_Op<"db_sync"> {
+  let summary = "make the host's view of a distributed datablock coherent";
+  let description = [{
+    Host code (outside tasks) sees every block of a `distributed` allocation
+    through its payload table: the owner's payload for blocks this node owns,
+    a host shadow buffer for the others. `flush` copies every shadow to the
+    block's owner (before tasks use what the host wrote); `fetch` copies every
+    owner payload into its shadow (before the host reads what tasks wrote).
+    Both wait until the copies are done. The operands are the tables of a
+    distributed `arts.db_alloc`. Inserted by arts-host-sync.
+
+    ```mlir
+    arts.db_sync <flush> (%guids, %ptrs : memref<?xi64>, memref<?xmemref<?x64xf32>>)
+    ```
+  }];
+  let arguments = (ins Arts_SyncKindAttr:$kind, Arts_GuidTable:$guids, AnyMemRef:$ptrs);
+  let assemblyFormat = [{
+    $kind ` ` `(` $guids `,` $ptrs `:` type($guids) `,` type($ptrs) `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Scalars and queries
 //===----------------------------------------------------------------------===//
@@ -335,6 +357,20 @@ def Arts_PutInDbEpochOp : Arts_Op<"put_in_db_epoch"> {
   let assemblyFormat = [{
     $src `,` `epoch` `(` $epoch `)` `,` `db` `(` $guid `)` `,` `offset` `(` $offset `)`
     `,` `bytes` `(` $bytes `)` attr-dict `:` type($src)
+  }];
+}
+
+def Arts_GetFromDbEpochOp : Arts_Op<"get_from_db_epoch"> {
+  let summary = "artsGetFromDbEpoch: copy bytes of a datablock's owner copy into memory";
+  let description = [{
+    Copies bytes `[offset, offset + bytes)` of the owner's payload of `guid`
+    into `dst`, after every generation recorded on the datablock before it;
+    counted in `epoch`, so once the epoch is waited on `dst` holds them.
+  }];
+  let arguments = (ins Arts_Payload:$dst, I64:$epoch, I64:$guid, I32:$offset, I32:$bytes);
+  let assemblyFormat = [{
+    $dst `,` `epoch` `(` $epoch `)` `,` `db` `(` $guid `)` `,` `offset` `(` $offset `)`
+    `,` `bytes` `(` $bytes `)` attr-dict `:` type($dst)
   }];
 }
 

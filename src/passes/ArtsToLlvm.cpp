@@ -13,6 +13,7 @@
 //   reserve_guid            -> artsReserveGuidRoute(mode, route)
 //   db_create / db_destroy  -> artsDbCreateWithGuid / artsDbDestroy
 //   put_in_db_epoch         -> artsPutInDbEpoch
+//   get_from_db_epoch       -> artsGetFromDbEpoch
 //   create_epoch            -> artsInitializeAndStartEpoch(0, 0)
 //   wait_on_epoch           -> artsWaitOnHandle
 //   runtime_query           -> artsGet{CurrentWorker,TotalWorkers,CurrentNode,TotalNodes}
@@ -64,7 +65,7 @@ enum class Abi : uint8_t { none, i1, i32, i64, ptr };
 
 enum class Rt : uint8_t {
   RT, Shutdown, SetEntryPoints,
-  ReserveGuidRoute, DbCreateWithGuid, DbDestroy, PutInDbEpoch,
+  ReserveGuidRoute, DbCreateWithGuid, DbDestroy, PutInDbEpoch, GetFromDbEpoch,
   EdtCreate, EdtCreateWithEpoch, RecordDep,
   InitializeAndStartEpoch, WaitOnHandle,
   GetCurrentWorker, GetTotalWorkers, GetCurrentNode, GetTotalNodes,
@@ -88,6 +89,8 @@ constexpr RuntimeFunction kRuntimeApi[] = {
   {Rt::DbCreateWithGuid,        "artsDbCreateWithGuid",        Abi::ptr,  {Abi::i64, Abi::i64}},
   {Rt::DbDestroy,               "artsDbDestroy",               Abi::none, {Abi::i64}},
   {Rt::PutInDbEpoch,            "artsPutInDbEpoch",            Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
+  // (dst, epoch, db, offset, bytes): ours, the reverse of artsPutInDbEpoch.
+  {Rt::GetFromDbEpoch,          "artsGetFromDbEpoch",          Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
   {Rt::EdtCreate,               "artsEdtCreate",               Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32}},
   {Rt::EdtCreateWithEpoch,      "artsEdtCreateWithEpoch",      Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32, Abi::i64}},
   {Rt::RecordDep,               "artsRecordDep",               Abi::none, {Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
@@ -221,7 +224,8 @@ static Rt queryFunction(RuntimeQueryKind kind) {
 
 static bool isLoweredArtsOp(Operation *op) {
   return isa<EdtParamPackOp, EdtParamUnpackOp, EdtCreateOp, RecDepOp, DepGepOp, ReserveGuidOp,
-             DbCreateOp, DbDestroyOp, PutInDbEpochOp, CreateEpochOp, WaitOnEpochOp,
+             DbCreateOp, DbDestroyOp, PutInDbEpochOp, GetFromDbEpochOp, CreateEpochOp,
+             WaitOnEpochOp,
              RuntimeQueryOp, AtomicAddOp>(op);
 }
 
@@ -257,10 +261,10 @@ static LogicalResult checkLowerable(Operation *op, SymbolTable &symbols) {
                  << ", expected the EDT signature " << edtFunctionType(op->getContext());
         return success();
       })
-      .Case([](PutInDbEpochOp put) -> LogicalResult {
-        auto type = dyn_cast<MemRefType>(put.getSrc().getType());
+      .Case<PutInDbEpochOp, GetFromDbEpochOp>([](auto copy) -> LogicalResult {
+        auto type = dyn_cast<MemRefType>(copy->getOperand(0).getType());
         if (type && !isa<IntegerType, FloatType>(type.getElementType()))
-          return put.emitError("cannot take the address of a memref of ")
+          return copy.emitError("cannot take the address of a memref of ")
                  << type.getElementType();
         return success();
       })
@@ -367,7 +371,7 @@ private:
   void lowerEdtCreate(EdtCreateOp op);
   void lowerRecDep(RecDepOp op);
   void lowerDepGep(DepGepOp op);
-  void lowerPutInDbEpoch(PutInDbEpochOp op);
+  template <typename CopyOp> void lowerDbCopy(CopyOp op, Rt id);
   void lowerAtomicAdd(AtomicAddOp op);
 
   ModuleOp module;
@@ -599,12 +603,15 @@ void Lowering::lowerDepGep(DepGepOp op) {
   b.eraseOp(op);
 }
 
-void Lowering::lowerPutInDbEpoch(PutInDbEpochOp op) {
+/// put_in_db_epoch / get_from_db_epoch: (buffer, epoch, db, offset, bytes), the
+/// buffer a raw pointer or a memref's aligned pointer.
+template <typename CopyOp>
+void Lowering::lowerDbCopy(CopyOp op, Rt id) {
   Location loc = op.getLoc();
-  Value src = op.getSrc();
-  if (isa<MemRefType>(src.getType()))
-    src = alignedPointer(loc, src);
-  call(loc, Rt::PutInDbEpoch, {src, op.getEpoch(), op.getGuid(), op.getOffset(), op.getBytes()});
+  Value buffer = op->getOperand(0);
+  if (isa<MemRefType>(buffer.getType()))
+    buffer = alignedPointer(loc, buffer);
+  call(loc, id, {buffer, op.getEpoch(), op.getGuid(), op.getOffset(), op.getBytes()});
   b.eraseOp(op);
 }
 
@@ -635,7 +642,8 @@ void Lowering::lower(Operation *op) {
         call(loc, Rt::DbDestroy, {o.getGuid()});
         b.eraseOp(o);
       })
-      .Case([&](PutInDbEpochOp o) { lowerPutInDbEpoch(o); })
+      .Case([&](PutInDbEpochOp o) { lowerDbCopy(o, Rt::PutInDbEpoch); })
+      .Case([&](GetFromDbEpochOp o) { lowerDbCopy(o, Rt::GetFromDbEpoch); })
       .Case([&](CreateEpochOp o) {
         b.replaceOp(o, call(loc, Rt::InitializeAndStartEpoch, {constI64(loc, 0), constI32(loc, 0)}));
       })

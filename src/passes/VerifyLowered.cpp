@@ -17,7 +17,7 @@ struct VerifyLowered : arts::impl::VerifyLoweredBase<VerifyLowered> {
     // One error per construct: what is nested in a reported op is not reported again.
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!isa<EdtOp, ForOp, BarrierOp, EpochOp, YieldOp, DbAllocOp, DbAcquireOp, DbRefOp,
-               DbReleaseOp, DbFreeOp>(op))
+               DbReleaseOp, DbFreeOp, DbSyncOp>(op))
         return WalkResult::advance();
       op->emitError() << "'" << op->getName() << "' left after pre-lowering";
       failed = true;
