@@ -5,9 +5,11 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdlib>
@@ -122,6 +124,37 @@ Value mlir::arts::buildTripCount(OpBuilder &builder, Location loc, Value lb, Val
 
 Value mlir::arts::ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value b) {
   return arith::CeilDivUIOp::create(builder, loc, a, b);
+}
+
+std::optional<int64_t> mlir::arts::evaluateConstant(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return std::nullopt;
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp>(def))
+    return evaluateConstant(def->getOperand(0));
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> a = evaluateConstant(def->getOperand(0));
+  std::optional<int64_t> b = a ? evaluateConstant(def->getOperand(1)) : std::nullopt;
+  if (!b)
+    return std::nullopt;
+  bool nonZero = *b != 0;
+  return llvm::TypeSwitch<Operation *, std::optional<int64_t>>(def)
+      .Case<arith::AddIOp>([&](auto) { return *a + *b; })
+      .Case<arith::SubIOp>([&](auto) { return *a - *b; })
+      .Case<arith::MulIOp>([&](auto) { return *a * *b; })
+      .Case<arith::DivSIOp, arith::DivUIOp>(
+          [&](auto) { return nonZero ? std::optional(*a / *b) : std::nullopt; })
+      .Case<arith::CeilDivSIOp, arith::CeilDivUIOp>([&](auto) {
+        return nonZero && *a >= 0 && *b > 0 ? std::optional((*a + *b - 1) / *b) : std::nullopt;
+      })
+      .Case<arith::RemSIOp, arith::RemUIOp>(
+          [&](auto) { return nonZero ? std::optional(*a % *b) : std::nullopt; })
+      .Case<arith::MaxSIOp, arith::MaxUIOp>([&](auto) { return std::max(*a, *b); })
+      .Case<arith::MinSIOp, arith::MinUIOp>([&](auto) { return std::min(*a, *b); })
+      .Default([](Operation *) { return std::nullopt; });
 }
 
 //===----------------------------------------------------------------------===//

@@ -15,6 +15,7 @@
 #include "llvm/ADT/SetVector.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mlir::arts {
@@ -79,6 +80,10 @@ Value buildTripCount(OpBuilder &builder, Location loc, Value lb, Value ub, Value
 
 /// `ceil(a / b)` on non-negative index values.
 Value ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value b);
+
+/// The value of an integer or index computed from constants by arith ops
+/// (constant, casts, add/sub/mul, div/ceildiv/rem, min/max), if it is one.
+std::optional<int64_t> evaluateConstant(Value v);
 
 } // namespace mlir::arts
 

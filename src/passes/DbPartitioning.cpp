@@ -20,18 +20,24 @@
 // `A[i, j]` becomes `db_ref(view)[i / B - first][i mod B, j]`.
 // With more than one node, block tables of rank >= 2 used by internode tasks
 // are marked `distributed`: block b is owned by the node the rule routes
-// chunk b to.
+// chunk b to. Their GUIDs are reserved in initPerNode, which cannot see
+// mainBody's values, so the block count and the block's byte size must be
+// compile-time constants (and the size must fit the 32-bit byte count of a
+// put or get); otherwise the table stays on node 0 and the debug line says why.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/ArtsUtils.h"
 #include "passes/Debug.h"
+#include "passes/LoweringUtils.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <limits>
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_DBPARTITIONING
@@ -226,9 +232,19 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     b.setInsertionPointAfter(alloc);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value rows = alloc.getElementSizes().front();
-    Value rowsPerBlock = arith::MaxSIOp::create(
-        b, loc, ceilDivIndex(b, loc, rows, arith::ConstantIndexOp::create(b, loc, workers)), one);
-    Value blocks = arith::MaxSIOp::create(b, loc, ceilDivIndex(b, loc, rows, rowsPerBlock), one);
+    Value rowsPerBlock, blocks;
+    std::optional<int64_t> staticRows = evaluateConstant(rows);
+    if (staticRows) {
+      int64_t perBlock = std::max<int64_t>((*staticRows + workers - 1) / workers, 1);
+      rowsPerBlock = arith::ConstantIndexOp::create(b, loc, perBlock);
+      blocks = arith::ConstantIndexOp::create(
+          b, loc, std::max<int64_t>((*staticRows + perBlock - 1) / perBlock, 1));
+    } else {
+      rowsPerBlock = arith::MaxSIOp::create(
+          b, loc, ceilDivIndex(b, loc, rows, arith::ConstantIndexOp::create(b, loc, workers)),
+          one);
+      blocks = arith::MaxSIOp::create(b, loc, ceilDivIndex(b, loc, rows, rowsPerBlock), one);
+    }
     SmallVector<int64_t> shape(blockType.getShape());
     shape[0] = ShapedType::kDynamic;
     auto newBlockType = MemRefType::get(shape, blockType.getElementType());
@@ -236,7 +252,14 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     auto ptrsType = MemRefType::get({ShapedType::kDynamic}, newBlockType);
     SmallVector<Value> elementSizes(alloc.getElementSizes());
     elementSizes[0] = rowsPerBlock;
-    bool distributed = nodes > 1 && blockType.getRank() >= 2 && internode;
+    std::string localWhy; // why a block table on several nodes stays on node 0
+    if (nodes > 1 && blockType.getRank() < 2)
+      localWhy = "1-d arrays stay on node 0";
+    else if (nodes > 1 && !internode)
+      localWhy = "no internode task uses it";
+    else if (nodes > 1)
+      localWhy = distributableWhyNot(alloc, blockType, rowsPerBlock);
+    bool distributed = nodes > 1 && localWhy.empty();
     auto blocked = DbAllocOp::create(b, loc, guidsType, ptrsType, alloc.getModeAttr(),
                                      alloc.getDbModeAttr(),
                                      PartitionModeAttr::get(b.getContext(), PartitionMode::block),
@@ -252,6 +275,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         << ") block=" << newBlockType << " distributed=" << (distributed ? "yes" : "no")
         << (distributed ? " owner route(b) = floor(b / chunksPerWorker) % " + std::to_string(nodes)
                         : std::string())
+        << (localWhy.empty() ? std::string() : " (" + localWhy + ")")
         << "\n";
 
     for (AcquireFacts &f : acquires) {
@@ -302,6 +326,30 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         free.erase();
       }
     alloc.erase();
+  }
+
+  /// Empty if a block table of this allocation can be distributed, else why
+  /// not: initPerNode needs the block count and the block's byte size as
+  /// constants, and puts and gets count bytes in 32 bits.
+  std::string distributableWhyNot(DbAllocOp alloc, MemRefType blockType, Value rowsPerBlock) {
+    if (!evaluateConstant(alloc.getElementSizes().front()))
+      return "the row count is not a compile-time constant, and initPerNode reserves the "
+             "blocks before mainBody runs";
+    std::optional<int64_t> elementBytes = elementByteSize(blockType.getElementType());
+    if (!elementBytes)
+      return "no byte size for its elements";
+    int64_t bytes = *elementBytes * *evaluateConstant(rowsPerBlock);
+    for (Value size : alloc.getElementSizes().drop_front()) {
+      std::optional<int64_t> extent = evaluateConstant(size);
+      if (!extent)
+        return "a block dimension is not a compile-time constant, and initPerNode creates the "
+               "blocks before mainBody runs";
+      bytes *= *extent;
+    }
+    if (bytes > std::numeric_limits<uint32_t>::max())
+      return "a block of " + std::to_string(bytes) +
+             " bytes does not fit the 32-bit byte count of a put or get";
+    return "";
   }
 
   /// Rewrites every `db_ref(view)[0]` access inside a task.

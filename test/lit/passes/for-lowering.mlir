@@ -1,7 +1,8 @@
 // arts-for-lowering + arts-db-partitioning with nodeCount=2 and 2 threads per node: chunk
 // tasks are routed by route(b) = floor(b / ceil(chunks / 4)) % 2, the written array is split
-// into blocks of the chunk size (so block b and chunk b coincide) and marked distributed with
-// the same rule for its owners; the transposed read stays coarse and whole.
+// into blocks of the chunk size (so block b and chunk b coincide) and, when its block count
+// and block size are constants, marked distributed with the same rule for its owners; the
+// transposed read stays coarse and whole.
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
@@ -16,7 +17,8 @@
 // CHECK: %[[B:.*]] = arith.maxsi %[[BDIV]], %{{.*}} : index
 // CHECK: %[[NBDIV:.*]] = arith.ceildivui %[[N]], %[[B]] : index
 // CHECK: %[[NB:.*]] = arith.maxsi %[[NBDIV]]
-// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[NB]]] elementSizes[%[[B]], %[[M]]] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed} : memref<?xi64>, memref<?xmemref<?x?xf32>>
+// Rows known only at run time: initPerNode could not reserve the blocks, so not distributed.
+// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[NB]]] elementSizes[%[[B]], %[[M]]] : memref<?xi64>, memref<?xmemref<?x?xf32>>
 // Chunks of the static share: chunk = max(ceil(n / 4), 1), chunks = ceil(n / chunk).
 // CHECK: %[[SPAN:.*]] = arith.maxsi %[[N]], %{{.*}} : index
 // CHECK-NEXT: %[[CS0:.*]] = arith.ceildivui %[[SPAN]], %[[C4]] : index
@@ -41,10 +43,20 @@
 // CHECK-NOT: arts.for
 // CHECK-NOT: arts.barrier
 
+// 10 x 16 rows known at compile time: blocks of B = ceil(10 / 4) = 3 rows, 4 blocks, each a
+// constant; the table is distributed with the owner rule of the module's machine.
+// CHECK-LABEL: func.func @static_rows
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C4S:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C4S]]] elementSizes[%[[C3]], %[[C16]]] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed} : memref<?xi64>, memref<?xmemref<?x16xf32>>
+// CHECK: arts.edt <task> <internode>
+
 // DEBUG: [for_lowering] {{.*}}for-lowering.mlir:[[#]]:5: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2 internode reductions=0
 // DEBUG: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
 // DEBUG: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @rows(%n: index, %m: index) {
   %c0 = arith.constant 0 : index
@@ -71,6 +83,32 @@ func.func @rows(%n: index, %m: index) {
   }
   arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<?x?xf32>>)
   arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  return
+}
+
+func.func @static_rows() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c10, %c16] : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  arts.edt <parallel> <internode> route(%r) (%q : memref<?xmemref<10x16xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<10x16xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<10x16xf32>> -> memref<10x16xf32>
+    arts.for (%c0) to (%c10) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c16 step %c1 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        memref.store %f, %b[%i, %j] : memref<10x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<10x16xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>)
   return
 }
 }
