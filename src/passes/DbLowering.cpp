@@ -9,17 +9,37 @@
 //   arts.db_ref    -> memref.load from the (payload or view) table
 //   arts.db_free   -> arts.db_destroy per block, then dealloc of both tables
 //
+// A `distributed` allocation (its block count and block size are constants)
+// has its blocks made on every node, before any task, in a generated
+// `initPerNode(node, argc, argv)`: block b's GUID is reserved on its owner,
+// route(b) = floor(b / ceil(N / (nodes * workers_per_node))) % nodes (the rule
+// chunk b's task is routed by), and `db_create` gives the payload on the owner
+// only. Both go to module globals (`@__arts_db_guids_<k>`,
+// `@__arts_db_ptrs_<k>`, N x i64 each; a pointer is stored as an integer).
+// At the allocation mainBody copies the GUIDs into its table and builds the
+// payload table from the pointers, with a zeroed host shadow buffer for each
+// block another node owns (null pointer). Its db_syncs become one epoch of
+// puts (flush) or gets (fetch), one per block; the runtime skips the blocks
+// whose host pointer is the owner's payload. Its db_free destroys the blocks
+// this node owns and frees the shadows.
+//
 //===----------------------------------------------------------------------===//
 
+#include "passes/ArtsUtils.h"
 #include "passes/Debug.h"
 #include "passes/LoweringUtils.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/ScopeExit.h"
+
+#include <limits>
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_DBLOWERING
@@ -31,16 +51,115 @@ using namespace mlir::arts;
 
 static constexpr llvm::StringLiteral kChannel = "db-lowering";
 
+static constexpr llvm::StringLiteral kInitPerNode = "initPerNode";
+
 namespace {
+/// The constants a distributed allocation is made from in initPerNode.
+struct Distribution {
+  int64_t blocks = 0, bytes = 0;
+  int64_t nodes = 1, workersPerNode = 1;
+};
+
 struct DbLowering : arts::impl::DbLoweringBase<DbLowering> {
   void runOnOperation() override;
 
 private:
   LogicalResult checkLowerable(DbAllocOp alloc);
+  FailureOr<Distribution> checkDistributed(DbAllocOp alloc, int64_t elementBytes);
   void lowerAlloc(DbAllocOp alloc);
+  void lowerDistributed(DbAllocOp alloc, const Distribution &dist);
+  void lowerSync(DbSyncOp sync, Value guids, Value ptrs, const Distribution &dist);
+  void lowerDistributedFree(DbFreeOp free, StringRef ptrGlobal, MemRefType globalType,
+                            const Distribution &dist);
   void lowerFree(DbFreeOp free);
+  func::FuncOp getOrCreateInitPerNode(Location loc);
+  std::string addGlobal(Operation *before, StringRef name, MemRefType type);
+
+  SymbolTable *symbols = nullptr; ///< the module's, while the pass runs
+  unsigned distributedCount = 0;
 };
+
+/// `memref`'s aligned pointer as an `!llvm.ptr`.
+Value rawPointer(OpBuilder &b, Location loc, Value memref) {
+  Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address);
+}
+
+bool isDistributed(DbAllocOp alloc) { return alloc && alloc.getDistributed(); }
 } // namespace
+
+FailureOr<Distribution> DbLowering::checkDistributed(DbAllocOp alloc, int64_t elementBytes) {
+  Distribution dist;
+  if (alloc.getSizes().size() != 1)
+    return alloc.emitError("a distributed allocation needs a 1-d block table, got ")
+           << alloc.getSizes().size() << " dimensions";
+  std::optional<int64_t> blocks = evaluateConstant(alloc.getSizes().front());
+  if (!blocks || *blocks <= 0)
+    return alloc.emitError("a distributed allocation needs a constant positive block count: "
+                           "initPerNode reserves its blocks before mainBody runs");
+  dist.blocks = *blocks;
+  dist.bytes = elementBytes;
+  for (Value size : alloc.getElementSizes()) {
+    std::optional<int64_t> extent = evaluateConstant(size);
+    if (!extent)
+      return alloc.emitError("a distributed allocation needs constant block sizes: initPerNode "
+                             "creates its blocks before mainBody runs");
+    dist.bytes *= *extent;
+  }
+  if (dist.bytes > std::numeric_limits<uint32_t>::max())
+    return alloc.emitError("a distributed block of ")
+           << dist.bytes << " bytes does not fit the 32-bit byte count of a put or get";
+  ModuleOp module = getOperation();
+  auto ruleValue = [&](StringRef key, StringRef moduleKey) -> int64_t {
+    if (auto rule = alloc->getAttrOfType<DictionaryAttr>("arts.owner_rule"))
+      if (auto value = rule.getAs<IntegerAttr>(key))
+        return std::max<int64_t>(1, value.getInt());
+    if (auto value = module->getAttrOfType<IntegerAttr>(moduleKey))
+      return std::max<int64_t>(1, value.getInt());
+    return 1;
+  };
+  dist.nodes = ruleValue("nodes", "arts.nodes");
+  dist.workersPerNode = ruleValue("workers_per_node", "arts.threads");
+  if (Operation *init = symbols->lookup(kInitPerNode)) {
+    auto fn = dyn_cast<func::FuncOp>(init);
+    Type i32 = IntegerType::get(&getContext(), 32);
+    auto expected = FunctionType::get(&getContext(),
+                                      {i32, i32, LLVM::LLVMPointerType::get(&getContext())}, {});
+    if (!fn || fn.isExternal() || fn.getFunctionType() != expected || !fn.getBody().hasOneBlock())
+      return init->emitError("'initPerNode' must be a one-block func.func of type ")
+             << expected << " to take the reservations of distributed allocations";
+  }
+  return dist;
+}
+
+func::FuncOp DbLowering::getOrCreateInitPerNode(Location loc) {
+  if (auto fn = symbols->lookup<func::FuncOp>(kInitPerNode))
+    return fn;
+  ModuleOp module = getOperation();
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Type i32 = b.getI32Type();
+  auto type = FunctionType::get(b.getContext(),
+                                {i32, i32, LLVM::LLVMPointerType::get(b.getContext())}, {});
+  auto fn = func::FuncOp::create(b, loc, kInitPerNode, type);
+  Block *entry = fn.addEntryBlock();
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, loc);
+  symbols->insert(fn);
+  return fn;
+}
+
+/// A private zero-initialised global before `before` (an op of the module's
+/// body); returns its name, made unique.
+std::string DbLowering::addGlobal(Operation *before, StringRef name, MemRefType type) {
+  OpBuilder b(before);
+  auto tensor = RankedTensorType::get(type.getShape(), type.getElementType());
+  auto global = memref::GlobalOp::create(
+      b, before->getLoc(), b.getStringAttr(name), b.getStringAttr("private"), TypeAttr::get(type),
+      DenseElementsAttr::get(tensor, b.getIntegerAttr(type.getElementType(), 0)),
+      /*constant=*/UnitAttr(), /*alignment=*/IntegerAttr());
+  return symbols->insert(global).getValue().str();
+}
 
 LogicalResult DbLowering::checkLowerable(DbAllocOp alloc) {
   auto guidType = cast<MemRefType>(alloc.getGuids().getType());
@@ -52,10 +171,18 @@ LogicalResult DbLowering::checkLowerable(DbAllocOp alloc) {
            << guidType << " and " << ptrType;
   if (!elementByteSize(blockType.getElementType()))
     return alloc.emitError("cannot size a datablock of ") << blockType.getElementType();
+  if (alloc.getDistributed() &&
+      failed(checkDistributed(alloc, *elementByteSize(blockType.getElementType()))))
+    return failure();
   return success();
 }
 
 void DbLowering::lowerAlloc(DbAllocOp alloc) {
+  if (alloc.getDistributed()) {
+    auto blockType = cast<MemRefType>(cast<MemRefType>(alloc.getPtrs().getType()).getElementType());
+    lowerDistributed(alloc, *checkDistributed(alloc, *elementByteSize(blockType.getElementType())));
+    return;
+  }
   Location loc = alloc.getLoc();
   auto guidType = cast<MemRefType>(alloc.getGuids().getType());
   auto ptrType = cast<MemRefType>(alloc.getPtrs().getType());
@@ -97,13 +224,155 @@ void DbLowering::lowerAlloc(DbAllocOp alloc) {
                                << "> -> " << guidType.getRank() << "-d table of " << blockType
                                << " blocks, reserve_guid <" << stringifyDbMode(mode) << ">"
                                << " element_bytes=" << elementBytes
-                               << (alloc.getDistributed() ? " (distributed ignored: one node)"
-                                                          : "")
                                << (alloc.getAddress() ? " (address operand dropped)" : "")
                                << "\n";
   alloc.getGuids().replaceAllUsesWith(guids);
   alloc.getPtrs().replaceAllUsesWith(ptrs);
   alloc.erase();
+}
+
+void DbLowering::lowerDistributed(DbAllocOp alloc, const Distribution &dist) {
+  Location loc = alloc.getLoc();
+  MLIRContext *ctx = &getContext();
+  auto guidType = cast<MemRefType>(alloc.getGuids().getType());
+  auto ptrType = cast<MemRefType>(alloc.getPtrs().getType());
+  auto blockType = cast<MemRefType>(ptrType.getElementType());
+  Type i64 = IntegerType::get(ctx, 64);
+  auto llvmPtr = LLVM::LLVMPointerType::get(ctx);
+  auto globalType = MemRefType::get({dist.blocks}, i64);
+
+  // The tables initPerNode fills, next to the function of the allocation.
+  Operation *top = alloc;
+  while (top->getParentOp() != getOperation().getOperation())
+    top = top->getParentOp();
+  unsigned k = distributedCount++;
+  std::string guidGlobal = addGlobal(top, "__arts_db_guids_" + std::to_string(k), globalType);
+  std::string ptrGlobal = addGlobal(top, "__arts_db_ptrs_" + std::to_string(k), globalType);
+
+  // initPerNode: reserve every block on its owner, create it (the owner gets
+  // its payload, every other node null) and record both.
+  func::FuncOp init = getOrCreateInitPerNode(getOperation().getLoc());
+  OpBuilder ib(init.getBody().back().getTerminator());
+  Value count = arith::ConstantIndexOp::create(ib, loc, dist.blocks);
+  Value bytes = arith::ConstantIntOp::create(ib, loc, i64, dist.bytes);
+  Value guidTable = memref::GetGlobalOp::create(ib, loc, globalType, guidGlobal);
+  Value ptrTable = memref::GetGlobalOp::create(ib, loc, globalType, ptrGlobal);
+  DbMode mode = alloc.getDbMode();
+  forEachIndex(ib, loc, count, [&](OpBuilder &lb, Location l, ValueRange ivs) {
+    Value route = buildRoute(lb, l, ivs[0], count, dist.nodes, dist.workersPerNode);
+    Value guid = ReserveGuidOp::create(lb, l, i64, mode, route);
+    Value raw = DbCreateOp::create(lb, l, llvmPtr, guid, bytes, /*distributed=*/true);
+    memref::StoreOp::create(lb, l, guid, guidTable, ivs);
+    memref::StoreOp::create(lb, l, LLVM::PtrToIntOp::create(lb, l, i64, raw), ptrTable, ivs);
+  });
+
+  // mainBody: the tables from the globals; a zeroed shadow per block owned
+  // elsewhere, which host code reads and writes as if it were the block.
+  OpBuilder b(alloc);
+  SmallVector<Value> extents = {arith::ConstantIndexOp::create(b, loc, dist.blocks)};
+  SmallVector<Value> blockSizes = shapeValues(b, loc, blockType, alloc.getElementSizes());
+  Value guids = memref::AllocOp::create(b, loc, guidType, dynamicSizes(guidType, extents));
+  Value ptrs = memref::AllocOp::create(b, loc, ptrType, dynamicSizes(ptrType, extents));
+  Value hostGuids = memref::GetGlobalOp::create(b, loc, globalType, guidGlobal);
+  Value hostPtrs = memref::GetGlobalOp::create(b, loc, globalType, ptrGlobal);
+  Value hostBytes = arith::ConstantIntOp::create(b, loc, i64, dist.bytes);
+  forEachIndex(b, loc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
+    Value guid = memref::LoadOp::create(lb, l, hostGuids, ivs);
+    memref::StoreOp::create(lb, l, guid, guids, ivs);
+    Value address = memref::LoadOp::create(lb, l, hostPtrs, ivs);
+    Value remote = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq, address,
+                                         arith::ConstantIntOp::create(lb, l, i64, 0));
+    auto select = scf::IfOp::create(lb, l, TypeRange{blockType}, remote, /*withElse=*/true);
+    OpBuilder tb = select.getThenBodyBuilder();
+    Value shadow =
+        memref::AllocOp::create(tb, l, blockType, dynamicSizes(blockType, blockSizes));
+    Value shadowAddress = rawPointer(tb, l, shadow);
+    Value zeroByte = arith::ConstantIntOp::create(tb, l, tb.getI8Type(), 0);
+    LLVM::MemsetOp::create(tb, l, shadowAddress, zeroByte, hostBytes, /*isVolatile=*/false);
+    scf::YieldOp::create(tb, l, shadow);
+    OpBuilder eb = select.getElseBodyBuilder();
+    Value payload = LLVM::IntToPtrOp::create(eb, l, llvmPtr, address);
+    scf::YieldOp::create(eb, l, buildPayloadView(eb, l, payload, blockType, blockSizes));
+    memref::StoreOp::create(lb, l, select.getResult(0), ptrs, ivs);
+  });
+
+  if (isDebugChannelOn(kChannel)) {
+    std::string owners;
+    for (int64_t blk = 0; blk < dist.blocks; ++blk)
+      owners += (blk ? ", " : "") +
+                std::to_string(routeOf(blk, dist.blocks, dist.nodes, dist.workersPerNode));
+    debugLine(kChannel, alloc) << "db_alloc <" << stringifyPartitionMode(alloc.getPartition())
+                               << "> distributed -> " << dist.blocks << " blocks of "
+                               << dist.bytes << " bytes reserved in initPerNode, owners ["
+                               << owners << "] (nodes=" << dist.nodes
+                               << " workers_per_node=" << dist.workersPerNode << "), tables @"
+                               << guidGlobal << " @" << ptrGlobal
+                               << ", host shadows for blocks owned elsewhere\n";
+  }
+
+  // Its syncs and frees, in program order (uses are always inside its region).
+  SmallVector<Operation *> users;
+  alloc->getParentRegion()->walk([&](Operation *op) {
+    if (isa<DbSyncOp, DbFreeOp>(op) && op->getOperand(0) == alloc.getGuids())
+      users.push_back(op);
+  });
+  for (Operation *user : users) {
+    if (auto sync = dyn_cast<DbSyncOp>(user))
+      lowerSync(sync, guids, ptrs, dist);
+    else if (auto free = dyn_cast<DbFreeOp>(user))
+      lowerDistributedFree(free, ptrGlobal, globalType, dist);
+  }
+  alloc.getGuids().replaceAllUsesWith(guids);
+  alloc.getPtrs().replaceAllUsesWith(ptrs);
+  alloc.erase();
+}
+
+void DbLowering::lowerSync(DbSyncOp sync, Value guids, Value ptrs, const Distribution &dist) {
+  Location loc = sync.getLoc();
+  OpBuilder b(sync);
+  Value epoch = CreateEpochOp::create(b, loc, b.getI64Type());
+  Value offset = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+  Value bytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(), dist.bytes);
+  Value count = arith::ConstantIndexOp::create(b, loc, dist.blocks);
+  bool flush = sync.getKind() == SyncKind::flush;
+  forEachIndex(b, loc, count, [&](OpBuilder &lb, Location l, ValueRange ivs) {
+    Value guid = memref::LoadOp::create(lb, l, guids, ivs);
+    Value host = rawPointer(lb, l, memref::LoadOp::create(lb, l, ptrs, ivs));
+    if (flush)
+      PutInDbEpochOp::create(lb, l, host, epoch, guid, offset, bytes);
+    else
+      GetFromDbEpochOp::create(lb, l, host, epoch, guid, offset, bytes);
+  });
+  WaitOnEpochOp::create(b, loc, epoch);
+  CARTS_DEBUG(kChannel, sync) << "db_sync <" << stringifySyncKind(sync.getKind()) << "> -> "
+                              << (flush ? "put_in_db_epoch" : "get_from_db_epoch") << " of "
+                              << dist.bytes << " bytes per block (" << dist.blocks
+                              << " blocks) in one epoch, then wait_on_epoch\n";
+  sync.erase();
+}
+
+void DbLowering::lowerDistributedFree(DbFreeOp free, StringRef ptrGlobal, MemRefType globalType,
+                                      const Distribution &dist) {
+  Location loc = free.getLoc();
+  OpBuilder b(free);
+  Value guids = free.getGuids(), ptrs = free.getPtrs();
+  Value hostPtrs = memref::GetGlobalOp::create(b, loc, globalType, ptrGlobal);
+  Value count = arith::ConstantIndexOp::create(b, loc, dist.blocks);
+  forEachIndex(b, loc, count, [&](OpBuilder &lb, Location l, ValueRange ivs) {
+    Value address = memref::LoadOp::create(lb, l, hostPtrs, ivs);
+    Value remote = arith::CmpIOp::create(lb, l, arith::CmpIPredicate::eq, address,
+                                         arith::ConstantIntOp::create(lb, l, lb.getI64Type(), 0));
+    auto branch = scf::IfOp::create(lb, l, TypeRange{}, remote, /*withElse=*/true);
+    OpBuilder tb = branch.getThenBodyBuilder();
+    memref::DeallocOp::create(tb, l, memref::LoadOp::create(tb, l, ptrs, ivs));
+    OpBuilder eb = branch.getElseBodyBuilder();
+    DbDestroyOp::create(eb, l, memref::LoadOp::create(eb, l, guids, ivs));
+  });
+  memref::DeallocOp::create(b, loc, guids);
+  memref::DeallocOp::create(b, loc, ptrs);
+  CARTS_DEBUG(kChannel, free) << "db_free of a distributed allocation -> db_destroy of the blocks "
+                                 "owned here, dealloc of the host shadows and both tables\n";
+  free.erase();
 }
 
 void DbLowering::lowerFree(DbFreeOp free) {
@@ -124,11 +393,27 @@ void DbLowering::lowerFree(DbFreeOp free) {
 }
 
 void DbLowering::runOnOperation() {
+  SymbolTable symbolTable(getOperation());
+  symbols = &symbolTable;
+  auto forget = llvm::make_scope_exit([&] { symbols = nullptr; });
+  distributedCount = 0;
   SmallVector<Operation *> ops; // in program order, so the debug channel reads top down
+  bool failedSync = false;
   getOperation().walk([&](Operation *op) {
+    // A distributed allocation lowers its syncs and frees itself.
+    if (auto free = dyn_cast<DbFreeOp>(op);
+        free && isDistributed(free.getGuids().getDefiningOp<DbAllocOp>()))
+      return;
+    if (auto sync = dyn_cast<DbSyncOp>(op)) {
+      if (failed(sync.verify()))
+        failedSync = true;
+      return;
+    }
     if (isa<DbAllocOp, DbFreeOp, DbRefOp>(op))
       ops.push_back(op);
   });
+  if (failedSync)
+    return signalPassFailure();
   for (Operation *op : ops)
     if (auto alloc = dyn_cast<DbAllocOp>(op); alloc && failed(checkLowerable(alloc)))
       return signalPassFailure();

@@ -7,6 +7,12 @@
 // RUN:   | FileCheck %s --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_ref --implicit-check-not=arts.db_free
 // RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-db-lowering)' --debug-only=db-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 // RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-db-lowering)' --verify-diagnostics
+// Distributed allocations: initPerNode, the globals, host shadows, syncs and frees; the owner
+// routes once canonicalize has folded the rule's constants.
+// RUN: carts-opt %t/distributed.mlir --pass-pipeline='builtin.module(arts-db-lowering)' | carts-opt \
+// RUN:   | FileCheck %s --check-prefix=DIST --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_sync --implicit-check-not=arts.db_free
+// RUN: carts-opt %t/distributed.mlir --pass-pipeline='builtin.module(arts-db-lowering,canonicalize)' | FileCheck %s --check-prefix=ROUTE
+// RUN: carts-opt %t/distributed.mlir --pass-pipeline='builtin.module(arts-db-lowering)' --debug-only=db-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=DLOG
 
 //--- convert.mlir
 
@@ -141,6 +147,140 @@ func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %d
   return
 }
 
+//--- distributed.mlir
+
+// Two distributed tables of 4 blocks of 2 x 8 floats (64 bytes). With 2 nodes of 1 worker,
+// chunksPerWorker = ceil(4 / 2) = 2 and block b is owned by floor(b / 2) % 2: [0, 0, 1, 1];
+// with 2 workers per node it is floor(b / 1) % 2: [0, 1, 0, 1]. initPerNode reserves every
+// block on its owner, creates it (payload on the owner only) and records GUID and pointer in
+// the globals; mainBody copies the GUIDs and gives each block another node owns (null
+// pointer) a zeroed shadow. A flush puts and a fetch gets every block's bytes in one epoch;
+// the free destroys the blocks owned here and frees the shadows.
+// DIST: memref.global "private" @__arts_db_guids_0 : memref<4xi64> = dense<0>
+// DIST-NEXT: memref.global "private" @__arts_db_ptrs_0 : memref<4xi64> = dense<0>
+// DIST-NEXT: memref.global "private" @__arts_db_guids_1 : memref<4xi64> = dense<0>
+// DIST-NEXT: memref.global "private" @__arts_db_ptrs_1 : memref<4xi64> = dense<0>
+// DIST-LABEL: func.func @distributed
+// DIST: %[[GUIDS:.*]] = memref.alloc(%[[N:.*]]) : memref<?xi64>
+// DIST-NEXT: %[[PTRS:.*]] = memref.alloc(%[[N]]) : memref<?xmemref<?x8xf32>>
+// DIST-NEXT: %[[HG:.*]] = memref.get_global @__arts_db_guids_0 : memref<4xi64>
+// DIST-NEXT: %[[HP:.*]] = memref.get_global @__arts_db_ptrs_0 : memref<4xi64>
+// DIST-NEXT: %[[BYTES:.*]] = arith.constant 64 : i64
+// DIST: scf.for %[[I:.*]] = %{{.*}} to %[[N]] step
+// DIST-NEXT: %[[G:.*]] = memref.load %[[HG]][%[[I]]] : memref<4xi64>
+// DIST-NEXT: memref.store %[[G]], %[[GUIDS]][%[[I]]] : memref<?xi64>
+// DIST-NEXT: %[[RAW:.*]] = memref.load %[[HP]][%[[I]]] : memref<4xi64>
+// DIST-NEXT: %[[NULL:.*]] = arith.constant 0 : i64
+// DIST-NEXT: %[[REMOTE:.*]] = arith.cmpi eq, %[[RAW]], %[[NULL]] : i64
+// DIST-NEXT: %[[BLK:.*]] = scf.if %[[REMOTE]] -> (memref<?x8xf32>) {
+// DIST-NEXT: %[[SHADOW:.*]] = memref.alloc(%{{.*}}) : memref<?x8xf32>
+// DIST-NEXT: %[[SI:.*]] = memref.extract_aligned_pointer_as_index %[[SHADOW]]
+// DIST-NEXT: %[[SI64:.*]] = arith.index_cast %[[SI]] : index to i64
+// DIST-NEXT: %[[SP:.*]] = llvm.inttoptr %[[SI64]] : i64 to !llvm.ptr
+// DIST-NEXT: %[[ZERO8:.*]] = arith.constant 0 : i8
+// DIST-NEXT: "llvm.intr.memset"(%[[SP]], %[[ZERO8]], %[[BYTES]]) <{isVolatile = false}> : (!llvm.ptr, i8, i64) -> ()
+// DIST-NEXT: scf.yield %[[SHADOW]] : memref<?x8xf32>
+// DIST-NEXT: } else {
+// DIST-NEXT: %[[PAYLOAD:.*]] = llvm.inttoptr %[[RAW]] : i64 to !llvm.ptr
+// DIST-NEXT: llvm.mlir.undef
+// DIST-NEXT: llvm.insertvalue %[[PAYLOAD]]
+// DIST: %[[VIEW:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<?x8xf32>
+// DIST-NEXT: scf.yield %[[VIEW]] : memref<?x8xf32>
+// DIST-NEXT: }
+// DIST-NEXT: memref.store %[[BLK]], %[[PTRS]][%[[I]]] : memref<?xmemref<?x8xf32>>
+// DIST-NEXT: }
+// Host code reads a block straight from the payload table (owner payload or shadow).
+// DIST: %[[HB:.*]] = memref.load %[[PTRS]][%{{.*}}] : memref<?xmemref<?x8xf32>>
+// DIST-NEXT: memref.store %{{.*}}, %[[HB]][%{{.*}}, %{{.*}}] : memref<?x8xf32>
+// DIST: %[[E:.*]] = arts.create_epoch
+// DIST-NEXT: %[[OFF:.*]] = arith.constant 0 : i32
+// DIST-NEXT: %[[LEN:.*]] = arith.constant 64 : i32
+// DIST: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
+// DIST-NEXT: %[[GJ:.*]] = memref.load %[[GUIDS]][%[[J]]] : memref<?xi64>
+// DIST-NEXT: %[[VJ:.*]] = memref.load %[[PTRS]][%[[J]]] : memref<?xmemref<?x8xf32>>
+// DIST-NEXT: %[[AJ:.*]] = memref.extract_aligned_pointer_as_index %[[VJ]]
+// DIST-NEXT: %[[AJ64:.*]] = arith.index_cast %[[AJ]] : index to i64
+// DIST-NEXT: %[[PJ:.*]] = llvm.inttoptr %[[AJ64]] : i64 to !llvm.ptr
+// DIST-NEXT: arts.put_in_db_epoch %[[PJ]], epoch(%[[E]]), db(%[[GJ]]), offset(%[[OFF]]), bytes(%[[LEN]]) : !llvm.ptr
+// DIST-NEXT: }
+// DIST-NEXT: arts.wait_on_epoch %[[E]]
+// DIST: %[[E2:.*]] = arts.create_epoch
+// DIST: scf.for
+// DIST: arts.get_from_db_epoch %{{.*}}, epoch(%[[E2]]), db(%{{.*}}), offset(%{{.*}}), bytes(%{{.*}}) : !llvm.ptr
+// DIST: arts.wait_on_epoch %[[E2]]
+// DIST: %[[FP:.*]] = memref.get_global @__arts_db_ptrs_0 : memref<4xi64>
+// DIST: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// DIST-NEXT: %[[FRAW:.*]] = memref.load %[[FP]][%[[K]]] : memref<4xi64>
+// DIST: %[[FREMOTE:.*]] = arith.cmpi eq, %[[FRAW]], %{{.*}} : i64
+// DIST-NEXT: scf.if %[[FREMOTE]] {
+// DIST-NEXT: %[[FS:.*]] = memref.load %[[PTRS]][%[[K]]] : memref<?xmemref<?x8xf32>>
+// DIST-NEXT: memref.dealloc %[[FS]] : memref<?x8xf32>
+// DIST-NEXT: } else {
+// DIST-NEXT: %[[FG:.*]] = memref.load %[[GUIDS]][%[[K]]] : memref<?xi64>
+// DIST-NEXT: arts.db_destroy %[[FG]]
+// DIST-NEXT: }
+// DIST-NEXT: }
+// DIST-NEXT: memref.dealloc %[[GUIDS]] : memref<?xi64>
+// DIST-NEXT: memref.dealloc %[[PTRS]] : memref<?xmemref<?x8xf32>>
+// DIST: %[[GUIDS1:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// DIST: memref.get_global @__arts_db_guids_1
+// DIST: memref.dealloc %[[GUIDS1]] : memref<?xi64>
+// DIST-LABEL: func.func @initPerNode(%{{.*}}: i32, %{{.*}}: i32, %{{.*}}: !llvm.ptr) {
+// DIST: %[[IG:.*]] = memref.get_global @__arts_db_guids_0 : memref<4xi64>
+// DIST-NEXT: %[[IP:.*]] = memref.get_global @__arts_db_ptrs_0 : memref<4xi64>
+// DIST: scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
+// DIST: %[[R:.*]] = arith.index_cast %{{.*}} : index to i32
+// DIST-NEXT: %[[RG:.*]] = arts.reserve_guid <write> route(%[[R]])
+// DIST-NEXT: %[[RP:.*]] = arts.db_create %[[RG]], %{{.*}} {distributed} : !llvm.ptr
+// DIST-NEXT: memref.store %[[RG]], %[[IG]][%[[B]]] : memref<4xi64>
+// DIST-NEXT: %[[RPI:.*]] = llvm.ptrtoint %[[RP]] : !llvm.ptr to i64
+// DIST-NEXT: memref.store %[[RPI]], %[[IP]][%[[B]]] : memref<4xi64>
+// DIST-NEXT: }
+// DIST: memref.get_global @__arts_db_guids_1
+// DIST: arts.reserve_guid <read> route
+// DIST: return
+
+// After canonicalize the rule's constants are folded: route = (b / 2) % 2 for the first
+// table, b % 2 for the second.
+// ROUTE-LABEL: func.func @initPerNode
+// ROUTE-DAG: %[[C2:.*]] = arith.constant 2 : index
+// ROUTE: scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
+// ROUTE-NEXT: %[[W:.*]] = arith.divui %[[B]], %[[C2]] : index
+// ROUTE-NEXT: %[[R:.*]] = arith.remui %[[W]], %[[C2]] : index
+// ROUTE-NEXT: %[[R32:.*]] = arith.index_cast %[[R]] : index to i32
+// ROUTE-NEXT: arts.reserve_guid <write> route(%[[R32]])
+// ROUTE: scf.for %[[B2:.*]] = %{{.*}} to %{{.*}} step
+// ROUTE-NEXT: %[[R2:.*]] = arith.remui %[[B2]], %[[C2]] : index
+// ROUTE-NEXT: %[[R232:.*]] = arith.index_cast %[[R2]] : index to i32
+// ROUTE-NEXT: arts.reserve_guid <read> route(%[[R232]])
+module {
+func.func @distributed(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %r = arith.constant 0 : i32
+  // DLOG: [db-lowering] {{.*}}distributed.mlir:[[@LINE+1]]:12: db_alloc <block> distributed -> 4 blocks of 64 bytes reserved in initPerNode, owners [0, 0, 1, 1] (nodes=2 workers_per_node=1), tables @__arts_db_guids_0 @__arts_db_ptrs_0, host shadows for blocks owned elsewhere
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c4] elementSizes[%c2, %c8]
+      {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?x8xf32>>
+  %blk = arts.db_ref %p[%c2] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+  memref.store %v, %blk[%c0, %c0] : memref<?x8xf32>
+  // DLOG: [db-lowering] {{.*}}distributed.mlir:[[@LINE+1]]:3: db_sync <flush> -> put_in_db_epoch of 64 bytes per block (4 blocks) in one epoch, then wait_on_epoch
+  arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  // DLOG: [db-lowering] {{.*}}distributed.mlir:[[@LINE+1]]:3: db_sync <fetch> -> get_from_db_epoch of 64 bytes per block (4 blocks) in one epoch, then wait_on_epoch
+  arts.db_sync <fetch> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  // DLOG: [db-lowering] {{.*}}distributed.mlir:[[@LINE+1]]:3: db_free of a distributed allocation -> db_destroy of the blocks owned here, dealloc of the host shadows and both tables
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  // DLOG: [db-lowering] {{.*}}distributed.mlir:[[@LINE+1]]:14: db_alloc <block> distributed -> 4 blocks of 64 bytes reserved in initPerNode, owners [0, 1, 0, 1] (nodes=2 workers_per_node=2), tables @__arts_db_guids_1 @__arts_db_ptrs_1, host shadows for blocks owned elsewhere
+  %g1, %p1 = arts.db_alloc <in> <read> <block> route(%r) sizes[%c4] elementSizes[%c2, %c8]
+      {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?x8xf32>>
+  arts.db_free(%g1, %p1 : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  return
+}
+}
+
 //--- invalid.mlir
 
 // A block of vectors has no byte size here.
@@ -160,5 +300,30 @@ func.func @strided_blocks(%n: index, %r: i32) {
   // expected-error @+1 {{datablock tables and blocks must have the identity layout}}
   %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n]
       : memref<?xi64>, memref<?xmemref<?xf32, strided<[2]>>>
+  return
+}
+
+// -----
+
+// initPerNode runs before mainBody: a distributed table needs its block count as a constant.
+func.func @distributed_dynamic_count(%n: index, %r: i32) {
+  %c2 = arith.constant 2 : index
+  // expected-error @+1 {{a distributed allocation needs a constant positive block count: initPerNode reserves its blocks before mainBody runs}}
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%n] elementSizes[%c2] {distributed}
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  return
+}
+
+// -----
+
+// A user function named initPerNode must have the runtime's signature to take the reservations.
+// expected-error @+1 {{'initPerNode' must be a one-block func.func of type '(i32, i32, !llvm.ptr) -> ()' to take the reservations of distributed allocations}}
+func.func @initPerNode(%node: i32) {
+  return
+}
+func.func @distributed_bad_init(%r: i32) {
+  %c2 = arith.constant 2 : index
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c2] {distributed}
+      : memref<?xi64>, memref<?xmemref<?xf32>>
   return
 }
