@@ -60,8 +60,9 @@ STAGES: tuple[Stage, ...] = (
           "per-chunk tasks with routes; datablock partitioning; distributed marking; "
           "the datablock pass again on the new tasks",
           "chunk boundaries decide block boundaries, so for-lowering runs first"),
-    Stage("epochs", ("arts-epochs",),
-          "barriers become epochs around the task launches before them",
+    Stage("epochs", ("arts-epochs", "arts-host-sync"),
+          "barriers become epochs around the task launches before them; with several nodes, "
+          "host flushes/fetches of distributed datablocks around them",
           "the last high-level stage: all launches exist now"),
     Stage("pre-lowering", ("loop-invariant-code-motion", "arts-edt-lowering", "arts-db-lowering",
                            "arts-epoch-lowering", "canonicalize", "cse", "arts-verify-lowered"),

@@ -299,6 +299,42 @@ def Epochs : Pass<"arts-epochs", "ModuleOp"> {
   let dependentDialects = ["::mlir::arts::ArtsDialect"];
 }
 
+def HostSync : Pass<"arts-host-sync", "ModuleOp"> {
+  let summary = "keep the host's view of distributed datablocks coherent with their owners";
+  let description = [{
+    Runs after arts-epochs, and only with more than one node (`arts.nodes`).
+    Host code (outside tasks) reads and writes a `distributed` datablock
+    through its payload table, where blocks owned by other nodes are host
+    shadow buffers. Walking host code in program order, per datablock: a
+    host access (a load, store or other use of a payload from `arts.db_ref`)
+    makes it `dirty`, after an `arts.db_sync <fetch>` first if it is `stale`;
+    an epoch whose tasks acquire it gets an `arts.db_sync <flush>` first if it
+    is `dirty`, and makes it `stale` if they write it (`out`, `inout`,
+    `concurrent`). An op with no epoch inside counts as one host access, so
+    a loop nest over the data syncs once, before it. A loop with epochs
+    inside is walked twice (the state at the end of its body joins its entry
+    state, covering the back edge); datablocks it acquires that are dirty at
+    its entry are flushed before it, and those it accesses that are stale are
+    fetched before it. The branches of an `scf.if` start from one state and
+    join. Syncs already in the IR count, so running the pass again adds none.
+    Channel: `host_sync`.
+
+    ```mlir
+    // before
+    scf.for %i ... { memref.store %v, (arts.db_ref %ptrs[...])[...] }   // host init
+    %e = arts.epoch { ... arts.db_acquire <inout> (%guids, %ptrs ...) ... }
+    scf.for %i ... { memref.load (arts.db_ref %ptrs[...])[...] }        // host checksum
+    // after
+    scf.for %i ... { ... }
+    arts.db_sync <flush> (%guids, %ptrs : memref<?xi64>, memref<?xmemref<?x64xf32>>)
+    %e = arts.epoch { ... }
+    arts.db_sync <fetch> (%guids, %ptrs : memref<?xi64>, memref<?xmemref<?x64xf32>>)
+    scf.for %i ... { ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect"];
+}
+
 def EdtLowering : Pass<"arts-edt-lowering", "ModuleOp"> {
   let summary = "outline every task into an EDT function; acquires become rec_dep/dep_gep";
   let description = [{
@@ -355,7 +391,22 @@ def DbLowering : Pass<"arts-db-lowering", "ModuleOp"> {
     the element size), and the payload memref built from the raw pointer.
     `arts.db_ref` becomes a `memref.load` from its table; `arts.db_free`
     becomes `arts.db_destroy` per block and the dealloc of both tables.
-    `distributed` is ignored for now (one node).
+
+    A `distributed` allocation (constant block count and block size) is made
+    in a generated `func.func @initPerNode(%node: i32, %argc: i32, %argv:
+    !llvm.ptr)`, which runs on every node before any task: per block b,
+    `arts.reserve_guid` on route(b) = floor(b / ceil(N / (nodes *
+    workers_per_node))) % nodes (its `arts.owner_rule`; the route chunk b's
+    task gets) and `arts.db_create {distributed}` (the payload on the owner,
+    null elsewhere), both stored into private globals
+    `@__arts_db_guids_<k>` / `@__arts_db_ptrs_<k>` (`memref<Nxi64>`). At the
+    allocation the GUID table is copied from the global and the payload table
+    built from the pointers, with a zeroed host shadow (`memref.alloc` +
+    memset) for each null one. `arts.db_sync` becomes `arts.create_epoch`,
+    one `arts.put_in_db_epoch` (flush) or `arts.get_from_db_epoch` (fetch)
+    per block (host pointer, offset 0, the block's bytes) and
+    `arts.wait_on_epoch`. Its `arts.db_free` destroys the blocks owned here
+    and deallocates the shadows and both tables.
 
     ```mlir
     // before
@@ -374,7 +425,7 @@ def DbLowering : Pass<"arts-db-lowering", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect", "::mlir::func::FuncDialect"];
 }
 
 def EpochLowering : Pass<"arts-epoch-lowering", "ModuleOp"> {

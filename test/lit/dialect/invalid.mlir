@@ -336,3 +336,26 @@ func.func @unknown_enum_case(%r: i32) {
   }
   return
 }
+
+// -----
+
+// Only a distributed allocation has host shadows to flush or fetch.
+func.func @sync_not_distributed(%r: i32, %n: index) {
+  %c1 = arith.constant 1 : index
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%n] elementSizes[%c1] : memref<?xi64>, memref<?xmemref<?xf32>>
+  // expected-error @+1 {{syncs the host view of a distributed arts.db_alloc; this one is not distributed}}
+  arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+
+// -----
+
+// The tables must be the two results of one allocation, not a task's acquired view of them.
+func.func @sync_of_acquire(%r: i32, %n: index) {
+  %c1 = arith.constant 1 : index
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%n] elementSizes[%c1] {distributed} : memref<?xi64>, memref<?xmemref<?xf32>>
+  %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>) : memref<?xi64>, memref<?xmemref<?xf32>>
+  // expected-error @+1 {{operands must be the GUID and payload tables of one arts.db_alloc}}
+  arts.db_sync <fetch> (%ag, %ap : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}

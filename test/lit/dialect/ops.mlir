@@ -59,6 +59,10 @@ func.func @distributed_block_table(%blocks: index, %bs: index) {
   %r = arith.constant 1 : i32
   // CHECK: arts.db_alloc <in> <read> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}] {distributed} : memref<?xi64>, memref<?xmemref<?xf64>>
   %g, %p = arts.db_alloc <in> <read> <block> route(%r) sizes[%blocks] elementSizes[%bs] {distributed} : memref<?xi64>, memref<?xmemref<?xf64>>
+  // CHECK: arts.db_sync <flush> (%{{.*}}, %{{.*}} : memref<?xi64>, memref<?xmemref<?xf64>>)
+  arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?xf64>>)
+  // CHECK: arts.db_sync <fetch> (%{{.*}}, %{{.*}} : memref<?xi64>, memref<?xmemref<?xf64>>)
+  arts.db_sync <fetch> (%g, %p : memref<?xi64>, memref<?xmemref<?xf64>>)
   // CHECK: arts.db_alloc <out> <write> <fine_grained>
   %g2, %p2 = arts.db_alloc <out> <write> <fine_grained> route(%r) sizes[%blocks, %blocks] elementSizes[] : memref<?x?xi64>, memref<?x?xmemref<f32>>
   // CHECK: arts.db_alloc <inout> <write> <stencil>
@@ -104,6 +108,10 @@ func.func @lowered(%x: i64, %y: f32, %guids: memref<?xi64>, %more: memref<?xi64>
   arts.put_in_db_epoch %buf, epoch(%e), db(%r), offset(%off), bytes(%len) : memref<?xf32>
   // CHECK: arts.put_in_db_epoch %{{.*}} : !llvm.ptr
   arts.put_in_db_epoch %p, epoch(%e), db(%r), offset(%off), bytes(%len) : !llvm.ptr
+  // CHECK: arts.get_from_db_epoch %{{.*}}, epoch(%[[E]]), db(%[[R]]), offset(%{{.*}}), bytes(%{{.*}}) : memref<?xf32>
+  arts.get_from_db_epoch %buf, epoch(%e), db(%r), offset(%off), bytes(%len) : memref<?xf32>
+  // CHECK: arts.get_from_db_epoch %{{.*}} : !llvm.ptr
+  arts.get_from_db_epoch %p, epoch(%e), db(%r), offset(%off), bytes(%len) : !llvm.ptr
   // CHECK: arts.wait_on_epoch %[[E]]
   arts.wait_on_epoch %e
   return

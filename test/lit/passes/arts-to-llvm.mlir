@@ -237,6 +237,28 @@ func.func @datablocks(%route: i32, %bytes: i64, %src: !llvm.ptr, %buf: memref<?x
 
 // -----
 
+// Fetches are the reverse of puts: artsGetFromDbEpoch(dst, epoch, db, offset, bytes) into a raw
+// pointer or a memref's aligned pointer, counted in the epoch the host then waits on.
+// CHECK: func.func private @artsGetFromDbEpoch(!llvm.ptr, i64, i64, i32, i32)
+// CHECK-LABEL: func.func @fetches
+// CHECK-SAME: (%[[G:.*]]: i64, %[[DST:.*]]: !llvm.ptr, %[[BUF:.*]]: memref<?xf32>, %[[OFF:.*]]: i32, %[[LEN:.*]]: i32)
+// CHECK: %[[E:.*]] = call @artsInitializeAndStartEpoch
+// CHECK: call @artsGetFromDbEpoch(%[[DST]], %[[E]], %[[G]], %[[OFF]], %[[LEN]]) : (!llvm.ptr, i64, i64, i32, i32) -> ()
+// CHECK: %[[BI:.*]] = memref.extract_aligned_pointer_as_index %[[BUF]]
+// CHECK: %[[BI64:.*]] = arith.index_cast %[[BI]] : index to i64
+// CHECK: %[[BP:.*]] = llvm.inttoptr %[[BI64]] : i64 to !llvm.ptr
+// CHECK: call @artsGetFromDbEpoch(%[[BP]], %[[E]], %[[G]], %[[OFF]], %[[LEN]])
+// CHECK: call @artsWaitOnHandle(%[[E]])
+func.func @fetches(%g: i64, %dst: !llvm.ptr, %buf: memref<?xf32>, %off: i32, %len: i32) {
+  %e = arts.create_epoch
+  arts.get_from_db_epoch %dst, epoch(%e), db(%g), offset(%off), bytes(%len) : !llvm.ptr
+  arts.get_from_db_epoch %buf, epoch(%e), db(%g), offset(%off), bytes(%len) : memref<?xf32>
+  arts.wait_on_epoch %e
+  return
+}
+
+// -----
+
 // Topology queries are runtime calls; atomic adds become memref.atomic_rmw (addf for
 // floats, addi for integers), which the memref lowering turns into llvm.atomicrmw.
 // CHECK-LABEL: func.func @queries_atomics
@@ -398,6 +420,15 @@ func.func @left_over(%r: i32, %n: index, %m: index) {
     }
   }
   %t = arts.create_epoch
+  return
+}
+
+// -----
+
+// A fetch (or put) needs the address of plain numbers: a memref of index has no C element type.
+func.func @fetch_into_index_buffer(%g: i64, %e: i64, %buf: memref<?xindex>, %off: i32, %len: i32) {
+  // expected-error @+1 {{cannot take the address of a memref of 'index'}}
+  arts.get_from_db_epoch %buf, epoch(%e), db(%g), offset(%off), bytes(%len) : memref<?xindex>
   return
 }
 

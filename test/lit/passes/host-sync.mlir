@@ -1,0 +1,312 @@
+// arts-host-sync: with several nodes, host code sees the blocks of a distributed datablock
+// that other nodes own through shadows; a flush goes before an epoch whose tasks use what the
+// host wrote, a fetch before a host access to what tasks wrote. Loops are walked with their
+// back edge; syncs needed only for a loop's first iteration go before the loop. A second run
+// adds nothing; with one node, or without distributed datablocks, nothing happens.
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync)' | carts-opt --split-input-file | FileCheck %s
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync,arts-host-sync)' | FileCheck %s
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync)' --debug-only=host_sync 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+
+// Host init, an epoch reading the datablock, an epoch writing it, a host checksum: one flush
+// before the first epoch (the second finds nothing new to flush), one fetch before the
+// checksum loop (once, before the whole nest).
+// CHECK-LABEL: func.func @init_compute_check
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: arts.db_sync <flush> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+// CHECK-NEXT: arts.epoch
+// CHECK: arts.db_acquire <in>
+// CHECK-NOT: arts.db_sync
+// CHECK: arts.epoch
+// CHECK: arts.db_acquire <inout>
+// CHECK: arts.db_sync <fetch> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+// CHECK-NEXT: scf.for
+// CHECK-NOT: arts.db_sync
+// CHECK: arts.db_free
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @init_compute_check(%v: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#ALLOC:@LINE+1]]:12: {{.*}}
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
+      {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?x8xf32>>
+  scf.for %b = %c0 to %c2 step %c1 {
+    %blk = arts.db_ref %p[%b] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+    memref.store %v, %blk[%c0, %c0] : memref<?x8xf32>
+  }
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:9: flush {{.*}}host-sync.mlir:[[#ALLOC]]:12 before epoch
+  %e0 = arts.epoch {
+    scf.for %b = %c0 to %c2 step %c1 {
+      %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+          offsets[%b] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?x8xf32>>
+      arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?x8xf32>>) {
+      ^bb0(%view: memref<?xmemref<?x8xf32>>):
+        arts.db_release(%view : memref<?xmemref<?x8xf32>>)
+      }
+    }
+  }
+  %e1 = arts.epoch {
+    scf.for %b = %c0 to %c2 step %c1 {
+      %ag, %ap = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+          offsets[%b] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?x8xf32>>
+      arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?x8xf32>>) {
+      ^bb0(%view: memref<?xmemref<?x8xf32>>):
+        arts.db_release(%view : memref<?xmemref<?x8xf32>>)
+      }
+    }
+  }
+  %zero = arith.constant 0.0 : f32
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#ALLOC]]:12 before host access
+  %sum = scf.for %b = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %inner = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc2 = %acc) -> (f32) {
+      %blk = arts.db_ref %p[%b] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+      %x = memref.load %blk[%i, %c0] : memref<?x8xf32>
+      %s = arith.addf %acc2, %x : f32
+      scf.yield %s : f32
+    }
+    scf.yield %inner : f32
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  return %sum : f32
+}
+}
+
+// -----
+
+// A time loop whose body runs an epoch that updates the datablock, then reads and writes it
+// on the host: every iteration fetches after the epoch and flushes before it (the back edge
+// brings the host's writes round); nothing goes before the loop, since the body needs both
+// syncs on every iteration anyway. After the loop the shadows are current: no fetch.
+// CHECK-LABEL: func.func @time_loop
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc
+// CHECK: memref.store
+// CHECK-NOT: arts.db_sync
+// CHECK: scf.for
+// CHECK-NEXT: arts.db_sync <flush> (%[[G]], %[[P]]
+// CHECK-NEXT: arts.epoch
+// CHECK: arts.db_ref
+// CHECK-NEXT: arts.db_sync <fetch> (%[[G]], %[[P]]
+// CHECK-NEXT: memref.load
+// CHECK-NOT: arts.db_sync
+// CHECK: arts.db_free
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @time_loop(%v: f32, %steps: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#ALLOC:@LINE+1]]:12: {{.*}}
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
+      {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?x8xf32>>
+  %first = arts.db_ref %p[%c0] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+  memref.store %v, %first[%c0, %c0] : memref<?x8xf32>
+  scf.for %t = %c0 to %steps step %c1 {
+    // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: flush {{.*}}host-sync.mlir:[[#ALLOC]]:12 before epoch
+    %e = arts.epoch {
+      scf.for %b = %c0 to %c2 step %c1 {
+        %ag, %ap = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+            offsets[%b] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?x8xf32>>
+        arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?x8xf32>>) {
+        ^bb0(%view: memref<?xmemref<?x8xf32>>):
+          arts.db_release(%view : memref<?xmemref<?x8xf32>>)
+        }
+      }
+    }
+    %blk = arts.db_ref %p[%c1] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+    // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#ALLOC]]:12 before host access
+    %x = memref.load %blk[%c0, %c0] : memref<?x8xf32>
+    %y = arith.addf %x, %v : f32
+    memref.store %y, %blk[%c0, %c0] : memref<?x8xf32>
+  }
+  %after = arts.db_ref %p[%c1] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+  %z = memref.load %after[%c0, %c0] : memref<?x8xf32>
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  return %z : f32
+}
+}
+
+// -----
+
+// Syncs only the first iteration needs go before the loop: the weights the host wrote are
+// flushed once, not before every epoch reading them; the results an epoch before the loop
+// wrote are fetched once, since the loop's own epochs only read them. The scratch datablock
+// the loop's tasks write and its host code reads is fetched inside, after the epoch.
+// CHECK-LABEL: func.func @hoisted
+// CHECK: %[[WG:.*]], %[[WP:.*]] = arts.db_alloc <in> <read>
+// CHECK: %[[YG:.*]], %[[YP:.*]] = arts.db_alloc <inout> <write>
+// CHECK: arts.db_sync <flush> (%[[YG]], %[[YP]]
+// CHECK-NEXT: arts.epoch
+// CHECK: arts.db_sync <flush> (%[[WG]], %[[WP]]
+// CHECK-NEXT: arts.db_sync <fetch> (%[[YG]], %[[YP]]
+// CHECK-NEXT: scf.for
+// CHECK-NOT: arts.db_sync
+// CHECK: arts.db_ref %[[YP]]
+// CHECK-NOT: arts.db_sync
+// CHECK: arts.epoch
+// CHECK-NOT: arts.db_sync
+// CHECK: return
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @hoisted(%v: f32, %steps: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %r = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#W:@LINE+1]]:14: {{.*}}
+  %wg, %wp = arts.db_alloc <in> <read> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
+      {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?x8xf32>>
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#Y:@LINE+1]]:14: {{.*}}
+  %yg, %yp = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
+      {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?x8xf32>>
+  scf.for %b = %c0 to %c2 step %c1 {
+    %w = arts.db_ref %wp[%b] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+    memref.store %v, %w[%c0, %c0] : memref<?x8xf32>
+    %y = arts.db_ref %yp[%b] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+    memref.store %v, %y[%c0, %c0] : memref<?x8xf32>
+  }
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:9: flush {{.*}}host-sync.mlir:[[#Y]]:14 before epoch
+  %e0 = arts.epoch {
+    %ag, %ap = arts.db_acquire <inout> (%yg, %yp : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+        : memref<?xi64>, memref<?xmemref<?x8xf32>>
+    arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?x8xf32>>) {
+    ^bb0(%view: memref<?xmemref<?x8xf32>>):
+      arts.db_release(%view : memref<?xmemref<?x8xf32>>)
+    }
+  }
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+2]]:10: flush {{.*}}host-sync.mlir:[[#W]]:14 before loop (its first epoch acquiring it)
+  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#Y]]:14 before loop (its first host access)
+  %res = scf.for %t = %c0 to %steps step %c1 iter_args(%acc = %zero) -> (f32) {
+    %y = arts.db_ref %yp[%c1] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+    %x = memref.load %y[%c0, %c0] : memref<?x8xf32>
+    %s = arith.addf %acc, %x : f32
+    %e = arts.epoch {
+      %ag, %ap = arts.db_acquire <in> (%wg, %wp : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+          : memref<?xi64>, memref<?xmemref<?x8xf32>>
+      %bg, %bp = arts.db_acquire <in> (%yg, %yp : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+          : memref<?xi64>, memref<?xmemref<?x8xf32>>
+      arts.edt <task> <internode> route(%r) (%ap, %bp : memref<?xmemref<?x8xf32>>, memref<?xmemref<?x8xf32>>) {
+      ^bb0(%view: memref<?xmemref<?x8xf32>>, %view2: memref<?xmemref<?x8xf32>>):
+        arts.db_release(%view : memref<?xmemref<?x8xf32>>)
+        arts.db_release(%view2 : memref<?xmemref<?x8xf32>>)
+      }
+    }
+    scf.yield %s : f32
+  }
+  arts.db_free(%wg, %wp : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  arts.db_free(%yg, %yp : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  return %res : f32
+}
+}
+
+// -----
+
+// An epoch in one branch of an scf.if: after the join the datablock may be stale, so the read
+// after it fetches.
+// CHECK-LABEL: func.func @branch
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc
+// CHECK: scf.if
+// CHECK-NOT: arts.db_sync
+// CHECK: arts.epoch
+// CHECK: }
+// CHECK: arts.db_ref
+// CHECK-NEXT: arts.db_sync <fetch> (%[[G]], %[[P]]
+// CHECK-NEXT: memref.load
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @branch(%cond: i1) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
+      {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?x8xf32>>
+  scf.if %cond {
+    %e = arts.epoch {
+      %ag, %ap = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+          : memref<?xi64>, memref<?xmemref<?x8xf32>>
+      arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?x8xf32>>) {
+      ^bb0(%view: memref<?xmemref<?x8xf32>>):
+        arts.db_release(%view : memref<?xmemref<?x8xf32>>)
+      }
+    }
+  }
+  %blk = arts.db_ref %p[%c1] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+  %x = memref.load %blk[%c0, %c0] : memref<?x8xf32>
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  return %x : f32
+}
+}
+
+// -----
+
+// One node: every block is the host's own, nothing to sync.
+// CHECK-LABEL: func.func @one_node
+// CHECK-NOT: arts.db_sync
+// DEBUG: [host_sync] {{.*}}: one node: no host sync
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @one_node(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4]
+      {distributed} : memref<?xi64>, memref<?xmemref<?xf32>>
+  %blk = arts.db_ref %p[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  memref.store %v, %blk[%c0] : memref<?xf32>
+  %e = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// Several nodes, but the datablock stays on node 0 (not distributed): the host's view is the
+// owner's, nothing to sync.
+// CHECK-LABEL: func.func @node_zero_only
+// CHECK-NOT: arts.db_sync
+// DEBUG: [host_sync] {{.*}}: no distributed datablock: no host sync
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @node_zero_only(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %blk = arts.db_ref %p[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  memref.store %v, %blk[%c0] : memref<?xf32>
+  %e = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
