@@ -5,6 +5,11 @@
 // runtime will read (arts.cfg: `threads` per node, `nodeCount`). The loops
 // themselves stay `arts.for`; concurrency-opt splits them.
 //
+// With several nodes a parallel task may span them (`internode`) unless its body
+// dereferences a pointer held in a datablock (a `T*` variable captured by the task,
+// `firstprivate(p)`): such a pointer is an address in node 0's memory, so the task
+// stays on node 0 (`intranode`, every chunk routed there).
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/ArtsUtils.h"
@@ -20,6 +25,17 @@ using namespace mlir;
 using namespace mlir::arts;
 
 namespace {
+/// Whether the task body reads a pointer out of a datablock: a `db_ref` whose block
+/// holds memrefs (an address valid only in the process that stored it).
+bool dereferencesStoredPointer(EdtOp edt) {
+  bool found = false;
+  edt.getBody().walk([&](DbRefOp ref) {
+    if (isa<MemRefType>(cast<MemRefType>(ref.getPayload().getType()).getElementType()))
+      found = true;
+  });
+  return found;
+}
+
 struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
   using ConcurrencyBase::ConcurrencyBase;
 
@@ -44,20 +60,25 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
         workers = *requested;
         fromClause = true;
       }
-      auto kind = config.nodes > 1 ? EdtConcurrency::internode : EdtConcurrency::intranode;
+      bool pinned = config.nodes > 1 && dereferencesStoredPointer(edt);
+      auto kind = config.nodes > 1 && !pinned ? EdtConcurrency::internode
+                                              : EdtConcurrency::intranode;
       edt.setWorkersAttr(builder.getI64IntegerAttr(workers));
       edt.setConcurrencyAttr(EdtConcurrencyAttr::get(ctx, kind));
       CARTS_DEBUG("concurrency", edt)
           << "parallel task workers=" << workers << (fromClause ? " (num_threads)" : "")
           << " threads=" << config.threads << " nodes=" << config.nodes << " "
-          << stringifyEdtConcurrency(kind) << " (config: " << config.source << ")\n";
+          << stringifyEdtConcurrency(kind) << " (config: " << config.source << ")"
+          << (pinned ? " on node 0: it dereferences a pointer held in a datablock" : "") << "\n";
       // The placement for-lowering will apply, reported where the loops still stand.
       edt.getBody().walk([&](ForOp loop) {
         CARTS_DEBUG("for_lowering", loop)
             << "arts.for planned: workers=" << workers << " (" << config.threads
             << " per node x " << config.nodes << " nodes) route(b) = floor(b / ceil(chunks / "
-            << config.totalWorkers() << ")) % " << config.nodes << " distributed="
-            << (config.nodes > 1 ? "candidate" : "no (one node)") << "\n";
+            << config.totalWorkers() << ")) % " << (pinned ? 1 : config.nodes) << " distributed="
+            << (config.nodes == 1 ? "no (one node)"
+                                  : pinned ? "no (pointers in datablocks: node 0)" : "candidate")
+            << "\n";
       });
     });
   }

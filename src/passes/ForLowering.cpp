@@ -60,6 +60,10 @@ Placement placementOf(EdtOp parallel) {
   p.workers = parallel.getWorkers().value_or(p.nodes * p.workersPerNode);
   p.workers = std::max<int64_t>(1, p.workers);
   p.concurrency = parallel.getConcurrency();
+  // An intranode task of a multi-node run keeps its workers but routes every chunk to
+  // node 0 (the concurrency pass pinned it there).
+  if (p.concurrency == EdtConcurrency::intranode)
+    p.nodes = 1;
   return p;
 }
 
