@@ -42,3 +42,30 @@ func.func @f(%n: index) {
 // The placement for-lowering will apply is reported on its channel while the loop is arts.for.
 // RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=for_lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=PLAN
 // PLAN: [for_lowering] {{.*}}input.mlir:6:5: arts.for planned: workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2 distributed=candidate
+
+// A task that loads a pointer out of a datablock and dereferences it stays on node 0: the
+// address means nothing in another node's process.
+// RUN: carts-opt %t/pointer.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency,for_lowering 2>&1 | FileCheck %s --check-prefix=PTR
+// PTR: [concurrency] {{.*}}pointer.mlir:7:3: parallel task workers=4 threads=2 nodes=2 intranode (config: {{.*}}) on node 0: it dereferences a pointer held in a datablock
+// PTR: [for_lowering] {{.*}}pointer.mlir:10:5: arts.for planned: {{.*}} % 1 distributed=no (pointers in datablocks: node 0)
+// PTR: arts.edt <parallel> <intranode> route(%{{.*}}) {{.*}}attributes {workers = 4 : i64}
+
+//--- pointer.mlir
+func.func @g(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %guids, %ptrs = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[] : memref<?xi64>, memref<?xmemref<memref<?xf32>>>
+  %g, %table = arts.db_acquire <in> (%guids, %ptrs : memref<?xi64>, memref<?xmemref<memref<?xf32>>>) : memref<?xi64>, memref<?xmemref<memref<?xf32>>>
+  arts.edt <parallel> <intranode> route(%r) (%table : memref<?xmemref<memref<?xf32>>>) {
+  ^bb0(%t: memref<?xmemref<memref<?xf32>>>):
+    %p = arts.db_ref %t[%c0] : memref<?xmemref<memref<?xf32>>> -> memref<memref<?xf32>>
+    arts.for (%c0) to (%n) step (%c1) {
+    ^bb0(%i: index):
+      %q = memref.load %p[] : memref<memref<?xf32>>
+      %v = memref.load %q[%i] : memref<?xf32>
+    }
+    arts.barrier
+  }
+  return
+}
