@@ -263,7 +263,10 @@ def DbPartitioning : Pass<"arts-db-partitioning", "ModuleOp"> {
     not indexed by the chunk keeps the datablock coarse and the loop's tasks
     share it as `concurrent`. With more than one node, block tables of rank
     >= 2 used by internode tasks are marked `distributed` (block b owned by
-    the node chunk b is routed to). Channel: `db_partitioning`.
+    the node chunk b is routed to, `arts.owner_rule`) when their block count
+    and block byte size are compile-time constants that fit a 32-bit byte
+    count: initPerNode reserves the blocks before mainBody runs. The channel
+    says why a table stays on node 0. Channel: `db_partitioning`.
 
     ```mlir
     // before
