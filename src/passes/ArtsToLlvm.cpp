@@ -652,7 +652,20 @@ void Lowering::lower(Operation *op) {
         b.eraseOp(o);
       })
       .Case([&](RuntimeQueryOp o) {
-        b.replaceOp(o, call(loc, queryFunction(o.getQuery()), {}));
+        // Workers are counted over the whole machine, as an OpenMP team spanning every
+        // node sees them: total = per node x nodes, and a worker's number is
+        // node x per node + its number on its node (the same values on one node).
+        Value value = call(loc, queryFunction(o.getQuery()), {});
+        if (o.getQuery() == RuntimeQueryKind::total_workers) {
+          Value nodes = call(loc, Rt::GetTotalNodes, {});
+          value = arith::MulIOp::create(b, loc, value, nodes);
+        } else if (o.getQuery() == RuntimeQueryKind::current_worker) {
+          Value node = call(loc, Rt::GetCurrentNode, {});
+          Value perNode = call(loc, Rt::GetTotalWorkers, {});
+          Value first = arith::MulIOp::create(b, loc, node, perNode);
+          value = arith::AddIOp::create(b, loc, first, value);
+        }
+        b.replaceOp(o, value);
       })
       .Case([&](AtomicAddOp o) { lowerAtomicAdd(o); });
 }

@@ -46,15 +46,40 @@ def ray_cluster():
         cluster.shutdown()
 
 
+class _Shared:
+    """A NodeCluster shared by the tests of one node count; one whose actor died is replaced
+    by a fresh one for the next test, so a failure does not cascade."""
+
+    def __init__(self, made: dict, nodes: int, address: str):
+        self.made, self.nodes, self.address = made, nodes, address
+
+    def _cluster(self) -> NodeCluster:
+        if self.nodes not in self.made:
+            self.made[self.nodes] = NodeCluster(self.nodes, address=self.address,
+                                                distinct_nodes=True)
+        return self.made[self.nodes]
+
+    def _call(self, method: str, *args, **kwargs):
+        try:
+            return getattr(self._cluster(), method)(*args, **kwargs)
+        except NodeFailure:
+            self.made.pop(self.nodes).close()
+            raise
+
+    def run(self, *args, **kwargs):
+        return self._call("run", *args, **kwargs)
+
+    def run_library(self, *args, **kwargs):
+        return self._call("run_library", *args, **kwargs)
+
+
 @pytest.fixture(scope="module")
 def node_clusters(ray_cluster):
     """NodeCluster per node count, made on first use, each actor on its own Ray node."""
     made: dict[int, NodeCluster] = {}
 
-    def get(nodes: int) -> NodeCluster:
-        if nodes not in made:
-            made[nodes] = NodeCluster(nodes, address=ray_cluster.address, distinct_nodes=True)
-        return made[nodes]
+    def get(nodes: int) -> _Shared:
+        return _Shared(made, nodes, ray_cluster.address)
 
     try:
         yield get
@@ -89,8 +114,10 @@ def test_example_on_nodes_matches_gcc_openmp(path, size, nodes, node_clusters, t
     assert run.code == 0, run.nodes[0].stderr
     want, got = checksum(expected), checksum(run.nodes[0].stdout)
     assert abs(got - want) <= CHECKSUM_RTOL * max(abs(want), 1e-10), (got, want)
-    # Every node ran tasks, and what one node sent another received.
-    assert all(n.stats["tasks_run"] > 0 for n in run.nodes), [n.stats for n in run.nodes]
+    # Work crossed nodes (at mini size a loop may have fewer chunks than there are
+    # workers, so not every node need get one), and what one node sent another received.
+    busy = [n.node for n in run.nodes if n.stats["tasks_run"] > 0]
+    assert len(busy) >= 2, [n.stats for n in run.nodes]
     totals = run.totals()
     assert totals["messages_sent"] == totals["messages_received"] > 0
     assert totals["bytes_sent"] == totals["bytes_received"]

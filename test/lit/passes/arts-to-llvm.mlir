@@ -263,8 +263,16 @@ func.func @fetches(%g: i64, %dst: !llvm.ptr, %buf: memref<?xf32>, %off: i32, %le
 // floats, addi for integers), which the memref lowering turns into llvm.atomicrmw.
 // CHECK-LABEL: func.func @queries_atomics
 // CHECK-SAME: (%[[ACC:.*]]: memref<?xf32>, %[[N:.*]]: memref<i32>, %[[I:.*]]: index, %[[X:.*]]: f32)
-// CHECK: %[[W:.*]] = call @artsGetCurrentWorker() : () -> i32
-// CHECK: call @artsGetTotalWorkers() : () -> i32
+// Workers count over all nodes: worker = node * per-node workers + worker on the node,
+// total = per-node workers * nodes.
+// CHECK: %[[WL:.*]] = call @artsGetCurrentWorker() : () -> i32
+// CHECK: %[[NODE:.*]] = call @artsGetCurrentNode() : () -> i32
+// CHECK: %[[PER:.*]] = call @artsGetTotalWorkers() : () -> i32
+// CHECK: %[[FIRST:.*]] = arith.muli %[[NODE]], %[[PER]] : i32
+// CHECK: %[[W:.*]] = arith.addi %[[FIRST]], %[[WL]] : i32
+// CHECK: %[[TW:.*]] = call @artsGetTotalWorkers() : () -> i32
+// CHECK: %[[TN:.*]] = call @artsGetTotalNodes() : () -> i32
+// CHECK: arith.muli %[[TW]], %[[TN]] : i32
 // CHECK: call @artsGetCurrentNode() : () -> i32
 // CHECK: call @artsGetTotalNodes() : () -> i32
 // CHECK: memref.atomic_rmw addf %[[X]], %[[ACC]][%[[I]]] : (f32, memref<?xf32>) -> f32
