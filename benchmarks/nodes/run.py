@@ -12,8 +12,10 @@ measured in the same process and the same Ray instance. Reports, never asserts.
    one at a time, pipelined, and as two one-way calls (the transport's pattern); numpy arrays
    of the same sizes carried actor -> actor.
 
-Each C program times its epochs itself (omp_get_wtime) and prints the median; a figure in the
-table is the median over --runs runs of that. See README.md next to this file.
+4. the same moves through the ARTS C API by hand (native.c), without the compiler's choices.
+
+Each C program times its epochs itself and prints their median; a figure in the table is the
+median over --runs runs of that, the parts run interleaved run after run. See README.md.
 """
 
 from __future__ import annotations
@@ -120,18 +122,18 @@ def run_program(cluster, llvm_ir: str, argv: list[str], threads: int) -> tuple[d
 # ---------------------------------------------------------------------------- 1. launch
 
 
-def bench_launch(cluster2, cluster1, ir2: str, ir1: str, reps: int, runs: int = 1) -> dict:
+def bench_launch(cluster2, cluster1, ir2: str, ir1: str, reps: int) -> dict:
+    """One run of launch.c on 2 nodes and on 1."""
     result = {"reps": reps, "two_nodes": [], "one_node": []}
-    for _ in range(runs):
-        values, run = run_program(cluster2, ir2, ["launch.c"], threads=1)
-        epochs = values["epochs_run"]  # the timed ones and the warm-up
-        result["two_nodes"].append({
-            **values, "node1_tasks_run": run.nodes[1].stats["tasks_run"],
-            "messages_per_epoch": run.totals()["messages_sent"] / epochs,
-            "db_bytes_per_epoch": run.totals()["db_bytes_sent"] / epochs,
-            "stats": [n.stats for n in run.nodes], "jit_s": [n.jit_s for n in run.nodes]})
-        values, run = run_program(cluster1, ir1, ["launch.c"], threads=2)
-        result["one_node"].append(values)
+    values, run = run_program(cluster2, ir2, ["launch.c"], threads=1)
+    epochs = values["epochs_run"]  # the timed ones and the warm-up
+    result["two_nodes"].append({
+        **values, "node1_tasks_run": run.nodes[1].stats["tasks_run"],
+        "messages_per_epoch": run.totals()["messages_sent"] / epochs,
+        "db_bytes_per_epoch": run.totals()["db_bytes_sent"] / epochs,
+        "stats": [n.stats for n in run.nodes], "jit_s": [n.jit_s for n in run.nodes]})
+    values, run = run_program(cluster1, ir1, ["launch.c"], threads=2)
+    result["one_node"].append(values)
     for key in ("two_nodes", "one_node"):
         for stat in ("epoch_median_s", "epoch_mean_s", "epoch_min_s", "epoch_p90_s"):
             result[f"{key}_{stat}"] = median(r.get(stat) for r in result[key])
@@ -160,18 +162,18 @@ def native_counts(reps: int, nbytes: int) -> int:
     return min(reps, 7) if nbytes >= 8 << 20 else min(reps, 20) if nbytes >= 1 << 20 else reps
 
 
-def bench_native(cluster2, library: Path, sizes: list[int], reps: int, runs: int = 1) -> dict:
+def bench_native(cluster2, library: Path, sizes: list[int], reps: int) -> dict:
+    """One run of native.c on 2 nodes."""
     samples = []
-    for _ in range(runs):
-        run = cluster2.run_library(library, ["native", str(reps), *map(str, sizes)],
-                                   threads=1, timeout=RUN_TIMEOUT_S)
-        if run.code != 0:
-            raise RuntimeError("native exited %d:\n%s" % (run.code, "".join(
-                n.stdout + n.stderr for n in run.nodes)))
-        values = parse_values(run.nodes[0].stdout)
-        if "native.remote_empty_s" not in values:
-            raise RuntimeError(f"native printed no figures:\n{run.nodes[0].stdout}")
-        samples.append({"values": values, "stats": [n.stats for n in run.nodes]})
+    run = cluster2.run_library(library, ["native", str(reps), *map(str, sizes)],
+                               threads=1, timeout=RUN_TIMEOUT_S)
+    if run.code != 0:
+        raise RuntimeError("native exited %d:\n%s" % (run.code, "".join(
+            n.stdout + n.stderr for n in run.nodes)))
+    values = parse_values(run.nodes[0].stdout)
+    if "native.remote_empty_s" not in values:
+        raise RuntimeError(f"native printed no figures:\n{run.nodes[0].stdout}")
+    samples.append({"values": values, "stats": [n.stats for n in run.nodes]})
     figures = {}
     for name in samples[0]["values"]:
         figures[name[len("native."):-2]] = median(s["values"].get(name) for s in samples)
@@ -204,8 +206,8 @@ def transfer_reps(nbytes: int) -> int:
     return 50 if nbytes <= 64 << 10 else 20 if nbytes <= 1 << 20 else 7
 
 
-def bench_transfer(cluster2, cluster1, ir2: str, ir1: str, sizes: list[int],
-                   runs: int = 1) -> dict:
+def bench_transfer(cluster2, cluster1, ir2: str, ir1: str, sizes: list[int]) -> dict:
+    """One run of transfer.c per mode and size, on 2 nodes and on 1."""
     rows = []
     for mode, mode_name in ((0, "read"), (1, "write")):
         for nbytes in sizes:
@@ -213,21 +215,20 @@ def bench_transfer(cluster2, cluster1, ir2: str, ir1: str, sizes: list[int],
             reps = transfer_reps(nbytes)
             argv = ["transfer.c", str(elements), str(reps), str(mode)]
             samples, local = [], []
-            for _ in range(runs):
-                values, run = run_program(cluster2, ir2, argv, threads=1)
-                epochs = values["epochs"]
-                samples.append({
-                    "epoch_median_s": values.get("epoch_median_s"),
-                    "checksum": values.get("checksum"),
-                    "epochs": epochs,
-                    "node1_tasks_run": run.nodes[1].stats["tasks_run"],
-                    "db_sent_per_epoch": [n.stats["db_bytes_sent"] / epochs for n in run.nodes],
-                    "db_received_per_epoch": [n.stats["db_bytes_received"] / epochs
-                                              for n in run.nodes],
-                    "bytes_sent_per_epoch": [n.stats["bytes_sent"] / epochs for n in run.nodes],
-                    "messages_per_epoch": run.totals()["messages_sent"] / epochs})
-                values1, _ = run_program(cluster1, ir1, argv, threads=2)
-                local.append(values1)
+            values, run = run_program(cluster2, ir2, argv, threads=1)
+            epochs = values["epochs"]
+            samples.append({
+                "epoch_median_s": values.get("epoch_median_s"),
+                "checksum": values.get("checksum"),
+                "epochs": epochs,
+                "node1_tasks_run": run.nodes[1].stats["tasks_run"],
+                "db_sent_per_epoch": [n.stats["db_bytes_sent"] / epochs for n in run.nodes],
+                "db_received_per_epoch": [n.stats["db_bytes_received"] / epochs
+                                          for n in run.nodes],
+                "bytes_sent_per_epoch": [n.stats["bytes_sent"] / epochs for n in run.nodes],
+                "messages_per_epoch": run.totals()["messages_sent"] / epochs})
+            values1, _ = run_program(cluster1, ir1, argv, threads=2)
+            local.append(values1)
             first = samples[0]
             rows.append({
                 "mode": mode_name, "block_bytes": elements * 8, "reps": reps,
