@@ -733,7 +733,8 @@ def _notes(results: list[BenchResult], cfg: RunConfig) -> list[str]:
     for r in results:
         for step in r.runs_arts:
             for line in step.stderr.splitlines():
-                notice = line.startswith("carts execute:") and not _COMPILED.match(line)
+                notice = line.startswith("carts execute:") and not _COMPILED.match(line) \
+                    and "per-node counters" not in line
                 if notice and line not in seen:
                     seen.append(line)
     notes += [f"note: {_escape(line)}" for line in seen]

@@ -295,8 +295,8 @@ class NodeCluster:
                                logging_level=logging.ERROR)
                 if address:
                     ray.init(address=address, **options)
-                else:
-                    ray.init(num_cpus=max(2, os.cpu_count() or 1), **options)
+                else:  # a new local instance, even if another one runs on this machine
+                    ray.init(address="local", num_cpus=max(2, os.cpu_count() or 1), **options)
                 self.owns_ray = True
             self._start_actors(address is not None if distinct_nodes is None else distinct_nodes)
         except CartsError:
