@@ -6,15 +6,20 @@
 // themselves stay `arts.for`; concurrency-opt splits them.
 //
 // With several nodes a parallel task may span them (`internode`) unless its body
-// dereferences a pointer held in a datablock (a `T*` variable captured by the task,
-// `firstprivate(p)`): such a pointer is an address in node 0's memory, so the task
-// stays on node 0 (`intranode`, every chunk routed there).
+// touches memory that only node 0's process has: a pointer held in a datablock (a `T*`
+// variable captured by the task, `firstprivate(p)`) is an address in node 0's memory,
+// and a mutable global variable is not a datablock, so each node would write its own
+// copy. Such a task stays on node 0 (`intranode`, every chunk routed there).
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/ArtsUtils.h"
 #include "passes/Debug.h"
 #include "passes/PassDetail.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_CONCURRENCY
@@ -25,15 +30,27 @@ using namespace mlir;
 using namespace mlir::arts;
 
 namespace {
-/// Whether the task body reads a pointer out of a datablock: a `db_ref` whose block
-/// holds memrefs (an address valid only in the process that stored it).
-bool dereferencesStoredPointer(EdtOp edt) {
-  bool found = false;
-  edt.getBody().walk([&](DbRefOp ref) {
-    if (isa<MemRefType>(cast<MemRefType>(ref.getPayload().getType()).getElementType()))
-      found = true;
+/// Why the task body can only run in node 0's process, or "" if it can run anywhere:
+/// it reads a pointer out of a datablock (a `db_ref` whose block holds memrefs), or it
+/// uses a mutable global variable.
+std::string nodeZeroOnly(EdtOp edt, ModuleOp module) {
+  std::string why;
+  edt.getBody().walk([&](Operation *op) {
+    if (auto ref = dyn_cast<DbRefOp>(op)) {
+      if (isa<MemRefType>(cast<MemRefType>(ref.getPayload().getType()).getElementType()))
+        why = "it dereferences a pointer held in a datablock";
+    } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(module, get.getNameAttr());
+      if (global && !global.getConstant())
+        why = "it uses the global variable @" + get.getName().str();
+    } else if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(module, addr.getGlobalNameAttr());
+      if (global && !global.getConstant())
+        why = "it uses the global variable @" + addr.getGlobalName().str();
+    }
+    return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
   });
-  return found;
+  return why;
 }
 
 struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
@@ -60,7 +77,8 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
         workers = *requested;
         fromClause = true;
       }
-      bool pinned = config.nodes > 1 && dereferencesStoredPointer(edt);
+      std::string why = config.nodes > 1 ? nodeZeroOnly(edt, getOperation()) : std::string();
+      bool pinned = !why.empty();
       auto kind = config.nodes > 1 && !pinned ? EdtConcurrency::internode
                                               : EdtConcurrency::intranode;
       edt.setWorkersAttr(builder.getI64IntegerAttr(workers));
@@ -69,7 +87,7 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
           << "parallel task workers=" << workers << (fromClause ? " (num_threads)" : "")
           << " threads=" << config.threads << " nodes=" << config.nodes << " "
           << stringifyEdtConcurrency(kind) << " (config: " << config.source << ")"
-          << (pinned ? " on node 0: it dereferences a pointer held in a datablock" : "") << "\n";
+          << (pinned ? " on node 0: " + why : std::string()) << "\n";
       // The placement for-lowering will apply, reported where the loops still stand.
       edt.getBody().walk([&](ForOp loop) {
         CARTS_DEBUG("for_lowering", loop)
@@ -77,7 +95,7 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
             << " per node x " << config.nodes << " nodes) route(b) = floor(b / ceil(chunks / "
             << config.totalWorkers() << ")) % " << (pinned ? 1 : config.nodes) << " distributed="
             << (config.nodes == 1 ? "no (one node)"
-                                  : pinned ? "no (pointers in datablocks: node 0)" : "candidate")
+                                  : pinned ? "no (node 0's memory: node 0)" : "candidate")
             << "\n";
       });
     });

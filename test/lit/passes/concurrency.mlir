@@ -44,10 +44,15 @@ func.func @f(%n: index) {
 // PLAN: [for_lowering] {{.*}}input.mlir:6:5: arts.for planned: workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2 distributed=candidate
 
 // A task that loads a pointer out of a datablock and dereferences it stays on node 0: the
-// address means nothing in another node's process.
+// address means nothing in another node's process. So does one using a mutable global
+// (not a datablock: every node would write its own copy); a constant global is fine.
+// RUN: carts-opt %t/global.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=GLOBAL
+// GLOBAL: [concurrency] {{.*}}global.mlir:6:3: {{.*}} intranode (config: {{.*}}) on node 0: it uses the global variable @mark
+// GLOBAL: [concurrency] {{.*}}global.mlir:12:3: {{.*}} internode (config: {{.*}})
+// GLOBAL-NOT: on node 0
 // RUN: carts-opt %t/pointer.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency,for_lowering 2>&1 | FileCheck %s --check-prefix=PTR
 // PTR: [concurrency] {{.*}}pointer.mlir:7:3: parallel task workers=4 threads=2 nodes=2 intranode (config: {{.*}}) on node 0: it dereferences a pointer held in a datablock
-// PTR: [for_lowering] {{.*}}pointer.mlir:10:5: arts.for planned: {{.*}} % 1 distributed=no (pointers in datablocks: node 0)
+// PTR: [for_lowering] {{.*}}pointer.mlir:10:5: arts.for planned: {{.*}} % 1 distributed=no (node 0's memory: node 0)
 // PTR: arts.edt <parallel> <intranode> route(%{{.*}}) {{.*}}attributes {workers = 4 : i64}
 
 //--- pointer.mlir
@@ -65,6 +70,26 @@ func.func @g(%n: index) {
       %q = memref.load %p[] : memref<memref<?xf32>>
       %v = memref.load %q[%i] : memref<?xf32>
     }
+    arts.barrier
+  }
+  return
+}
+
+//--- global.mlir
+memref.global "private" @mark : memref<2xi32> = dense<0>
+memref.global "private" constant @table : memref<2xi32> = dense<[1, 2]>
+func.func @h(%n: index) {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  arts.edt <parallel> <intranode> route(%r) {
+    %m = memref.get_global @mark : memref<2xi32>
+    %v = arith.constant 1 : i32
+    memref.store %v, %m[%c0] : memref<2xi32>
+    arts.barrier
+  }
+  arts.edt <parallel> <intranode> route(%r) {
+    %t = memref.get_global @table : memref<2xi32>
+    %v = memref.load %t[%c0] : memref<2xi32>
     arts.barrier
   }
   return
