@@ -23,7 +23,6 @@ from __future__ import annotations
 import ctypes
 import logging
 import os
-import queue
 import re
 import sys
 import tempfile
@@ -42,6 +41,9 @@ STAT_NAMES = ("tasks_run", "tasks_received", "messages_sent", "bytes_sent", "mes
 STOP_GRACE_S = 10.0
 #: How often the driver looks at the actors while a run lasts.
 POLL_S = 0.2
+#: Batches up to this size travel as bytes inside the call; larger ones as numpy arrays,
+#: which Ray puts in its object store.
+SMALL_BATCH = 64 * 1024
 
 
 class NodeFailure(CartsError):
@@ -96,8 +98,6 @@ class Node:
         self.run_id = 0           # the run this node is in (0: none yet)
         self.pending: dict[tuple[int, int], dict[int, object]] = {}  # (run, src) -> seq -> batch
         self.expected: dict[tuple[int, int], int] = {}
-        self.inbox: queue.Queue = queue.Queue()
-        threading.Thread(target=self._apply_inbox, name="carts-inbox", daemon=True).start()
 
     # -- set-up, called by the driver -------------------------------------------------------
 
@@ -177,10 +177,13 @@ class Node:
                 size = lib.cartsNodeTakeOutbox(dest, ctypes.byref(buf))
                 if not size:
                     continue
-                # A view of the runtime's buffer: Ray serialises the arguments of .remote()
-                # before returning (large ones into the object store), so it can go after.
-                batch = np.ctypeslib.as_array(ctypes.cast(buf, ctypes.POINTER(ctypes.c_uint8)),
-                                              shape=(size,))
+                if size <= SMALL_BATCH:  # inline in the call: bytes cost Ray least
+                    batch = ctypes.string_at(buf, size)
+                else:
+                    # A view of the runtime's buffer: Ray serialises the arguments of .remote()
+                    # before returning (into the object store), so the buffer can go after.
+                    batch = np.ctypeslib.as_array(
+                        ctypes.cast(buf, ctypes.POINTER(ctypes.c_uint8)), shape=(size,))
                 self.peers[dest].deliver.remote(run_id, self.node, seq[dest], batch)
                 del batch
                 lib.cartsNodeFree(buf)
@@ -190,7 +193,7 @@ class Node:
 
     def deliver(self, run_id: int, src: int, seq: int, batch) -> None:
         """A batch from node ``src``; applied in ``seq`` order, once this node's ``run_id``
-        has started (a batch of an older run is dropped)."""
+        has started (a batch of an older run is dropped, one of a later run waits)."""
         with self.lock:
             if run_id < self.run_id:
                 return
@@ -199,20 +202,21 @@ class Node:
                 self._release_in_order(run_id, src)
 
     def _release_in_order(self, run_id: int, src: int) -> None:
+        """Apply the batches of ``src`` that are next in order (the caller holds the lock,
+        so batches are applied one at a time, each source's in sequence)."""
         key = (run_id, src)
         waiting = self.pending.get(key)
         if not waiting:
             return
         expected = self.expected.get(key, 0)
         while expected in waiting:
-            self.inbox.put((src, waiting.pop(expected)))
+            batch = waiting.pop(expected)
+            if isinstance(batch, bytes):
+                self.lib.cartsNodeDeliver(src, batch, len(batch))
+            else:
+                self.lib.cartsNodeDeliver(src, batch.ctypes.data, batch.nbytes)
             expected += 1
         self.expected[key] = expected
-
-    def _apply_inbox(self) -> None:
-        while True:
-            src, batch = self.inbox.get()
-            self.lib.cartsNodeDeliver(src, batch.ctypes.data, batch.nbytes)
 
 
 class _NativeProgram:

@@ -61,7 +61,7 @@ def load() -> ctypes.CDLL:
     lib.cartsNodeTakeOutbox.restype = ctypes.c_uint64
     lib.cartsNodeFree.argtypes = [ctypes.c_void_p]
     lib.cartsNodeFree.restype = None
-    lib.cartsNodeDeliver.argtypes = [ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint64]
+    lib.cartsNodeDeliver.argtypes = [ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint64]  # bytes or address
     lib.cartsNodeDeliver.restype = ctypes.c_int
     lib.cartsNodeStats.argtypes = [ctypes.POINTER(ctypes.c_uint64)]
     lib.cartsNodeStats.restype = None
