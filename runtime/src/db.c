@@ -207,24 +207,37 @@ void rt_db_record(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) {
     return;
   }
   rt_check_remote(node, edt, api);
-  /* Writers on other nodes work on a copy written back whole: one at a time. */
-  rt_request *r = new_request(d, REQ_REMOTE_SLOT, mode == ARTS_DB_READ ? ARTS_DB_READ : ARTS_DB_WRITE);
+  /* A writer on another node works on a copy: a WRITE sends it back whole, a CONCURRENT
+     writer only what it changed, so it may share its generation as on one node. */
+  rt_request *r = new_request(d, REQ_REMOTE_SLOT, mode);
   r->node = node;
   r->edt_guid = edt;
   r->slot = slot;
   enqueue(d, r, api);
 }
 
-void rt_db_write_back(artsGuid_t db, const void *data, uint64_t bytes) {
+void rt_db_write_back(artsGuid_t db, const void *data, uint64_t bytes, int ranges) {
   rt_db *d = rt_db_get(db, "write-back");
+  const unsigned char *p = data, *end = p + bytes;
   pthread_mutex_lock(&d->lock);
-  if (d->payload && bytes == d->bytes)
-    memcpy(d->payload, data, bytes);
   uint64_t size = d->bytes;
+  if (!ranges) {
+    if (d->payload && bytes == size)
+      memcpy(d->payload, data, bytes);
+    p = end;
+  }
+  while (p < end) {
+    uint64_t head[2];
+    memcpy(head, p, 16);
+    if (head[0] > size || head[1] > size - head[0] || (uint64_t)(end - p) < 16 + head[1])
+      break;
+    memcpy((char *)d->payload + head[0], p + 16, head[1]);
+    p += 16 + ((head[1] + 7) & ~(uint64_t)7);
+  }
   pthread_mutex_unlock(&d->lock);
-  if (bytes != size)
-    rt_fatal(db, "write-back of %llu bytes to a datablock of %llu", (unsigned long long)bytes,
-             (unsigned long long)size);
+  if ((!ranges && bytes != size) || p != end)
+    rt_fatal(db, "a write-back of %llu bytes does not fit the datablock's %llu",
+             (unsigned long long)bytes, (unsigned long long)size);
   rt_db_release(d);
 }
 

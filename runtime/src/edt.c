@@ -182,7 +182,14 @@ void rt_edt_remote_grant(artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t 
   copy->mode = mode;
   copy->owner = owner;
   copy->bytes = bytes;
+  copy->was = NULL;
   memcpy(copy->data, data, bytes);
+  if (mode == ARTS_DB_CONCURRENT) {
+    copy->was = malloc(bytes ? bytes : 1);
+    if (!copy->was)
+      rt_fatal(db, "out of memory for a copy of %llu bytes", (unsigned long long)bytes);
+    memcpy(copy->was, data, bytes);
+  }
   x->edt = edt;
   x->slot = slot;
   x->mode = mode;
@@ -322,8 +329,11 @@ void rt_edt_run(rt_edt *t) {
       /* A copy of another node's datablock: writers send it back before the task counts
          as finished (the owner holds the next generation until then). */
       rt_remote_dep *copy = (rt_remote_dep *)(state & ~RT_SLOT_REMOTE_TAG);
-      if (copy->mode != ARTS_DB_READ)
+      if (copy->mode == ARTS_DB_CONCURRENT)
+        rt_net_write_back_changes(copy->owner, copy->db, copy->data, copy->was, copy->bytes);
+      else if (copy->mode != ARTS_DB_READ)
         rt_net_write_back(copy->owner, copy->db, copy->data, copy->bytes);
+      free(copy->was);
       free(copy);
     } else if (state > RT_SLOT_SIGNAL) {
       rt_db_release((rt_db *)state);

@@ -133,6 +133,7 @@ typedef struct rt_remote_dep {
   uint32_t mode;
   uint32_t owner;
   uint64_t bytes;
+  unsigned char *was; /* CONCURRENT: the bytes as granted, to send back only what changed */
   unsigned char data[] __attribute__((aligned(16)));
 } rt_remote_dep;
 
@@ -196,8 +197,9 @@ void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot);
 void rt_db_release(rt_db *d);
 /* artsRecordDep as applied at the owner (the caller checked that `db` is owned here). */
 void rt_db_record(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode);
-/* A task on another node wrote the datablock and released it. */
-void rt_db_write_back(artsGuid_t db, const void *data, uint64_t bytes);
+/* A task on another node wrote the datablock and released it: the whole payload, or
+   (`ranges`) a list of {offset, length, bytes padded to 8} of what it changed. */
+void rt_db_write_back(artsGuid_t db, const void *data, uint64_t bytes, int ranges);
 /* A put, at the owner, counted in `e` (local epoch or proxy). */
 void rt_db_put(artsGuid_t db, rt_epoch *e, uint32_t offset, const void *src, uint32_t bytes);
 /* A get from another node, at the owner: ordered like a READ, answered with the bytes. */

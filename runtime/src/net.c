@@ -17,7 +17,7 @@ enum {
   M_RECORD_DEP,     /* db, edt, slot, mode */
   M_SIGNAL,         /* edt, slot, kind, value */
   M_GRANT,          /* edt, slot, db, mode; data: payload */
-  M_WRITE_BACK,     /* db; data: payload */
+  M_WRITE_BACK,     /* db, ranges?; data: payload, or {offset, length, bytes} runs */
   M_PUT,            /* epoch, db, offset; data */
   M_GET,            /* db, offset, bytes, handle */
   M_GET_REPLY,      /* handle; data */
@@ -184,8 +184,47 @@ void rt_net_grant(uint32_t node, artsGuid_t edt, uint32_t slot, artsGuid_t db, u
 }
 
 void rt_net_write_back(uint32_t node, artsGuid_t db, const void *payload, uint64_t bytes) {
-  uint64_t args[] = {db};
-  send(node, M_WRITE_BACK, args, 1, payload, bytes);
+  uint64_t args[] = {db, 0};
+  send(node, M_WRITE_BACK, args, 2, payload, bytes);
+}
+
+void rt_net_write_back_changes(uint32_t node, artsGuid_t db, const unsigned char *now,
+                               const unsigned char *was, uint64_t bytes) {
+  /* Exact byte runs: an unchanged byte between two changes may be another node's write. */
+  unsigned char *list = NULL;
+  uint64_t len = 0, cap = 0;
+  uint64_t i = 0;
+  while (i < bytes) {
+    if (i + 8 <= bytes && memcmp(now + i, was + i, 8) == 0) {
+      i += 8;
+      continue;
+    }
+    if (now[i] == was[i]) {
+      i++;
+      continue;
+    }
+    uint64_t start = i;
+    while (i < bytes && now[i] != was[i])
+      i++;
+    uint64_t run = i - start, need = 16 + pad8(run);
+    if (len + need > cap) {
+      cap = cap ? cap * 2 : 4096;
+      while (cap < len + need)
+        cap *= 2;
+      unsigned char *grown = realloc(list, cap);
+      if (!grown)
+        rt_fatal(db, "out of memory for a write-back");
+      list = grown;
+    }
+    uint64_t head[2] = {start, run};
+    memcpy(list + len, head, 16);
+    memcpy(list + len + 16, now + start, run);
+    memset(list + len + 16 + run, 0, pad8(run) - run);
+    len += need;
+  }
+  uint64_t args[] = {db, 1};
+  send(node, M_WRITE_BACK, args, 2, list, len);
+  free(list);
 }
 
 void rt_net_put(uint32_t node, artsGuid_t epoch, artsGuid_t db, uint32_t offset, const void *src,
@@ -325,7 +364,7 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
     return;
   case M_WRITE_BACK:
     bump(S_DB_IN, bytes);
-    rt_db_write_back(a[0], data, bytes);
+    rt_db_write_back(a[0], data, bytes, (int)a[1]);
     return;
   case M_PUT: {
     bump(S_DB_IN, bytes);

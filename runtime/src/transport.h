@@ -48,6 +48,10 @@ void rt_net_signal(uint32_t node, artsGuid_t edt, uint32_t slot, uint32_t kind, 
 void rt_net_grant(uint32_t node, artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
                   const void *payload, uint64_t bytes);
 void rt_net_write_back(uint32_t node, artsGuid_t db, const void *payload, uint64_t bytes);
+/* A CONCURRENT writer's release: only the bytes that differ between `now` and `was` (other
+   nodes may have written other bytes of the same generation meanwhile). */
+void rt_net_write_back_changes(uint32_t node, artsGuid_t db, const unsigned char *now,
+                               const unsigned char *was, uint64_t bytes);
 void rt_net_put(uint32_t node, artsGuid_t epoch, artsGuid_t db, uint32_t offset, const void *src,
                 uint32_t bytes);
 /* `handle` is returned unchanged in the reply (the requester's bookkeeping). */

@@ -2,7 +2,8 @@
    every node, written and read by tasks on every node in one epoch (generations in recording
    order across nodes, remote writes written back), puts to and gets from other nodes' blocks,
    a value signal to a remote task, a task on node 1 that creates a task for node 2 in the
-   host's epoch and waits on a nested epoch of its own with a task on node 0.
+   host's epoch and waits on a nested epoch of its own with a task on node 0, and CONCURRENT
+   writers on every node interleaving 4-byte elements of one datablock.
    Built as a shared library and run by test_nodes.py through NodeCluster.run_library.
    Prints "ok protocol" on node 0, or what differed (exit 1). */
 #include "arts.h"
@@ -19,6 +20,8 @@ enum { R_CHECKS, R_FAILURES, R_SIGNALLED, R_CHILD, R_NESTED_CHILD, R_COUNT };
 
 static artsGuid_t cell[NODES];
 static artsGuid_t results;
+static artsGuid_t shared; /* CONCURRENT writers, owned by node 1 */
+#define SHARED_LEN 999
 static int64_t *local_cell; /* node 0's own block (the host writes it directly) */
 
 static void add_fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv) {
@@ -59,9 +62,16 @@ static void signalled_fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsE
   r[R_SIGNALLED] += (int64_t)depv[0].guid;
 }
 
+/* paramv: k. depv: shared (CONCURRENT): every element i with i % NODES == k. */
+static void interleave_fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv) {
+  int32_t *data = depv[0].ptr;
+  for (int i = (int)paramv[0]; i < SHARED_LEN; i += NODES)
+    data[i] = 1000 * (int32_t)paramv[0] + i;
+}
+
 void *cartsTaskTable[] = {(void *)add_fn, (void *)check_fn, (void *)child_fn, (void *)spawn_fn,
-                          (void *)signalled_fn};
-unsigned cartsTaskCount = 5;
+                          (void *)signalled_fn, (void *)interleave_fn};
+unsigned cartsTaskCount = 6;
 
 static void init_per_node(uint32_t node, int argc, char **argv) {
   for (uint32_t n = 0; n < NODES; n++) {
@@ -74,6 +84,8 @@ static void init_per_node(uint32_t node, int argc, char **argv) {
   }
   results = artsReserveGuidRoute(ARTS_DB_WRITE, 0);
   artsDbCreateWithGuid(results, R_COUNT * sizeof(int64_t));
+  shared = artsReserveGuidRoute(ARTS_DB_WRITE, 1);
+  artsDbCreateWithGuid(shared, SHARED_LEN * sizeof(int32_t));
 }
 
 static int failed;
@@ -87,6 +99,7 @@ static void expect(const char *what, int64_t got, int64_t want) {
 
 static void program(int argc, char **argv) {
   static int64_t init[LEN], expected[NODES][LEN], seen[NODES][LEN], counters[R_COUNT];
+  static int32_t interleaved[SHARED_LEN];
   if (artsGetTotalNodes() != NODES) {
     printf("error: run on %d nodes, not %u\n", NODES, artsGetTotalNodes());
     artsShutdown();
@@ -121,17 +134,24 @@ static void program(int argc, char **argv) {
   artsGuid_t signalled = artsEdtCreateWithEpoch(signalled_fn, 2, 0, NULL, 2, e);
   artsRecordDep(results, signalled, 1, ARTS_DB_WRITE);
   artsSignalEdtValue(signalled, 0, 42);
+  for (uint64_t k = 0; k < NODES; k++) {
+    artsGuid_t writer = artsEdtCreateWithEpoch(interleave_fn, (uint32_t)k, 1, &k, 1, e);
+    artsRecordDep(shared, writer, 0, ARTS_DB_CONCURRENT);
+  }
   artsWaitOnHandle(e);
 
   e = artsInitializeAndStartEpoch(NULL_GUID, 0);
   for (int n = 0; n < NODES; n++)
     artsGetFromDbEpoch(seen[n], e, cell[n], 0, sizeof seen[n]);
   artsGetFromDbEpoch(counters, e, results, 0, sizeof counters);
+  artsGetFromDbEpoch(interleaved, e, shared, 0, sizeof interleaved);
   artsWaitOnHandle(e);
 
   for (int n = 0; n < NODES; n++)
     for (int i = 0; i < LEN && !failed; i++)
       expect("a block after the rounds", seen[n][i], expected[n][i]);
+  for (int i = 0; i < SHARED_LEN && !failed; i++)
+    expect("an element written by a CONCURRENT task", interleaved[i], 1000 * (i % NODES) + i);
   expect("reads that ran", counters[R_CHECKS], ROUNDS);
   expect("reads that saw the wrong generation", counters[R_FAILURES], 0);
   expect("the signalled value", counters[R_SIGNALLED], 42);
