@@ -179,6 +179,29 @@ def test_carts_execute_on_two_nodes_reports_per_node_counters(ray_cluster, tmp_p
         assert tasks_run > 0 and db_out + db_in > 0, (node, rows)
 
 
+GLOBAL_PROGRAM = """\
+#include <stdio.h>
+static int mark[4];
+int main(void) {
+  for (int r = 0; r < 10; r++) {
+#pragma omp parallel for
+    for (int i = 0; i < 4; i++)
+      mark[i] += r + i;
+  }
+  printf("mark: %d %d %d %d\\n", mark[0], mark[1], mark[2], mark[3]);
+  return 0;
+}
+"""
+
+
+def test_a_task_using_a_global_runs_where_the_global_is(node_clusters, tmp_path):
+    """A mutable global is node 0's memory: the loop stays there and the result is right."""
+    src = write(tmp_path, "global.c", GLOBAL_PROGRAM)
+    run = node_clusters(2).run(compile_for(src, 2, 1), [str(src)], threads=1, timeout=60)
+    assert run.code == 0, run.nodes[0].stderr
+    assert run.nodes[0].stdout == "mark: 45 55 65 75\n"
+
+
 def test_invalid_node_count_in_the_environment_is_one_line(tmp_path):
     src = write(tmp_path, "one.c", "int main(void) { return 0; }\n")
     done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", str(src)],
@@ -199,10 +222,13 @@ def test_task_functions_are_numbered_by_name():
 
 LONG_PROGRAM = """\
 #include <stdio.h>
+#include <stdlib.h>
 #define N 4096
-static double a[N], b[N];
 int main(void) {
-  for (int i = 0; i < N; i++) a[i] = i;
+  double *a = (double *)malloc(N * sizeof(double));
+  double *b = (double *)malloc(N * sizeof(double));
+  for (int i = 0; i < N; i++)
+    a[i] = b[i] = i;
   for (int step = 0; step < 200000; step++) {
 #pragma omp parallel for
     for (int i = 1; i < N - 1; i++) b[i] = (a[i - 1] + a[i] + a[i + 1]) / 3.0;
