@@ -18,8 +18,8 @@
 //    the chunk keep every block (`full_range`).
 // Mechanism (then): the allocation, acquires and every access are rewritten:
 // `A[i, j]` becomes `db_ref(view)[i / B - first][i mod B, j]`.
-// With more than one node, block tables of rank >= 2 used by internode tasks
-// are marked `distributed`: block b is owned by the node the rule routes
+// With more than one node, block tables used by internode tasks are marked
+// `distributed`: block b is owned by the node the rule routes
 // chunk b to. Their GUIDs are reserved in initPerNode, which cannot see
 // mainBody's values, so the block count and the block's byte size must be
 // compile-time constants (and the size must fit the 32-bit byte count of a
@@ -253,9 +253,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     SmallVector<Value> elementSizes(alloc.getElementSizes());
     elementSizes[0] = rowsPerBlock;
     std::string localWhy; // why a block table on several nodes stays on node 0
-    if (nodes > 1 && blockType.getRank() < 2)
-      localWhy = "1-d arrays stay on node 0";
-    else if (nodes > 1 && !internode)
+    if (nodes > 1 && !internode)
       localWhy = "no internode task uses it";
     else if (nodes > 1)
       localWhy = distributableWhyNot(alloc, blockType, rowsPerBlock);

@@ -34,7 +34,8 @@
 // SYNC: [host_sync] {{.*}}batchnorm.c:159:18: distributed datablock: host code reads it at 1 and may write it at 0 places
 // SYNC: [host_sync] {{.*}}batchnorm.c:93:1: flush {{.*}}batchnorm.c:158:16 before epoch
 // SYNC: [host_sync] {{.*}}batchnorm.c:179:3: fetch {{.*}}batchnorm.c:159:18 before host access
-// SYNC: 2 distributed datablocks, 2 syncs inserted
+// The per-channel 1-d mean and variance are distributed too, and only tasks touch them.
+// SYNC: 4 distributed datablocks, 2 syncs inserted
 
 // LOWERED: memref.global "private" @__arts_db_guids_0 : memref<2xi64> = dense<0>
 // LOWERED: memref.global "private" @__arts_db_ptrs_0 : memref<2xi64> = dense<0>
