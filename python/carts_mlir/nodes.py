@@ -269,6 +269,21 @@ class _redirected:
         return False
 
 
+def _check_reachable(address: str, timeout_s: float = 5.0) -> None:
+    """A ``host:port`` address must accept a connection (Ray itself retries an unreachable
+    one for minutes); ``auto``, ``local`` and ``ray://`` addresses are left to Ray."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address:
+        return
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout_s):
+            pass
+    except OSError as err:
+        raise CartsError(f"cannot reach a Ray cluster at {address}: {err.strerror or err}") from None
+
+
 def _import_ray():
     try:
         import ray
@@ -298,6 +313,7 @@ class NodeCluster:
                 options = dict(include_dashboard=False, log_to_driver=False,
                                logging_level=logging.ERROR)
                 if address:
+                    _check_reachable(address)
                     ray.init(address=address, **options)
                 else:  # a new local instance, even if another one runs on this machine
                     ray.init(address="local", num_cpus=max(2, os.cpu_count() or 1), **options)

@@ -212,6 +212,16 @@ def test_invalid_node_count_in_the_environment_is_one_line(tmp_path):
                                   "positive integer, got 'two'"
 
 
+def test_an_unreachable_ray_address_is_one_line(tmp_path):
+    src = write(tmp_path, "one.c", "int main(void) { return 0; }\n")
+    done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", str(src), "--nodes", "2",
+                           "--ray-address", "127.0.0.1:1"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: cannot reach a Ray cluster at 127.0.0.1:1")
+    assert "Traceback" not in done.stderr
+
+
 def test_task_functions_are_numbered_by_name():
     text = ("define void @__arts_edt_10(i32 %0) {\n}\ndefine void @__arts_edt_2(i32 %0) {\n}\n"
             "define i32 @main() {\n}\n")
