@@ -1,8 +1,9 @@
 /* Remote task launch latency: REPS epochs of one work-sharing loop of 2 iterations whose body
    stores one int (an empty body is compiled away, and its tasks with it). Compiled for 2 nodes
    x 1 worker the loop has 2 chunk tasks and chunk 1 runs on node 1: each epoch creates a task
-   on node 1, which acquires its 4-byte block of `mark` (owned by node 0) for WRITE, runs, writes
-   the block back and reports its end to node 0, the epoch's home. Compiled for 1 node x 2
+   on node 1, which acquires its 4-byte block of `mark` for WRITE (a distributed table: node 1
+   owns that block, so no bytes move), runs and reports its end to node 0, the epoch's home.
+   Compiled for 1 node x 2
    workers both chunks are local. Each epoch is timed with omp_get_wtime; prints "name: value"
    lines (seconds) that benchmarks/nodes/run.py parses. */
 #include <omp.h>

@@ -3,8 +3,10 @@
    usage: transfer BLOCK_ELEMENTS REPS MODE      (MODE 0: read, 1: write)
 
    A 1-D array of 2 * BLOCK_ELEMENTS doubles, allocated and filled by node 0's host code, is
-   block-partitioned between the 2 chunk tasks of each loop below; 1-D arrays stay owned by
-   node 0, so on 2 nodes x 1 worker chunk 1 runs on node 1 and its block crosses nodes:
+   block-partitioned between the 2 chunk tasks of each loop below. Its size comes from the
+   command line, so the table cannot be distributed (initPerNode needs constant sizes) and
+   node 0 owns both blocks: on 2 nodes x 1 worker chunk 1 runs on node 1 and its block
+   crosses nodes:
      read  (MODE 0): a sum reduction; node 0 ships a copy of block 1 to node 1 per epoch.
      write (MODE 1): a[i] = 0.5 * a[i] + 1; node 1 gets a copy of block 1 and writes the
                      whole block back when its task ends.
