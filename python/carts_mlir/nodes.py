@@ -153,8 +153,11 @@ class Node:
         pump.start()
         out_path = Path(log_dir) / f"node{self.node}.out"
         err_path = Path(log_dir) / f"node{self.node}.err"
-        with _redirected(out_path, err_path), thread_environment(self.threads):
-            code = self.program.run_main(list(argv))
+        try:
+            with _redirected(out_path, err_path), thread_environment(self.threads):
+                code = self.program.run_main(list(argv))
+        finally:
+            self.lib.cartsNodeStop()  # also if artsRT never started the run
         pump.join()
         stats = (ctypes.c_uint64 * len(STAT_NAMES))()
         self.lib.cartsNodeStats(stats)

@@ -63,6 +63,8 @@ def load() -> ctypes.CDLL:
     lib.cartsNodeFree.restype = None
     lib.cartsNodeDeliver.argtypes = [ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint64]  # bytes or address
     lib.cartsNodeDeliver.restype = ctypes.c_int
+    lib.cartsNodeStop.argtypes = []
+    lib.cartsNodeStop.restype = None
     lib.cartsNodeStats.argtypes = [ctypes.POINTER(ctypes.c_uint64)]
     lib.cartsNodeStats.restype = None
     return lib

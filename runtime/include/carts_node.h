@@ -33,6 +33,9 @@ ARTS_API void cartsNodeFree(void *buf);
 /* Apply one batch from node `src` (waits until this node's run has started; returns 0 if
    the run is over and the batch was dropped, 1 otherwise). */
 ARTS_API int cartsNodeDeliver(uint32_t src, const void *batch, uint64_t bytes);
+/* The actor's main returned: deliveries still waiting for the run to start (it may never
+   have started, if artsRT failed) are dropped, and the pump sees the end. Idempotent. */
+ARTS_API void cartsNodeStop(void);
 /* Counters of this node's run: tasks run, tasks received from other nodes, messages sent,
    bytes sent, messages received, bytes received, datablock payload bytes sent, received. */
 #define CARTS_NODE_STATS 8

@@ -291,6 +291,14 @@ void rt_net_run_ended(void) {
 
 /* ------------------------------------------------------------------ the actor's side */
 
+void cartsNodeStop(void) {
+  pthread_mutex_lock(&net.lock);
+  net.ended = 1;
+  net.accepting = 0;
+  pthread_cond_broadcast(&net.cond);
+  pthread_mutex_unlock(&net.lock);
+}
+
 int cartsNodeWaitOutbox(double timeout_s) {
   struct timespec until;
   clock_gettime(CLOCK_REALTIME, &until);
