@@ -55,6 +55,11 @@ struct rt_db {
   rt_request *signals; /* unordered signals waiting for creation */
   rt_put *puts, **puts_tail;
   int free_on_release; /* destroyed while held */
+  /* Versions: every WRITE or CONCURRENT grant and every put makes a new one; known[n] is the
+     version node n holds a copy of (0: none it can use), so a READ of an unchanged datablock
+     ships nothing. Guarded by `lock`. */
+  uint64_t version;
+  uint64_t *known;
 };
 
 static rt_db *db_new(artsGuid_t guid) {
@@ -65,6 +70,7 @@ static rt_db *db_new(artsGuid_t guid) {
   pthread_mutex_init(&d->lock, NULL);
   d->state = DB_RESERVED;
   d->puts_tail = &d->puts;
+  d->version = 1;
   return d;
 }
 
@@ -126,6 +132,26 @@ static void check_range(artsGuid_t guid, uint64_t size, uint32_t offset, uint32_
              (unsigned long long)offset + bytes, (unsigned long long)size);
 }
 
+/* The version a grant to `node` in `mode` hands out; *prev and *cached say what the node
+   holds already. Called with d->lock held. */
+static uint64_t version_for(rt_db *d, uint32_t node, uint32_t mode, uint64_t *prev, int *cached) {
+  if (!d->known) {
+    d->known = calloc(rt.nodes, sizeof *d->known);
+    if (!d->known)
+      rt_fatal(d->hdr.guid, "out of memory for a datablock's versions");
+  }
+  *prev = d->version;
+  *cached = mode != ARTS_DB_CONCURRENT && d->known[node] == d->version;
+  if (mode == ARTS_DB_READ) {
+    d->known[node] = d->version;
+    return d->version;
+  }
+  d->version++;
+  /* a WRITE's node will hold what it makes; a CONCURRENT one only part of it */
+  d->known[node] = mode == ARTS_DB_WRITE ? d->version : 0;
+  return d->version;
+}
+
 /* Hand the payload to each request of a generation that has started. */
 static void grant(rt_db *d, rt_request *r, void *payload) {
   artsGuid_t guid = d->hdr.guid;
@@ -133,13 +159,25 @@ static void grant(rt_db *d, rt_request *r, void *payload) {
     rt_request *next = r->next;
     switch (r->kind) {
     case REQ_SLOT:
+      if (r->mode != ARTS_DB_READ) { /* the content changes: copies elsewhere are stale */
+        pthread_mutex_lock(&d->lock);
+        d->version++;
+        pthread_mutex_unlock(&d->lock);
+      }
       rt_edt_satisfy(r->edt, r->slot, guid, r->mode, payload);
       break;
-    case REQ_REMOTE_SLOT:
-      rt_net_grant(r->node, r->edt_guid, r->slot, guid, r->mode, payload, d->bytes);
+    case REQ_REMOTE_SLOT: {
+      uint64_t prev;
+      int cached;
+      pthread_mutex_lock(&d->lock);
+      uint64_t version = version_for(d, r->node, r->mode, &prev, &cached);
+      pthread_mutex_unlock(&d->lock);
+      rt_net_grant(r->node, r->edt_guid, r->slot, guid, r->mode, version, prev, cached, payload,
+                   d->bytes);
       if (r->mode == ARTS_DB_READ) /* the reader got a snapshot of this generation */
         rt_db_release(d);
       break;
+    }
     case REQ_GET:
       check_range(guid, d->bytes, r->offset, r->bytes, "artsGetFromDbEpoch");
       if (r->dst != (char *)payload + r->offset)
@@ -300,6 +338,7 @@ void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot) {
     destroyed(d, "artsSignalEdt");
   if (d->state == DB_CREATED) {
     void *payload = d->payload;
+    d->version++; /* an unordered holder may write it */
     pthread_mutex_unlock(&d->lock);
     rt_edt_satisfy(t, slot, d->hdr.guid, artsGuidGetType(d->hdr.guid), payload);
     return;
@@ -339,6 +378,7 @@ static void apply_put(rt_db *d, const void *src, uint32_t offset, uint32_t bytes
   }
   if ((char *)d->payload + offset != src)
     memcpy((char *)d->payload + offset, src, bytes);
+  d->version++; /* a put of the payload onto itself too: the host wrote it in place */
 }
 
 void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
@@ -523,6 +563,7 @@ void rt_db_free(rt_db *d, void (*edt_seen)(rt_edt *t, void *arg), void *arg) {
     free(p);
   }
   free(d->payload);
+  free(d->known);
   pthread_mutex_destroy(&d->lock);
   free(d);
 }

@@ -59,7 +59,7 @@ typedef struct rt_early {
   uint32_t slot;
   uint32_t mode; /* a datablock mode, ARTS_SINGLE_VALUE or ARTS_NULL */
   uint64_t value;
-  rt_remote_dep *copy;
+  rt_remote_dep *dep;
 } rt_early;
 
 static pthread_mutex_t early_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -116,12 +116,12 @@ rt_edt *rt_edt_claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char
 }
 
 static uintptr_t early_state(const rt_early *x) {
-  return x->copy ? (uintptr_t)x->copy | RT_SLOT_REMOTE_TAG : RT_SLOT_SIGNAL;
+  return x->dep ? (uintptr_t)x->dep | RT_SLOT_REMOTE_TAG : RT_SLOT_SIGNAL;
 }
 
 static void early_satisfy(rt_edt *t, const rt_early *x) {
-  if (x->copy)
-    rt_edt_satisfy(t, x->slot, x->copy->db, x->mode, x->copy->data);
+  if (x->dep)
+    rt_edt_satisfy(t, x->slot, x->dep->db, x->mode, x->dep->copy->data);
   else if (x->mode == ARTS_SINGLE_VALUE)
     rt_edt_satisfy(t, x->slot, x->value, ARTS_SINGLE_VALUE, NULL);
   else
@@ -172,28 +172,151 @@ static void remote_satisfy(rt_early *x) {
   }
 }
 
-void rt_edt_remote_grant(artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
-                         uint32_t owner, const void *data, uint64_t bytes) {
-  rt_early *x = calloc(1, sizeof *x);
-  rt_remote_dep *copy = malloc(sizeof *copy + (bytes ? bytes : 1));
-  if (!x || !copy)
+/* ------------------------------------------------------------------ the copy cache
+
+   The newest copy this node holds of each datablock of another node, with its version. The
+   owner ships nothing for a grant whose version the node already holds (transport.h). */
+
+#define CACHE_BUCKETS 256u
+
+typedef struct cache_entry {
+  struct cache_entry *next;
+  artsGuid_t db;
+  uint64_t version;
+  rt_copy *copy; /* holds one reference */
+} cache_entry;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry *cache[CACHE_BUCKETS];
+
+static rt_copy *copy_new(artsGuid_t db, const void *data, uint64_t bytes) {
+  rt_copy *c = malloc(sizeof *c + (bytes ? bytes : 1));
+  if (!c)
     rt_fatal(db, "out of memory for a copy of %llu bytes", (unsigned long long)bytes);
-  copy->db = db;
-  copy->mode = mode;
-  copy->owner = owner;
-  copy->bytes = bytes;
-  copy->was = NULL;
-  memcpy(copy->data, data, bytes);
-  if (mode == ARTS_DB_CONCURRENT) {
-    copy->was = malloc(bytes ? bytes : 1);
-    if (!copy->was)
-      rt_fatal(db, "out of memory for a copy of %llu bytes", (unsigned long long)bytes);
-    memcpy(copy->was, data, bytes);
+  atomic_init(&c->refs, 1);
+  c->bytes = bytes;
+  memcpy(c->data, data, bytes);
+  return c;
+}
+
+static void copy_unref(rt_copy *c) {
+  if (c && atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) == 1)
+    free(c);
+}
+
+static cache_entry **cache_link(artsGuid_t db) {
+  cache_entry **link = &cache[(db * UINT64_C(0x9E3779B97F4A7C15)) >> 56];
+  while (*link && (*link)->db != db)
+    link = &(*link)->next;
+  return link;
+}
+
+/* Take the cached copy of `db` out of the cache if it is `version` (NULL if not). */
+static rt_copy *cache_take(artsGuid_t db, uint64_t version) {
+  pthread_mutex_lock(&cache_lock);
+  cache_entry **link = cache_link(db), *e = *link;
+  rt_copy *c = NULL;
+  if (e) {
+    *link = e->next;
+    if (e->version == version)
+      c = e->copy;
+    else
+      copy_unref(e->copy);
+    free(e);
   }
+  pthread_mutex_unlock(&cache_lock);
+  return c;
+}
+
+/* A new reference to the cached copy of `db` if it is `version` (NULL if not). */
+static rt_copy *cache_get(artsGuid_t db, uint64_t version) {
+  pthread_mutex_lock(&cache_lock);
+  cache_entry *e = *cache_link(db);
+  rt_copy *c = e && e->version == version ? e->copy : NULL;
+  if (c)
+    atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&cache_lock);
+  return c;
+}
+
+/* Cache `c` (one reference passes to the cache) as `db`'s copy at `version`. */
+static void cache_put(artsGuid_t db, uint64_t version, rt_copy *c) {
+  pthread_mutex_lock(&cache_lock);
+  cache_entry **link = cache_link(db), *e = *link;
+  rt_copy *old = NULL;
+  if (!e) {
+    e = calloc(1, sizeof *e);
+    if (!e)
+      rt_fatal(db, "out of memory for the copy cache");
+    e->db = db;
+    *link = e;
+  } else {
+    old = e->copy;
+  }
+  e->version = version;
+  e->copy = c;
+  pthread_mutex_unlock(&cache_lock);
+  copy_unref(old);
+}
+
+void rt_edt_copies_clear(void) {
+  pthread_mutex_lock(&cache_lock);
+  for (unsigned b = 0; b < CACHE_BUCKETS; b++)
+    for (cache_entry *e = cache[b], *next; e; e = next) {
+      next = e->next;
+      copy_unref(e->copy);
+      free(e);
+    }
+  memset(cache, 0, sizeof cache);
+  pthread_mutex_unlock(&cache_lock);
+}
+
+void rt_edt_remote_grant(artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
+                         uint32_t owner, uint64_t version, uint64_t prev, int cached,
+                         const void *data, uint64_t bytes) {
+  rt_early *x = calloc(1, sizeof *x);
+  rt_remote_dep *dep = calloc(1, sizeof *dep);
+  if (!x || !dep)
+    rt_fatal(db, "out of memory for a datablock from node %u", owner);
+  rt_copy *c;
+  if (mode == ARTS_DB_READ) {
+    if (cached) {
+      c = cache_get(db, version);
+    } else {
+      c = copy_new(db, data, bytes);
+      atomic_fetch_add_explicit(&c->refs, 1, memory_order_relaxed);
+      cache_put(db, version, c);
+    }
+  } else if (mode == ARTS_DB_WRITE) {
+    c = cache_take(db, prev);
+    if (cached && c && atomic_load_explicit(&c->refs, memory_order_acquire) > 1) {
+      rt_copy *mine = copy_new(db, c->data, c->bytes); /* readers still use the cached one */
+      copy_unref(c);
+      c = mine;
+    } else if (!cached) {
+      copy_unref(c);
+      c = copy_new(db, data, bytes);
+    }
+  } else { /* CONCURRENT: a copy to change and one to compare with */
+    copy_unref(cache_take(db, 0));
+    c = copy_new(db, data, bytes);
+    dep->was = malloc(bytes ? bytes : 1);
+    if (!dep->was)
+      rt_fatal(db, "out of memory for a copy of %llu bytes", (unsigned long long)bytes);
+    memcpy(dep->was, data, bytes);
+  }
+  if (!c)
+    rt_fatal(db, "internal error: node %u was told it holds version %llu of the datablock, "
+                 "and it does not", rt.node, (unsigned long long)(mode == ARTS_DB_READ ? version : prev));
+  dep->db = db;
+  dep->mode = mode;
+  dep->owner = owner;
+  dep->version = version;
+  dep->copy = c;
   x->edt = edt;
   x->slot = slot;
   x->mode = mode;
-  x->copy = copy;
+  x->dep = dep;
   remote_satisfy(x);
 }
 
@@ -328,13 +451,21 @@ void rt_edt_run(rt_edt *t) {
     if (state & RT_SLOT_REMOTE_TAG) {
       /* A copy of another node's datablock: writers send it back before the task counts
          as finished (the owner holds the next generation until then). */
-      rt_remote_dep *copy = (rt_remote_dep *)(state & ~RT_SLOT_REMOTE_TAG);
-      if (copy->mode == ARTS_DB_CONCURRENT)
-        rt_net_write_back_changes(copy->owner, copy->db, copy->data, copy->was, copy->bytes);
-      else if (copy->mode != ARTS_DB_READ)
-        rt_net_write_back(copy->owner, copy->db, copy->data, copy->bytes);
-      free(copy->was);
-      free(copy);
+      rt_remote_dep *dep = (rt_remote_dep *)(state & ~RT_SLOT_REMOTE_TAG);
+      rt_copy *c = dep->copy;
+      if (dep->mode == ARTS_DB_CONCURRENT) {
+        rt_net_write_back_changes(dep->owner, dep->db, c->data, dep->was, c->bytes);
+        copy_unref(c);
+      } else if (dep->mode == ARTS_DB_WRITE) {
+        /* What it wrote is the owner's next version: cached before the owner can hear of
+           it, so a later grant of that version finds it here. */
+        cache_put(dep->db, dep->version, c);
+        rt_net_write_back(dep->owner, dep->db, c->data, c->bytes);
+      } else {
+        copy_unref(c);
+      }
+      free(dep->was);
+      free(dep);
     } else if (state > RT_SLOT_SIGNAL) {
       rt_db_release((rt_db *)state);
     }

@@ -125,16 +125,24 @@ void rt_epoch_remote_done(artsGuid_t guid);
 #define RT_SLOT_FREE ((uintptr_t)0)
 #define RT_SLOT_SIGNAL ((uintptr_t)1)
 /* Tag of a slot satisfied by a datablock owned by another node: the rest of the word points
-   to the local copy (rt_remote_dep), released by writing it back or dropping it. */
+   to its rt_remote_dep, released by writing the copy back or dropping it. */
 #define RT_SLOT_REMOTE_TAG ((uintptr_t)2)
+
+/* A node's copy of another node's datablock, shared by the READ tasks of one version and
+   kept in the node's copy cache (edt.c) while it is the newest version seen here. */
+typedef struct rt_copy {
+  _Atomic uint32_t refs;
+  uint64_t bytes;
+  unsigned char data[] __attribute__((aligned(16)));
+} rt_copy;
 
 typedef struct rt_remote_dep {
   artsGuid_t db;
   uint32_t mode;
   uint32_t owner;
-  uint64_t bytes;
+  uint64_t version; /* the owner's version of what the task sees (WRITE: what it makes) */
+  rt_copy *copy;
   unsigned char *was; /* CONCURRENT: the bytes as granted, to send back only what changed */
-  unsigned char data[] __attribute__((aligned(16)));
 } rt_remote_dep;
 
 typedef struct rt_edt {
@@ -161,7 +169,10 @@ void rt_edt_publish(rt_edt *t);
 /* A message from another node satisfies `slot` of the local task `edt` (which may not have
    arrived yet): with a datablock copy (kind = a datablock mode), a value or null. */
 void rt_edt_remote_grant(artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
-                         uint32_t owner, const void *data, uint64_t bytes);
+                         uint32_t owner, uint64_t version, uint64_t prev, int cached,
+                         const void *data, uint64_t bytes);
+/* Drop the copies of other nodes' datablocks this node keeps (the run is over). */
+void rt_edt_copies_clear(void);
 void rt_edt_remote_signal(artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value);
 /* A task another node created for this one (`fn` already resolved). */
 void rt_edt_remote_create(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,

@@ -16,7 +16,7 @@ enum {
   M_CREATE_EDT = 1, /* edt, epoch, function index, depc, route; data: params */
   M_RECORD_DEP,     /* db, edt, slot, mode */
   M_SIGNAL,         /* edt, slot, kind, value */
-  M_GRANT,          /* edt, slot, db, mode; data: payload */
+  M_GRANT,          /* edt, slot, db, mode, version, prev, cached; data: payload unless cached */
   M_WRITE_BACK,     /* db, ranges?; data: payload, or {offset, length, bytes} runs */
   M_PUT,            /* epoch, db, offset; data */
   M_GET,            /* db, offset, bytes, handle */
@@ -178,9 +178,10 @@ void rt_net_signal(uint32_t node, artsGuid_t edt, uint32_t slot, uint32_t kind, 
 }
 
 void rt_net_grant(uint32_t node, artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
-                  const void *payload, uint64_t bytes) {
-  uint64_t args[] = {edt, slot, db, mode};
-  send(node, M_GRANT, args, 4, payload, bytes);
+                  uint64_t version, uint64_t prev, int cached, const void *payload,
+                  uint64_t bytes) {
+  uint64_t args[] = {edt, slot, db, mode, version, prev, (uint64_t)cached};
+  send(node, M_GRANT, args, 7, cached ? NULL : payload, cached ? 0 : bytes);
 }
 
 void rt_net_write_back(uint32_t node, artsGuid_t db, const void *payload, uint64_t bytes) {
@@ -368,7 +369,8 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
     return;
   case M_GRANT:
     bump(S_DB_IN, bytes);
-    rt_edt_remote_grant(a[0], (uint32_t)a[1], a[2], (uint32_t)a[3], src, data, bytes);
+    rt_edt_remote_grant(a[0], (uint32_t)a[1], a[2], (uint32_t)a[3], src, a[4], a[5], (int)a[6],
+                        data, bytes);
     return;
   case M_WRITE_BACK:
     bump(S_DB_IN, bytes);

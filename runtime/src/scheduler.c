@@ -485,8 +485,10 @@ int artsRT(int argc, char **argv) {
   for (uint32_t i = 0; i < created; i++)
     pthread_join(rt.workers[i].thread, NULL);
 
-  if (rt.net)
+  if (rt.net) {
     rt_net_run_ended(); /* no message is applied any more */
+    rt_edt_copies_clear();
+  }
   atomic_store(&rt.running, 0);
   teardown();
   tls_worker_id = 0;

@@ -16,8 +16,10 @@
    from anywhere.
 
    Datablocks: an acquire by a task on another node is queued at the owner like a local one;
-   when its generation starts, the owner ships the payload (rt_net_grant). A READ is a
-   snapshot: the owner releases it at once. A WRITE (or CONCURRENT, which is exclusive across
+   when its generation starts, the owner ships the payload (rt_net_grant), unless that node
+   already holds the current version: every WRITE or CONCURRENT acquire and every put gives
+   the datablock a new version, and each node keeps its newest copy of each datablock. A
+   READ is a snapshot: the owner releases it at once. A WRITE (or CONCURRENT, which is exclusive across
    nodes) is held at the owner until the task's node writes the whole payload back
    (rt_net_write_back), before the task's epoch hears of its completion.
 
@@ -45,8 +47,12 @@ void rt_net_record_dep(uint32_t node, artsGuid_t db, artsGuid_t edt, uint32_t sl
                        uint32_t mode);
 /* kind: ARTS_NULL, ARTS_SINGLE_VALUE (value = the value) or a datablock type (value = db) */
 void rt_net_signal(uint32_t node, artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value);
+/* `version` is the datablock's version the task sees (a WRITE: the one it makes out of
+   `prev`); with `cached` the node already holds that content (READ: `version`, WRITE:
+   `prev`) and no payload travels. */
 void rt_net_grant(uint32_t node, artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
-                  const void *payload, uint64_t bytes);
+                  uint64_t version, uint64_t prev, int cached, const void *payload,
+                  uint64_t bytes);
 void rt_net_write_back(uint32_t node, artsGuid_t db, const void *payload, uint64_t bytes);
 /* A CONCURRENT writer's release: only the bytes that differ between `now` and `was` (other
    nodes may have written other bytes of the same generation meanwhile). */
