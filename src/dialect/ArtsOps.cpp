@@ -181,9 +181,12 @@ LogicalResult DbSyncOp::verify() {
   auto alloc = getGuids().getDefiningOp<DbAllocOp>();
   if (!alloc || alloc.getPtrs() != getPtrs())
     return emitOpError("operands must be the GUID and payload tables of one arts.db_alloc");
-  if (!alloc.getDistributed())
-    return emitOpError("syncs the host view of a distributed arts.db_alloc; this one is not "
-                       "distributed");
+  // A table that is not distributed lives on node 0, where the host writes its
+  // payload in place: a flush gives its blocks a new version; there is no
+  // shadow to fetch into.
+  if (getKind() == SyncKind::fetch && !alloc.getDistributed())
+    return emitOpError("fetches into the host shadows of a distributed arts.db_alloc; this one "
+                       "is not distributed (its payload is node 0's own)");
   return success();
 }
 

@@ -218,15 +218,18 @@ def Arts_DbFreeOp : Arts_Op<"db_free"> {
 }
 
 def Arts_DbSyncOp : Arts_Op<"db_sync"> {
-  let summary = "make the host's view of a distributed datablock coherent";
+  let summary = "make the host's writes and reads of a datablock table coherent";
   let description = [{
     Host code (outside tasks) sees every block of a `distributed` allocation
     through its payload table: the owner's payload for blocks this node owns,
     a host shadow buffer for the others. `flush` copies every shadow to the
     block's owner (before tasks use what the host wrote); `fetch` copies every
     owner payload into its shadow (before the host reads what tasks wrote).
-    Both wait until the copies are done. The operands are the tables of a
-    distributed `arts.db_alloc`. Inserted by arts-host-sync.
+    Any other allocation lives on node 0, where the host writes the payloads
+    themselves: its `flush` puts every block onto itself, which copies nothing
+    but gives the blocks a new version, so nodes holding a copy fetch it
+    again; it has no `fetch`. Both wait until the puts or gets are done. The
+    operands are the tables of an `arts.db_alloc`. Inserted by arts-host-sync.
 
     ```mlir
     arts.db_sync <flush> (%guids, %ptrs : memref<?xi64>, memref<?xmemref<?x64xf32>>)

@@ -23,6 +23,13 @@
 // whose host pointer is the owner's payload. Its db_free destroys the blocks
 // this node owns and frees the shadows.
 //
+// Any other allocation lives on node 0 and host code writes its payloads in
+// place; its only sync is a flush, which puts each block's payload onto
+// itself in one epoch: the runtime copies nothing but gives the block a new
+// version, so a node holding a copy of an older one fetches it again. A put
+// takes a 32-bit byte count: a constant block size over 4 GiB is an error
+// here, a size known at run time only is checked there.
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/ArtsUtils.h"
@@ -38,6 +45,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <limits>
 
@@ -66,9 +74,15 @@ struct DbLowering : arts::impl::DbLoweringBase<DbLowering> {
 private:
   LogicalResult checkLowerable(DbAllocOp alloc);
   FailureOr<Distribution> checkDistributed(DbAllocOp alloc, int64_t elementBytes);
+  LogicalResult checkSyncs(DbAllocOp alloc, int64_t elementBytes);
   void lowerAlloc(DbAllocOp alloc);
   void lowerDistributed(DbAllocOp alloc, const Distribution &dist);
-  void lowerSync(DbSyncOp sync, Value guids, Value ptrs, const Distribution &dist);
+  /// `db_sync` of `alloc` over the lowered tables `guids`/`ptrs` of `extents`
+  /// blocks of `bytes` (i64) each, a constant when `staticBytes` is set.
+  void lowerSync(DbSyncOp sync, DbAllocOp alloc, Value guids, Value ptrs, ValueRange extents,
+                 Value bytes, std::optional<int64_t> staticBytes);
+  LogicalResult declareFailureReport(Operation *user);
+  void emitFailureIf(OpBuilder &b, Location loc, Value cond, StringRef format, Value arg);
   void lowerDistributedFree(DbFreeOp free, StringRef ptrGlobal, MemRefType globalType,
                             const Distribution &dist);
   void lowerFree(DbFreeOp free);
@@ -77,6 +91,11 @@ private:
 
   SymbolTable *symbols = nullptr; ///< the module's, while the pass runs
   unsigned distributedCount = 0;
+  /// What generated code reports a run-time error with: `fprintf(stderr,
+  /// ...)`, then `exit(1)`.
+  LLVM::GlobalOp stderrGlobal;
+  LLVM::LLVMFuncOp fprintfFn;
+  func::FuncOp exitFn;
 };
 
 /// `memref`'s aligned pointer as an `!llvm.ptr`.
@@ -87,6 +106,34 @@ Value rawPointer(OpBuilder &b, Location loc, Value memref) {
 }
 
 bool isDistributed(DbAllocOp alloc) { return alloc && alloc.getDistributed(); }
+
+/// Bytes of one block of `alloc` when its shape is known at compile time
+/// (saturated at INT64_MAX).
+std::optional<int64_t> staticBlockBytes(DbAllocOp alloc, int64_t elementBytes) {
+  auto blockType =
+      cast<MemRefType>(cast<MemRefType>(alloc.getPtrs().getType()).getElementType());
+  int64_t bytes = elementBytes;
+  for (auto [d, extent] : llvm::enumerate(blockType.getShape())) {
+    std::optional<int64_t> size =
+        ShapedType::isDynamic(extent) ? evaluateConstant(alloc.getElementSizes()[d]) : extent;
+    if (!size || *size < 0)
+      return std::nullopt;
+    if (llvm::MulOverflow(bytes, *size, bytes))
+      bytes = std::numeric_limits<int64_t>::max();
+  }
+  return bytes;
+}
+
+/// The db_syncs of `alloc`, in program order (they are always inside the
+/// region of the allocation).
+SmallVector<DbSyncOp> syncsOf(DbAllocOp alloc) {
+  SmallVector<DbSyncOp> syncs;
+  alloc->getParentRegion()->walk([&](DbSyncOp sync) {
+    if (sync.getGuids() == alloc.getGuids())
+      syncs.push_back(sync);
+  });
+  return syncs;
+}
 } // namespace
 
 FailureOr<Distribution> DbLowering::checkDistributed(DbAllocOp alloc, int64_t elementBytes) {
@@ -174,7 +221,100 @@ LogicalResult DbLowering::checkLowerable(DbAllocOp alloc) {
   if (alloc.getDistributed() &&
       failed(checkDistributed(alloc, *elementByteSize(blockType.getElementType()))))
     return failure();
+  if (!alloc.getDistributed() &&
+      failed(checkSyncs(alloc, *elementByteSize(blockType.getElementType()))))
+    return failure();
   return success();
+}
+
+/// A flush of a table on node 0 puts every block whole: its size must fit the
+/// put's 32-bit byte count (checked at run time when it is not a constant).
+LogicalResult DbLowering::checkSyncs(DbAllocOp alloc, int64_t elementBytes) {
+  SmallVector<DbSyncOp> syncs = syncsOf(alloc);
+  if (syncs.empty())
+    return success();
+  std::optional<int64_t> bytes = staticBlockBytes(alloc, elementBytes);
+  if (!bytes)
+    return declareFailureReport(syncs.front());
+  if (*bytes <= std::numeric_limits<uint32_t>::max())
+    return success();
+  InFlightDiagnostic diag = alloc.emitError("a block of ")
+                            << *bytes
+                            << " bytes does not fit the 32-bit byte count of the put that "
+                               "flushes the host's writes to it";
+  diag.attachNote(syncs.front().getLoc()) << "flushed here";
+  return diag;
+}
+
+/// Declares what emitFailureIf calls, reusing the program's own declarations
+/// of them (the front end's `stderr`, `fprintf` and `exit`).
+LogicalResult DbLowering::declareFailureReport(Operation *user) {
+  if (stderrGlobal && fprintfFn && exitFn)
+    return success();
+  MLIRContext *ctx = &getContext();
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  Type i32 = IntegerType::get(ctx, 32);
+  auto fprintfType = LLVM::LLVMFunctionType::get(i32, {ptr, ptr}, /*isVarArg=*/true);
+  auto exitType = FunctionType::get(ctx, {i32}, {});
+  auto conflict = [&](Operation *existing, StringRef name) {
+    InFlightDiagnostic diag =
+        user->emitError("the size of the blocks this flush puts is checked at run time, which "
+                        "reports an error through '")
+        << name << "', but this module defines another '" << name << "'";
+    diag.attachNote(existing->getLoc()) << "defined here";
+    return diag;
+  };
+  OpBuilder b = OpBuilder::atBlockBegin(getOperation().getBody());
+  Location loc = getOperation().getLoc();
+  if (Operation *existing = symbols->lookup("stderr")) {
+    stderrGlobal = dyn_cast<LLVM::GlobalOp>(existing);
+    if (!stderrGlobal || stderrGlobal.getGlobalType() != ptr ||
+        stderrGlobal.getLinkage() != LLVM::Linkage::External)
+      return conflict(existing, "stderr");
+  } else {
+    stderrGlobal = LLVM::GlobalOp::create(b, loc, ptr, /*isConstant=*/false,
+                                          LLVM::Linkage::External, "stderr", Attribute());
+    symbols->insert(stderrGlobal);
+  }
+  if (Operation *existing = symbols->lookup("fprintf")) {
+    fprintfFn = dyn_cast<LLVM::LLVMFuncOp>(existing);
+    if (!fprintfFn || fprintfFn.getFunctionType() != fprintfType)
+      return conflict(existing, "fprintf");
+  } else {
+    fprintfFn = LLVM::LLVMFuncOp::create(b, loc, "fprintf", fprintfType);
+    symbols->insert(fprintfFn);
+  }
+  if (Operation *existing = symbols->lookup("exit")) {
+    exitFn = dyn_cast<func::FuncOp>(existing);
+    if (!exitFn || exitFn.getFunctionType() != exitType)
+      return conflict(existing, "exit");
+  } else {
+    exitFn = func::FuncOp::create(b, loc, "exit", exitType);
+    exitFn.setPrivate();
+    symbols->insert(exitFn);
+  }
+  return success();
+}
+
+/// Generated code: when `cond` holds, print `format` (a printf format taking
+/// one unsigned 64-bit `arg`) on stderr and exit with status 1.
+void DbLowering::emitFailureIf(OpBuilder &b, Location loc, Value cond, StringRef format,
+                               Value arg) {
+  OpBuilder gb = OpBuilder::atBlockBegin(getOperation().getBody());
+  std::string text = (format + Twine('\0')).str();
+  auto textType = LLVM::LLVMArrayType::get(gb.getI8Type(), text.size());
+  auto global = LLVM::GlobalOp::create(gb, loc, textType, /*isConstant=*/true,
+                                       LLVM::Linkage::Internal, "__arts_error_text",
+                                       gb.getStringAttr(text));
+  symbols->insert(global);
+  auto branch = scf::IfOp::create(b, loc, TypeRange{}, cond, /*withElse=*/false);
+  OpBuilder tb = branch.getThenBodyBuilder();
+  Value stream = LLVM::LoadOp::create(tb, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                      LLVM::AddressOfOp::create(tb, loc, stderrGlobal));
+  Value message = LLVM::AddressOfOp::create(tb, loc, global);
+  LLVM::CallOp::create(tb, loc, fprintfFn, ValueRange{stream, message, arg});
+  func::CallOp::create(tb, loc, exitFn,
+                       ValueRange{arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), 1)});
 }
 
 void DbLowering::lowerAlloc(DbAllocOp alloc) {
@@ -226,6 +366,10 @@ void DbLowering::lowerAlloc(DbAllocOp alloc) {
                                << " element_bytes=" << elementBytes
                                << (alloc.getAddress() ? " (address operand dropped)" : "")
                                << "\n";
+  // Sized as checkSyncs saw them (it may find constants the shape above does not).
+  std::optional<int64_t> syncBytes = staticBlockBytes(alloc, elementBytes);
+  for (DbSyncOp sync : syncsOf(alloc))
+    lowerSync(sync, alloc, guids, ptrs, extents, bytes, syncBytes);
   alloc.getGuids().replaceAllUsesWith(guids);
   alloc.getPtrs().replaceAllUsesWith(ptrs);
   alloc.erase();
@@ -276,6 +420,7 @@ void DbLowering::lowerDistributed(DbAllocOp alloc, const Distribution &dist) {
   Value hostGuids = memref::GetGlobalOp::create(b, loc, globalType, guidGlobal);
   Value hostPtrs = memref::GetGlobalOp::create(b, loc, globalType, ptrGlobal);
   Value hostBytes = arith::ConstantIntOp::create(b, loc, i64, dist.bytes);
+  Value blockCount = extents.front();
   forEachIndex(b, loc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
     Value guid = memref::LoadOp::create(lb, l, hostGuids, ivs);
     memref::StoreOp::create(lb, l, guid, guids, ivs);
@@ -318,7 +463,7 @@ void DbLowering::lowerDistributed(DbAllocOp alloc, const Distribution &dist) {
   });
   for (Operation *user : users) {
     if (auto sync = dyn_cast<DbSyncOp>(user))
-      lowerSync(sync, guids, ptrs, dist);
+      lowerSync(sync, alloc, guids, ptrs, blockCount, hostBytes, dist.bytes);
     else if (auto free = dyn_cast<DbFreeOp>(user))
       lowerDistributedFree(free, ptrGlobal, globalType, dist);
   }
@@ -327,27 +472,57 @@ void DbLowering::lowerDistributed(DbAllocOp alloc, const Distribution &dist) {
   alloc.erase();
 }
 
-void DbLowering::lowerSync(DbSyncOp sync, Value guids, Value ptrs, const Distribution &dist) {
+void DbLowering::lowerSync(DbSyncOp sync, DbAllocOp alloc, Value guids, Value ptrs,
+                           ValueRange extents, Value bytes, std::optional<int64_t> staticBytes) {
   Location loc = sync.getLoc();
   OpBuilder b(sync);
+  Type i32 = b.getI32Type();
+  bool distributed = alloc.getDistributed();
+  if (!staticBytes) {
+    // A block over 4 GiB does not fit the put's byte count: say so and stop.
+    Value limit = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                               std::numeric_limits<uint32_t>::max());
+    Value tooLarge = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, bytes, limit);
+    std::string where;
+    for (char c : locationString(alloc.getLoc()))
+      where += c == '%' ? std::string("%%") : std::string(1, c);
+    emitFailureIf(b, loc, tooLarge,
+                  "carts: error: " + where +
+                      ": a block of this datablock is %llu bytes, over the 32-bit byte count "
+                      "of the put that flushes the host's writes to it\n",
+                  bytes);
+  }
   Value epoch = CreateEpochOp::create(b, loc, b.getI64Type());
-  Value offset = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
-  Value bytes = arith::ConstantIntOp::create(b, loc, b.getI32Type(), dist.bytes);
-  Value count = arith::ConstantIndexOp::create(b, loc, dist.blocks);
+  Value offset = arith::ConstantIntOp::create(b, loc, i32, 0);
+  Value length = staticBytes ? Value(arith::ConstantIntOp::create(b, loc, i32, *staticBytes))
+                             : Value(arith::TruncIOp::create(b, loc, i32, bytes));
   bool flush = sync.getKind() == SyncKind::flush;
-  forEachIndex(b, loc, count, [&](OpBuilder &lb, Location l, ValueRange ivs) {
+  forEachIndex(b, loc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
     Value guid = memref::LoadOp::create(lb, l, guids, ivs);
     Value host = rawPointer(lb, l, memref::LoadOp::create(lb, l, ptrs, ivs));
     if (flush)
-      PutInDbEpochOp::create(lb, l, host, epoch, guid, offset, bytes);
+      PutInDbEpochOp::create(lb, l, host, epoch, guid, offset, length);
     else
-      GetFromDbEpochOp::create(lb, l, host, epoch, guid, offset, bytes);
+      GetFromDbEpochOp::create(lb, l, host, epoch, guid, offset, length);
   });
   WaitOnEpochOp::create(b, loc, epoch);
-  CARTS_DEBUG(kChannel, sync) << "db_sync <" << stringifySyncKind(sync.getKind()) << "> -> "
-                              << (flush ? "put_in_db_epoch" : "get_from_db_epoch") << " of "
-                              << dist.bytes << " bytes per block (" << dist.blocks
-                              << " blocks) in one epoch, then wait_on_epoch\n";
+  if (isDebugChannelOn(kChannel)) {
+    std::string size = staticBytes ? std::to_string(*staticBytes) + " bytes" : "run-time bytes";
+    if (distributed) {
+      std::optional<int64_t> blocks = evaluateConstant(extents.front());
+      debugLine(kChannel, sync) << "db_sync <" << stringifySyncKind(sync.getKind()) << "> -> "
+                                << (flush ? "put_in_db_epoch" : "get_from_db_epoch") << " of "
+                                << size << " per block (" << blocks.value_or(-1)
+                                << " blocks) in one epoch, then wait_on_epoch\n";
+    } else {
+      debugLine(kChannel, sync)
+          << "db_sync <flush> of a table on node 0 -> put_in_db_epoch of each block's payload "
+             "onto itself ("
+          << size << " per block"
+          << (staticBytes ? "" : ", checked against 4 GiB first")
+          << ") in one epoch, then wait_on_epoch: nothing copied, a new version per block\n";
+    }
+  }
   sync.erase();
 }
 
@@ -397,6 +572,9 @@ void DbLowering::runOnOperation() {
   symbols = &symbolTable;
   auto forget = llvm::make_scope_exit([&] { symbols = nullptr; });
   distributedCount = 0;
+  stderrGlobal = {};
+  fprintfFn = {};
+  exitFn = {};
   SmallVector<Operation *> ops; // in program order, so the debug channel reads top down
   bool failedSync = false;
   getOperation().walk([&](Operation *op) {

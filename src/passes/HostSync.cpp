@@ -1,20 +1,36 @@
-//===- HostSync.cpp - host coherence of distributed datablocks ------------===//
+//===- HostSync.cpp - host coherence of datablocks on several nodes -------===//
 //
-// With several nodes, a `distributed` datablock's blocks live on their owners;
-// host code (mainBody outside tasks, on node 0) sees the blocks of other nodes
-// through shadow buffers. This pass puts `arts.db_sync` where the two copies
-// must agree, walking host code in program order with two facts per
-// datablock:
+// With several nodes, host code (mainBody outside tasks, on node 0) and the
+// tasks of other nodes may hold different copies of a datablock. This pass
+// puts `arts.db_sync` where they must agree, walking host code in program
+// order with three facts per datablock table:
 //
-//   dirty  the host may have written a shadow since the last flush;
-//   stale  tasks may have written an owner's copy since the last fetch.
+//   dirty   the host may have written it since the last flush (for a table
+//           on node 0: since tasks first acquired it; before that no other
+//           node holds a copy that could be out of date);
+//   stale   tasks may have written an owner's copy since the last fetch
+//           (`distributed` tables only);
+//   shared  tasks may have acquired it since its allocation (tables on
+//           node 0 only).
+//
+// A `distributed` table's blocks live on their owners and the host sees the
+// blocks of other nodes through shadow buffers: a flush puts the shadows to
+// the owners, a fetch gets the owners' payloads into them. Every other table
+// lives on node 0 and the host writes the owner's payload itself, so only the
+// flush matters: nodes that read the table may cache a copy, which the
+// runtime refreshes when the block's version changes, and a host write is
+// not a new version until a put of the block onto itself says so. Tasks'
+// write-backs reach node 0 before their epoch ends, so such a table is never
+// stale.
 //
 //   host access (an op with no epoch inside that uses a payload of the
 //   table: the whole op counts, so a loop nest syncs once, before it)
-//       -> fetch before it if stale; then dirty if it may write;
+//       -> fetch before it if stale; then dirty if it may write (and, for a
+//          table on node 0, tasks have acquired it);
 //   epoch (or a task outside epochs)
-//       -> flush before it for each datablock its tasks acquire if dirty;
-//          then stale for those they acquire out/inout/concurrent.
+//       -> flush before it for each table its tasks acquire if dirty;
+//          then stale for the distributed ones they acquire
+//          out/inout/concurrent, shared for the others.
 //
 // A loop with epochs inside is walked twice: the first walk only computes the
 // state at the end of the body, which joins the entry state for the walk that
@@ -51,11 +67,14 @@ static constexpr llvm::StringLiteral kChannel = "host_sync";
 namespace {
 
 struct SyncState {
-  llvm::BitVector dirty, stale;
-  explicit SyncState(unsigned n) : dirty(n), stale(n) {}
+  /// `shared`: tasks may have acquired a table on node 0 since its
+  /// allocation, so another node may hold a copy of it.
+  llvm::BitVector dirty, stale, shared;
+  explicit SyncState(unsigned n) : dirty(n), stale(n), shared(n) {}
   void join(const SyncState &other) {
     dirty |= other.dirty;
     stale |= other.stale;
+    shared |= other.shared;
   }
 };
 
@@ -78,10 +97,11 @@ class HostSyncWalker {
 public:
   HostSyncWalker(ModuleOp module) : dominance(module) {}
 
-  /// Indexes the distributed allocations and their host accesses.
+  /// Indexes the allocations and their host accesses.
   void collect(ModuleOp module);
   bool empty() const { return allocs.empty(); }
   unsigned size() const { return allocs.size(); }
+  unsigned distributedCount() const { return distributed.count(); }
   void walkRegion(Region &region, SyncState &state, Mode mode);
   unsigned inserted = 0;
   /// Syncs a `count` walk would insert, per datablock and kind.
@@ -105,6 +125,8 @@ private:
   std::optional<unsigned> traceToAlloc(Value ptrs);
 
   SmallVector<DbAllocOp> allocs;
+  /// Per allocation: `distributed` (blocks on their owners, shadows on the host).
+  llvm::BitVector distributed;
   DenseMap<Operation *, unsigned> allocIndex;
   DenseMap<Operation *, SmallVector<std::pair<unsigned, bool>, 1>> accesses;
   DominanceInfo dominance;
@@ -112,10 +134,9 @@ private:
 
 void HostSyncWalker::collect(ModuleOp module) {
   module.walk([&](DbAllocOp alloc) {
-    if (!alloc.getDistributed())
-      return;
     allocIndex[alloc] = allocs.size();
     allocs.push_back(alloc);
+    distributed.push_back(alloc.getDistributed());
   });
   for (auto [db, alloc] : llvm::enumerate(allocs))
     for (Operation *user : alloc.getPtrs().getUsers())
@@ -128,7 +149,9 @@ void HostSyncWalker::collect(ModuleOp module) {
     for (auto [db, write] : uses)
       ++(write ? writes : reads)[db];
   for (auto [db, alloc] : llvm::enumerate(allocs))
-    debugLine(kChannel, alloc) << "distributed datablock: host code reads it at " << reads[db]
+    debugLine(kChannel, alloc) << (distributed.test(db) ? "distributed datablock"
+                                                        : "datablock on node 0")
+                               << ": host code reads it at " << reads[db]
                                << " and may write it at " << writes[db] << " places\n";
 }
 
@@ -204,7 +227,11 @@ void HostSyncWalker::sync(Operation *before, unsigned db, SyncKind kind, Mode mo
   DbSyncOp::create(b, before->getLoc(), kind, alloc.getGuids(), alloc.getPtrs());
   ++inserted;
   CARTS_DEBUG(kChannel, before) << stringifySyncKind(kind) << " "
-                                << locationString(alloc.getLoc()) << " " << why << "\n";
+                                << locationString(alloc.getLoc()) << " " << why
+                                << (distributed.test(db)
+                                        ? ""
+                                        : " (host writes reach the owner's copy: new version)")
+                                << "\n";
 }
 
 void HostSyncWalker::walkRegion(Region &region, SyncState &state, Mode mode) {
@@ -218,6 +245,7 @@ void HostSyncWalker::visit(Operation *op, SyncState &state, Mode mode) {
     if (auto it = allocIndex.find(alloc); it != allocIndex.end()) {
       state.dirty.reset(it->second); // fresh blocks and shadows are all zero
       state.stale.reset(it->second);
+      state.shared.reset(it->second);
     }
     return;
   }
@@ -254,7 +282,7 @@ void HostSyncWalker::visitAccess(Operation *op, SyncState &state, Mode mode) {
       sync(op, db, SyncKind::fetch, mode, "before host access");
       state.stale.reset(db);
     }
-    if (writes)
+    if (writes && (distributed.test(db) || state.shared.test(db)))
       state.dirty.set(db);
   }
 }
@@ -268,9 +296,14 @@ void HostSyncWalker::visitEpoch(Operation *op, SyncState &state, Mode mode) {
       sync(op, db, SyncKind::flush, mode, "before epoch");
       state.dirty.reset(db);
     }
-  for (auto [db, writes] : acquired)
-    if (writes)
+  // A table on node 0 gets its tasks' writes back before the epoch ends, but
+  // other nodes may keep copies of it from now on.
+  for (auto [db, writes] : acquired) {
+    if (!distributed.test(db))
+      state.shared.set(db);
+    else if (writes)
       state.stale.set(db);
+  }
 }
 
 /// The state at the start of `op`'s body once the back edge is joined in,
@@ -306,15 +339,18 @@ void HostSyncWalker::visitLoop(Operation *op, SyncState &state, Mode mode) {
     if (op->isAncestor(allocs[db])) {
       others.dirty.reset(db); // made inside the loop: fresh each time
       others.stale.reset(db);
+      others.shared.reset(db);
     }
   SyncState cleared(allocs.size());
   SyncState backEdge = bodyEntry(op, cleared);
   SyncState entryOnly = others;
   entryOnly.dirty.reset(backEdge.dirty);
   entryOnly.stale.reset(backEdge.stale);
+  entryOnly.shared.reset(); // not a sync of its own: both walks below start with it
   if (entryOnly.dirty.any() || entryOnly.stale.any()) {
     SyncState without = backEdge;
-    SyncState with = backEdge;
+    without.shared |= others.shared;
+    SyncState with = without;
     with.join(entryOnly);
     auto base = countSyncs(op, without);
     auto more = countSyncs(op, with);
@@ -362,7 +398,7 @@ struct HostSync : arts::impl::HostSyncBase<HostSync> {
     HostSyncWalker walker(module);
     walker.collect(module);
     if (walker.empty()) {
-      CARTS_DEBUG(kChannel, module) << "no distributed datablock: no host sync\n";
+      CARTS_DEBUG(kChannel, module) << "no datablock: no host sync\n";
       return;
     }
     for (auto fn : module.getOps<FunctionOpInterface>()) {
@@ -371,7 +407,8 @@ struct HostSync : arts::impl::HostSyncBase<HostSync> {
       SyncState state(walker.size());
       walker.walkRegion(fn.getFunctionBody(), state, Mode::insert);
     }
-    CARTS_DEBUG(kChannel, module) << walker.size() << " distributed datablocks, "
+    CARTS_DEBUG(kChannel, module) << walker.size() << " datablocks ("
+                                  << walker.distributedCount() << " distributed), "
                                   << walker.inserted << " syncs inserted\n";
   }
 };

@@ -339,12 +339,14 @@ func.func @unknown_enum_case(%r: i32) {
 
 // -----
 
-// Only a distributed allocation has host shadows to flush or fetch.
-func.func @sync_not_distributed(%r: i32, %n: index) {
+// Only a distributed allocation has host shadows to fetch into; a table on node 0 may only be
+// flushed (a put of each block onto itself).
+func.func @fetch_not_distributed(%r: i32, %n: index) {
   %c1 = arith.constant 1 : index
   %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%n] elementSizes[%c1] : memref<?xi64>, memref<?xmemref<?xf32>>
-  // expected-error @+1 {{syncs the host view of a distributed arts.db_alloc; this one is not distributed}}
   arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  // expected-error @+1 {{fetches into the host shadows of a distributed arts.db_alloc; this one is not distributed (its payload is node 0's own)}}
+  arts.db_sync <fetch> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
   return
 }
 

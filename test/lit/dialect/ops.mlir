@@ -63,6 +63,10 @@ func.func @distributed_block_table(%blocks: index, %bs: index) {
   arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?xf64>>)
   // CHECK: arts.db_sync <fetch> (%{{.*}}, %{{.*}} : memref<?xi64>, memref<?xmemref<?xf64>>)
   arts.db_sync <fetch> (%g, %p : memref<?xi64>, memref<?xmemref<?xf64>>)
+  // A table on node 0 is flushed too (its blocks put onto themselves).
+  // CHECK: arts.db_sync <flush> (%{{.*}}, %{{.*}} : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  %g1, %p1 = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%blocks] elementSizes[%bs, %bs] : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  arts.db_sync <flush> (%g1, %p1 : memref<?xi64>, memref<?xmemref<?x?xf32>>)
   // CHECK: arts.db_alloc <out> <write> <fine_grained>
   %g2, %p2 = arts.db_alloc <out> <write> <fine_grained> route(%r) sizes[%blocks, %blocks] elementSizes[] : memref<?x?xi64>, memref<?x?xmemref<f32>>
   // CHECK: arts.db_alloc <inout> <write> <stencil>

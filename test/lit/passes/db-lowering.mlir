@@ -13,6 +13,11 @@
 // RUN:   | FileCheck %s --check-prefix=DIST --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_sync --implicit-check-not=arts.db_free
 // RUN: carts-opt %t/distributed.mlir --pass-pipeline='builtin.module(arts-db-lowering,canonicalize)' | FileCheck %s --check-prefix=ROUTE
 // RUN: carts-opt %t/distributed.mlir --pass-pipeline='builtin.module(arts-db-lowering)' --debug-only=db-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=DLOG
+// The flush of a table on node 0 (not distributed): a put of each block's payload onto itself
+// in one epoch, with a constant byte count or one computed at run time (checked against 4 GiB).
+// RUN: carts-opt %t/node-zero.mlir --pass-pipeline='builtin.module(arts-db-lowering)' | carts-opt \
+// RUN:   | FileCheck %s --check-prefix=NODE0 --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_sync
+// RUN: carts-opt %t/node-zero.mlir --pass-pipeline='builtin.module(arts-db-lowering)' --debug-only=db-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=ZLOG
 
 //--- convert.mlir
 
@@ -281,6 +286,91 @@ func.func @distributed(%v: f32) {
 }
 }
 
+//--- node-zero.mlir
+
+// A coarse table of one 4 x 2 float block (32 bytes), then a 2 x 2 table of blocks of %n doubles.
+// The run-time check reuses the program's own declarations of stderr, fprintf and exit.
+// NODE0: llvm.mlir.global internal constant @__arts_error_text("carts: error: {{.*}}node-zero.mlir:[[#DYN:]]:14: a block of this datablock is %llu bytes, over the 32-bit byte count of the put that flushes the host's writes to it\0A\00")
+// NODE0: llvm.mlir.global external @stderr()
+// NODE0-NOT: @stderr
+// NODE0: llvm.func @fprintf(!llvm.ptr, !llvm.ptr, ...) -> i32
+// NODE0-NOT: @fprintf(
+// NODE0: func.func private @exit(i32)
+// NODE0-NOT: func.func private @exit
+// NODE0-LABEL: func.func @node_zero
+// NODE0: %[[GUIDS:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// NODE0-NEXT: %[[PTRS:.*]] = memref.alloc(%{{.*}}) : memref<?xmemref<?x2xf32>>
+// Host code writes the payload in place.
+// NODE0: %[[HB:.*]] = memref.load %[[PTRS]][%{{.*}}] : memref<?xmemref<?x2xf32>>
+// NODE0-NEXT: memref.store %{{.*}}, %[[HB]][%{{.*}}, %{{.*}}] : memref<?x2xf32>
+// NODE0-NEXT: %[[E:.*]] = arts.create_epoch
+// NODE0-NEXT: %[[OFF:.*]] = arith.constant 0 : i32
+// NODE0-NEXT: %[[LEN:.*]] = arith.constant 32 : i32
+// NODE0: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step
+// NODE0-NEXT: %[[GJ:.*]] = memref.load %[[GUIDS]][%[[J]]] : memref<?xi64>
+// NODE0-NEXT: %[[VJ:.*]] = memref.load %[[PTRS]][%[[J]]] : memref<?xmemref<?x2xf32>>
+// NODE0-NEXT: %[[AJ:.*]] = memref.extract_aligned_pointer_as_index %[[VJ]]
+// NODE0-NEXT: %[[AJ64:.*]] = arith.index_cast %[[AJ]] : index to i64
+// NODE0-NEXT: %[[PJ:.*]] = llvm.inttoptr %[[AJ64]] : i64 to !llvm.ptr
+// NODE0-NEXT: arts.put_in_db_epoch %[[PJ]], epoch(%[[E]]), db(%[[GJ]]), offset(%[[OFF]]), bytes(%[[LEN]]) : !llvm.ptr
+// NODE0-NEXT: }
+// NODE0-NEXT: arts.wait_on_epoch %[[E]]
+// NODE0: %[[GUIDS2:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xi64>
+// NODE0-NEXT: %[[PTRS2:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xmemref<?xf64>>
+// NODE0-NEXT: %[[N64:.*]] = arith.index_cast %{{.*}} : index to i64
+// NODE0-NEXT: %[[EIGHT:.*]] = arith.constant 8 : i64
+// NODE0-NEXT: %[[BYTES:.*]] = arith.muli %[[N64]], %[[EIGHT]] : i64
+// NODE0: arts.db_create %{{.*}}, %[[BYTES]] : !llvm.ptr
+// NODE0: %[[MAX:.*]] = arith.constant 4294967295 : i64
+// NODE0-NEXT: %[[BIG:.*]] = arith.cmpi ugt, %[[BYTES]], %[[MAX]] : i64
+// NODE0-NEXT: scf.if %[[BIG]] {
+// NODE0-NEXT: %[[SA:.*]] = llvm.mlir.addressof @stderr : !llvm.ptr
+// NODE0-NEXT: %[[S:.*]] = llvm.load %[[SA]] : !llvm.ptr -> !llvm.ptr
+// NODE0-NEXT: %[[T:.*]] = llvm.mlir.addressof @__arts_error_text : !llvm.ptr
+// NODE0-NEXT: llvm.call @fprintf(%[[S]], %[[T]], %[[BYTES]])
+// NODE0-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+// NODE0-NEXT: call @exit(%[[ONE]]) : (i32) -> ()
+// NODE0-NEXT: }
+// NODE0-NEXT: %[[E2:.*]] = arts.create_epoch
+// NODE0-NEXT: %[[OFF2:.*]] = arith.constant 0 : i32
+// NODE0-NEXT: %[[LEN2:.*]] = arith.trunci %[[BYTES]] : i64 to i32
+// NODE0: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// NODE0-NEXT: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// NODE0-NEXT: %[[GK:.*]] = memref.load %[[GUIDS2]][%[[I]], %[[K]]] : memref<?x?xi64>
+// NODE0-NEXT: %[[VK:.*]] = memref.load %[[PTRS2]][%[[I]], %[[K]]] : memref<?x?xmemref<?xf64>>
+// NODE0: arts.put_in_db_epoch %{{.*}}, epoch(%[[E2]]), db(%[[GK]]), offset(%[[OFF2]]), bytes(%[[LEN2]]) : !llvm.ptr
+// NODE0-NEXT: }
+// NODE0-NEXT: }
+// NODE0-NEXT: arts.wait_on_epoch %[[E2]]
+// NODE0: arts.db_destroy
+// NODE0: arts.db_destroy
+// NODE0: return
+module {
+llvm.mlir.global external @stderr() {addr_space = 0 : i32} : !llvm.ptr
+llvm.func @fprintf(!llvm.ptr, !llvm.ptr, ...) -> i32
+func.func private @exit(i32)
+func.func @node_zero(%v: f32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4, %c2]
+      : memref<?xi64>, memref<?xmemref<?x2xf32>>
+  %blk = arts.db_ref %p[%c0] : memref<?xmemref<?x2xf32>> -> memref<?x2xf32>
+  memref.store %v, %blk[%c0, %c0] : memref<?x2xf32>
+  // ZLOG: [db-lowering] {{.*}}node-zero.mlir:[[@LINE+1]]:3: db_sync <flush> of a table on node 0 -> put_in_db_epoch of each block's payload onto itself (32 bytes per block) in one epoch, then wait_on_epoch: nothing copied, a new version per block
+  arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?x2xf32>>)
+  %g2, %p2 = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2, %c2] elementSizes[%n]
+      : memref<?x?xi64>, memref<?x?xmemref<?xf64>>
+  // ZLOG: [db-lowering] {{.*}}node-zero.mlir:[[@LINE+1]]:3: db_sync <flush> of a table on node 0 -> put_in_db_epoch of each block's payload onto itself (run-time bytes per block, checked against 4 GiB first) in one epoch, then wait_on_epoch: nothing copied, a new version per block
+  arts.db_sync <flush> (%g2, %p2 : memref<?x?xi64>, memref<?x?xmemref<?xf64>>)
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x2xf32>>)
+  arts.db_free(%g2, %p2 : memref<?x?xi64>, memref<?x?xmemref<?xf64>>)
+  return
+}
+}
+
 //--- invalid.mlir
 
 // A block of vectors has no byte size here.
@@ -325,5 +415,35 @@ func.func @distributed_bad_init(%r: i32) {
   %c2 = arith.constant 2 : index
   %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c2] {distributed}
       : memref<?xi64>, memref<?xmemref<?xf32>>
+  return
+}
+
+// -----
+
+// A flush puts each block whole, and a put takes a 32-bit byte count: a constant block of
+// 2^31 floats (8 GiB) cannot be flushed.
+func.func @flush_too_large(%r: i32) {
+  %c1 = arith.constant 1 : index
+  %big = arith.constant 2147483648 : index
+  // expected-error @+1 {{a block of 8589934592 bytes does not fit the 32-bit byte count of the put that flushes the host's writes to it}}
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%big]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  // expected-note @+1 {{flushed here}}
+  arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+
+// -----
+
+// The run-time check of a block size known only at run time reports through fprintf; a
+// function of the program with that name and another type is reported.
+// expected-note @+1 {{defined here}}
+func.func private @fprintf(i32)
+func.func @flush_checked_conflict(%r: i32, %n: index) {
+  %c1 = arith.constant 1 : index
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  // expected-error @+1 {{the size of the blocks this flush puts is checked at run time, which reports an error through 'fprintf', but this module defines another 'fprintf'}}
+  arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
   return
 }

@@ -1,8 +1,11 @@
 // arts-host-sync: with several nodes, host code sees the blocks of a distributed datablock
 // that other nodes own through shadows; a flush goes before an epoch whose tasks use what the
-// host wrote, a fetch before a host access to what tasks wrote. Loops are walked with their
-// back edge; syncs needed only for a loop's first iteration go before the loop. A second run
-// adds nothing; with one node, or without distributed datablocks, nothing happens.
+// host wrote, a fetch before a host access to what tasks wrote. A table that is not distributed
+// lives on node 0 and the host writes it in place, but other nodes may hold copies of it once
+// tasks have acquired it: it is flushed (a new version) before an epoch whose tasks acquire
+// what the host wrote since then, and never fetched. Loops are walked with their back edge;
+// syncs needed only for a loop's first iteration go before the loop. A second run adds
+// nothing; with one node nothing happens.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync)' | carts-opt --split-input-file | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync,arts-host-sync)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync)' --debug-only=host_sync 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
@@ -283,13 +286,26 @@ func.func @one_node(%v: f32) {
 
 // -----
 
-// Several nodes, but the datablock stays on node 0 (not distributed): the host's view is the
-// owner's, nothing to sync.
-// CHECK-LABEL: func.func @node_zero_only
+// A table on node 0 (coarse, not distributed): the host writes it before the first epoch, which
+// needs no flush (no other node holds a copy yet), then between the two epochs, so the second
+// epoch's tasks must not use a copy a node kept from the first: one flush, before the second.
+// CHECK-LABEL: func.func @node_zero_written
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <coarse>
+// CHECK: memref.store
 // CHECK-NOT: arts.db_sync
-// DEBUG: [host_sync] {{.*}}: no distributed datablock: no host sync
+// CHECK: arts.epoch
+// CHECK: arts.db_acquire <in>
+// CHECK-NOT: arts.db_sync
+// CHECK: memref.store
+// CHECK-NEXT: arts.db_sync <flush> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?xf32>>)
+// CHECK-NEXT: arts.epoch
+// CHECK: arts.db_acquire <in>
+// CHECK-NOT: arts.db_sync
+// CHECK: return
+// DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#NZ:@LINE+8]]:12: datablock on node 0: host code reads it at 0 and may write it at 2 places
+// DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+20]]:9: flush {{.*}}host-sync.mlir:[[#NZ]]:12 before epoch (host writes reach the owner's copy: new version)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
-func.func @node_zero_only(%v: f32) {
+func.func @node_zero_written(%v: f32, %w: f32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -298,7 +314,16 @@ func.func @node_zero_only(%v: f32) {
       : memref<?xi64>, memref<?xmemref<?xf32>>
   %blk = arts.db_ref %p[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
   memref.store %v, %blk[%c0] : memref<?xf32>
-  %e = arts.epoch {
+  %e0 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  memref.store %w, %blk[%c1] : memref<?xf32>
+  %e1 = arts.epoch {
     %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
         : memref<?xi64>, memref<?xmemref<?xf32>>
     arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
@@ -307,6 +332,142 @@ func.func @node_zero_only(%v: f32) {
     }
   }
   arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// A table on node 0 that tasks write and the host only reads: the tasks' write-backs reach
+// node 0 before their epoch ends (no fetch) and the host writes nothing (no flush).
+// CHECK-LABEL: func.func @node_zero_read_only
+// CHECK-NOT: arts.db_sync
+// CHECK: return
+// DEBUG: [host_sync] {{.*}}: datablock on node 0: host code reads it at 1 and may write it at 0 places
+// DEBUG: [host_sync] {{.*}}: 1 datablocks (0 distributed), 0 syncs inserted
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @node_zero_read_only() -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    %ag, %ap = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  %blk = arts.db_ref %p[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  %x = memref.load %blk[%c0] : memref<?xf32>
+  %e1 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return %x : f32
+}
+}
+
+// -----
+
+// Tables on node 0 in a time loop. The weights the host writes before the loop are flushed
+// nowhere (no task has acquired them before); the input the host writes at the top of every
+// iteration is flushed before the epoch inside the loop (from the second iteration on, nodes
+// may hold the previous iteration's copy).
+// CHECK-LABEL: func.func @node_zero_loop
+// CHECK: %[[WG:.*]], %[[WP:.*]] = arts.db_alloc <in> <read> <coarse>
+// CHECK: %[[XG:.*]], %[[XP:.*]] = arts.db_alloc <in> <read> <coarse>
+// CHECK-NOT: arts.db_sync
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK-NEXT: arts.db_sync <flush> (%[[XG]], %[[XP]]
+// CHECK-NEXT: arts.epoch
+// CHECK-NOT: arts.db_sync
+// CHECK: return
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @node_zero_loop(%v: f32, %steps: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %wg, %wp = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %xg, %xp = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %w = arts.db_ref %wp[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  memref.store %v, %w[%c0] : memref<?xf32>
+  %x = arts.db_ref %xp[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  scf.for %t = %c0 to %steps step %c1 {
+    memref.store %v, %x[%c0] : memref<?xf32>
+    %e = arts.epoch {
+      %ag, %ap = arts.db_acquire <in> (%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
+          : memref<?xi64>, memref<?xmemref<?xf32>>
+      %bg, %bp = arts.db_acquire <in> (%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+          : memref<?xi64>, memref<?xmemref<?xf32>>
+      arts.edt <task> <internode> route(%r) (%ap, %bp : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) {
+      ^bb0(%view: memref<?xmemref<?xf32>>, %view2: memref<?xmemref<?xf32>>):
+        arts.db_release(%view : memref<?xmemref<?xf32>>)
+        arts.db_release(%view2 : memref<?xmemref<?xf32>>)
+      }
+    }
+  }
+  arts.db_free(%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  arts.db_free(%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// One node, a table on node 0 written between two epochs: nothing to sync either.
+// CHECK-LABEL: func.func @one_node_zero
+// CHECK-NOT: arts.db_sync
+// DEBUG: [host_sync] {{.*}}: one node: no host sync
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @one_node_zero(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  %blk = arts.db_ref %p[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  memref.store %v, %blk[%c0] : memref<?xf32>
+  %e1 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// Several nodes and no datablock at all: nothing to do.
+// DEBUG: [host_sync] {{.*}}: no datablock: no host sync
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @no_datablock() {
   return
 }
 }
