@@ -147,8 +147,11 @@ class Node:
         self.lib.cartsNodeSetFunctions(self.functions, self.function_count)
         with self.lock:
             self.run_id = run_id
-            for src in range(self.nodes):
-                self._release_in_order(run_id, src)
+        # Batches that came before this call wait for the runtime to accept them (after its
+        # initPerNode), so they are applied from another thread while main starts here.
+        early = threading.Thread(target=self._release_all, args=(run_id,), name="carts-early",
+                                 daemon=True)
+        early.start()
         pump = threading.Thread(target=self._pump, args=(run_id,), name="carts-pump", daemon=True)
         pump.start()
         out_path = Path(log_dir) / f"node{self.node}.out"
@@ -159,6 +162,7 @@ class Node:
         finally:
             self.lib.cartsNodeStop()  # also if artsRT never started the run
         pump.join()
+        early.join()
         stats = (ctypes.c_uint64 * len(STAT_NAMES))()
         self.lib.cartsNodeStats(stats)
         return {"node": self.node, "code": code, "stdout": out_path.read_text(errors="replace"),
@@ -202,6 +206,11 @@ class Node:
                 return
             self.pending.setdefault((run_id, src), {})[seq] = batch
             if run_id == self.run_id:
+                self._release_in_order(run_id, src)
+
+    def _release_all(self, run_id: int) -> None:
+        with self.lock:
+            for src in range(self.nodes):
                 self._release_in_order(run_id, src)
 
     def _release_in_order(self, run_id: int, src: int) -> None:
