@@ -57,7 +57,8 @@
  * Configuration: arts.cfg ([ARTS] section, key=value, # comments) named by the environment
  * variable artsConfig, else ./arts.cfg, else defaults; any key can be overridden by an
  * environment variable of the same name. Keys read: threads (default: online cores),
- * nodeCount (1; this library runs one node), stackSize (worker stack bytes, k/m/g suffixes,
+ * nodeCount (1 in a process of its own; several nodes are several processes, see carts_node.h),
+ * stackSize (worker stack bytes, k/m/g suffixes,
  * default 8m), deadlockTimeout (seconds, default 2, 0 = off). Other keys are ignored.
  */
 #ifndef CARTS_ARTS_H
