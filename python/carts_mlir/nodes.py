@@ -147,6 +147,9 @@ class Node:
         self.lib.cartsNodeSetFunctions(self.functions, self.function_count)
         with self.lock:
             self.run_id = run_id
+            for table in (self.pending, self.expected):  # older runs' leftovers
+                for key in [k for k in table if k[0] < run_id]:
+                    del table[key]
         # Batches that came before this call wait for the runtime to accept them (after its
         # initPerNode), so they are applied from another thread while main starts here.
         early = threading.Thread(target=self._release_all, args=(run_id,), name="carts-early",
@@ -362,16 +365,29 @@ class NodeCluster:
             self.actors.append(actor_class.options(**options).remote(k, self.nodes, runtime_path))
         self.pids = self._get([a.connect.remote(self.actors) for a in self.actors], "start")
 
-    def _get(self, refs: list, what: str) -> list:
-        """Wait for one call per node; a dead actor becomes a NodeFailure naming its node."""
+    def _get(self, refs: list, what: str, timeout: float | None = None,
+             node0_ends_run: bool = False) -> list:
+        """Wait for one call per node; a dead actor becomes a NodeFailure naming its node, as
+        does running past ``timeout`` or, with ``node0_ends_run``, a node still busy
+        STOP_GRACE_S after node 0's call returned."""
         ray = self.ray
         index = {ref: k for k, ref in enumerate(refs)}
         results: list = [None] * len(refs)
         pending = list(refs)
+        started, node0_done = time.monotonic(), None
         while pending:
             ready, pending = ray.wait(pending, num_returns=1, timeout=POLL_S)
             for ref in ready:
                 results[index[ref]] = self._result(ref, index[ref], what)
+            now = time.monotonic()
+            if node0_ends_run and node0_done is None and results[0] is not None:
+                node0_done = now
+            if node0_done is not None and pending and now - node0_done > STOP_GRACE_S:
+                late = sorted(index[r] for r in pending)
+                raise NodeFailure(f"node(s) {', '.join(map(str, late))} did not stop within "
+                                  f"{STOP_GRACE_S:.0f}s after node 0 returned")
+            if timeout is not None and pending and now - started > timeout:
+                raise NodeFailure(f"{what} did not finish within {timeout:g}s")
         return results
 
     def _result(self, ref, node: int, what: str):
@@ -426,26 +442,9 @@ class NodeCluster:
 
     def _run(self, argv: list[str], jit: list[float], timeout: float | None) -> ClusterRun:
         self.run_count += 1
-        run_id = self.run_count
         started = time.monotonic()
-        refs = [a.run.remote(run_id, list(argv), self.log_dir) for a in self.actors]
-        index = {ref: k for k, ref in enumerate(refs)}
-        results: list = [None] * self.nodes
-        pending = list(refs)
-        node0_done = None
-        while pending:
-            ready, pending = self.ray.wait(pending, num_returns=1, timeout=POLL_S)
-            for ref in ready:
-                results[index[ref]] = self._result(ref, index[ref], "the run")
-            now = time.monotonic()
-            if results[0] is not None and node0_done is None:
-                node0_done = now
-            if node0_done is not None and pending and now - node0_done > STOP_GRACE_S:
-                late = sorted(index[r] for r in pending)
-                raise NodeFailure(f"node(s) {', '.join(map(str, late))} did not stop within "
-                                  f"{STOP_GRACE_S:.0f}s after node 0 returned")
-            if timeout is not None and pending and now - started > timeout:
-                raise NodeFailure(f"the run did not finish within {timeout:g}s")
+        results = self._get([a.run.remote(self.run_count, list(argv), self.log_dir)
+                             for a in self.actors], "the run", timeout, node0_ends_run=True)
         wall = time.monotonic() - started
         nodes = [NodeResult(r["node"], r["code"], r["stdout"], r["stderr"], r["stats"], jit[k])
                  for k, r in enumerate(results)]

@@ -281,10 +281,8 @@ void rt_net_run_started(void) {
 }
 
 void rt_net_run_ended(void) {
-  pthread_mutex_lock(&net.lock);
-  net.ended = 1;
-  net.accepting = 0;
-  pthread_cond_broadcast(&net.cond);
+  cartsNodeStop();
+  pthread_mutex_lock(&net.lock); /* deliveries already being applied finish first */
   while (net.inflight > 0)
     pthread_cond_wait(&net.cond, &net.lock);
   pthread_mutex_unlock(&net.lock);
