@@ -18,6 +18,11 @@ concurrency plan spans ``N x threads`` workers, and step 3 runs on N Ray node ac
 (:mod:`carts_mlir.nodes`): a local Ray instance, or the cluster at ``--ray-address``.
 Node 0's output is ours; other nodes' lines are prefixed ``[node k]``.
 
+On one node the ARTS program is also written as a native executable, ``./<name>_arts``
+(``-o PATH`` names it): the same optimised code as the JIT's, linked against the runtime with
+an rpath (:mod:`carts_mlir.jit.native`), so it runs on its own with ``threads=N`` in its
+environment (else arts.cfg, else every core).
+
 ``--no-arts`` runs the sequential program instead (pragmas ignored). ``--emit-llvm`` also
 writes the LLVM IR to ``<name>-arts.ll`` (``<name>-seq.ll`` with ``--no-arts``).
 """
@@ -47,7 +52,9 @@ options:
   --stats                 print per-node counters (tasks, messages, bytes) on stderr
   --no-arts               run the sequential program (OpenMP pragmas ignored)
   --emit-llvm             also write the LLVM IR to <name>-arts.ll (<name>-seq.ll with --no-arts)
-  --compile-only          compile (through the JIT's code generation) but do not run
+  -o PATH                 the native executable (default ./<name>_arts; one node only)
+  --no-executable         do not write the native executable
+  --compile-only          compile (and write the executable) but do not run
   -h, --help              show this help
 """
 
@@ -65,6 +72,8 @@ class ExecuteOptions:
     ray_address: str | None = None
     stats: bool = False
     compile_only: bool = False
+    output: str | None = None
+    executable: bool = True
     program_args: list[str] = field(default_factory=list)
 
 
@@ -78,7 +87,7 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
         if a == "--":
             opts.program_args = argv[k + 1 :]
             break
-        if a in ("-D", "-I", "--threads", "--nodes", "--ray-address"):
+        if a in ("-D", "-I", "-o", "--threads", "--nodes", "--ray-address"):
             if k + 1 >= len(argv):
                 raise CartsError(f"missing value after '{a}'")
             k += 1
@@ -91,6 +100,8 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
                 opts.nodes = _positive(value, a)
             elif a == "--ray-address":
                 opts.ray_address = value
+            elif a == "-o":
+                opts.output = value
             else:
                 opts.threads = _positive(value, a)
         elif a.startswith("-D"):
@@ -113,6 +124,8 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
             opts.emit_llvm = True
         elif a == "--compile-only":
             opts.compile_only = True
+        elif a == "--no-executable":
+            opts.executable = False
         elif a.startswith("-"):
             raise CartsError(f"unknown argument '{a}' (see 'carts execute --help')")
         elif opts.source is None:
@@ -122,7 +135,14 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
         k += 1
     if opts.source is None:
         raise CartsError("no input file (usage: carts execute FILE.c [options])")
+    if opts.output is not None and not opts.executable:
+        raise CartsError("-o names the executable, which --no-executable turns off")
     return opts
+
+
+def executable_path(opts: ExecuteOptions) -> Path:
+    """Where the native executable goes: ``-o``, else ``./<stem>_arts``."""
+    return Path(opts.output) if opts.output else Path(f"{Path(opts.source).stem}_arts")
 
 
 def _positive(text: str, flag: str) -> int:
@@ -178,6 +198,11 @@ def execute_main(argv: list[str]) -> int:
     several = not opts.no_arts and (opts.nodes or 1) > 1
     if opts.ray_address and not several:
         raise CartsError("--ray-address needs --nodes N with N > 1")
+    if opts.output is not None and (several or opts.no_arts):
+        raise CartsError("-o: the native executable is the ARTS program on one node")
+    if opts.executable and not several and not opts.no_arts:
+        from .jit.native import check_output_path
+        check_output_path(executable_path(opts))
     started = time.perf_counter()
     if opts.no_arts:
         llvm_ir = sequential_llvm_ir(opts.source, defines=opts.defines, includes=opts.includes)
@@ -189,6 +214,9 @@ def execute_main(argv: list[str]) -> int:
         if opts.emit_llvm:
             emit_llvm(llvm_ir, arts_llvm_path(opts.source))
         program = None if several else compile_arts_program(llvm_ir, opts.opt_level)
+        if opts.executable and not several:
+            from .jit.native import build_executable
+            build_executable(llvm_ir, executable_path(opts), opt_level=opts.opt_level)
     if opts.compile_only:
         print(f"carts execute: compiled in {time.perf_counter() - started:.2f}s", file=sys.stderr)
         return 0

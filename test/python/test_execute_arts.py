@@ -6,10 +6,12 @@ expects."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -27,9 +29,14 @@ CHECKSUM_RTOL = 1e-6
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 
 
+#: Where runs without a directory of their own leave their native executables.
+SCRATCH = Path(tempfile.mkdtemp(prefix="carts-test-execute-"))
+atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
+
+
 def execute(*args, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "carts_mlir", "execute", *map(str, args)],
-                          capture_output=True, text=True, timeout=timeout, cwd=cwd)
+                          capture_output=True, text=True, timeout=timeout, cwd=cwd or SCRATCH)
 
 
 def gcc_openmp_run(source: Path, tmp_path: Path, threads: int, *flags: str) -> str:
@@ -157,6 +164,50 @@ def test_emit_llvm_writes_the_arts_program(tmp_path):
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "emit-arts.ll").read_text()
     assert "define i32 @main(" in text and "artsMain" in text and "artsEdtCreate" in text
+
+
+def test_execute_leaves_a_native_executable_that_runs_on_its_own(tmp_path):
+    source = EXAMPLES / "ml-kernels" / "batchnorm" / "batchnorm.c"
+    result = execute(source, "-O3", "-DMINI_DATASET", "-I", INCLUDE, "--threads", 2, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    exe = tmp_path / "batchnorm_arts"
+    assert exe.is_file() and os.access(exe, os.X_OK)
+    # from another directory, with nothing of the package in its environment
+    env = {"PATH": os.environ.get("PATH", ""), "threads": "2"}
+    alone = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, cwd="/",
+                           env=env)
+    assert alone.returncode == 0, alone.stderr
+    assert checksum(alone.stdout) == checksum(result.stdout)
+    assert "kernel.batchnorm:" in alone.stdout
+
+
+def test_the_executable_keeps_the_programs_exit_code_and_arguments(tmp_path):
+    src = write(tmp_path, "code.c", '#include <stdio.h>\n#include <stdlib.h>\n'
+                'int main(int argc, char **argv) {\n  int s = 0;\n'
+                '#pragma omp parallel for reduction(+ : s)\n'
+                '  for (int i = 0; i < 100; i++) s += i;\n'
+                '  printf("%d %s\\n", s, argc > 1 ? argv[1] : "-");\n'
+                '  return argc > 1 ? atoi(argv[1]) : 0;\n}\n')
+    out = tmp_path / "bin" / "prog"
+    out.parent.mkdir()
+    result = execute(src, "--compile-only", "-o", out, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert not (tmp_path / "code_arts").exists()
+    done = subprocess.run([str(out), "5"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "threads": "3"})
+    assert (done.returncode, done.stdout) == (5, "4950 5\n")
+
+
+def test_executable_options_are_checked(tmp_path):
+    src = write(tmp_path, "one.c", "int main(void) { return 0; }\n")
+    missing = execute(src, "-o", tmp_path / "no" / "such" / "dir" / "prog", cwd=tmp_path)
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr
+    assert "cannot write output" in missing.stderr
+    assert not list((tmp_path).glob(".prog*"))
+    both = execute(src, "-o", tmp_path / "x", "--no-executable", cwd=tmp_path)
+    assert both.returncode == 1 and "--no-executable" in both.stderr
+    none = execute(src, "--no-executable", cwd=tmp_path)
+    assert none.returncode == 0 and not (tmp_path / "one_arts").exists()
 
 
 def test_compile_only_reports_the_build_and_runs_nothing(tmp_path):

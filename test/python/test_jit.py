@@ -30,8 +30,8 @@ def ids(paths):
 
 
 def execute(*args, timeout: int = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "carts_mlir", "execute", *map(str, args)],
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--no-executable",
+                           *map(str, args)], capture_output=True, text=True, timeout=timeout)
 
 
 def gcc_run(source: Path, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess:

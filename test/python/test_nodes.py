@@ -205,7 +205,7 @@ def test_a_task_using_a_global_runs_where_the_global_is(node_clusters, tmp_path)
 def test_invalid_node_count_in_the_environment_is_one_line(tmp_path):
     src = write(tmp_path, "one.c", "int main(void) { return 0; }\n")
     done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", str(src)],
-                          capture_output=True, text=True, timeout=120,
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path,
                           env={**__import__("os").environ, "nodeCount": "two"})
     assert done.returncode == 1
     assert done.stderr.strip() == "error: environment variable nodeCount: nodeCount must be a " \

@@ -48,7 +48,7 @@ define void @omp_set_num_threads(i32 %n) { ret void }
 
 
 @functools.cache
-def _initialize() -> None:
+def initialize() -> None:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     libm = ctypes.util.find_library("m")
@@ -57,7 +57,7 @@ def _initialize() -> None:
 
 
 def host_target_machine(opt_level: int = 3) -> llvm.TargetMachine:
-    _initialize()
+    initialize()
     target = llvm.Target.from_default_triple()
     return target.create_target_machine(
         cpu=llvm.get_host_cpu_name(),
@@ -101,9 +101,9 @@ def flush_c_stdio() -> None:
     libc.fflush(None)
 
 
-def compile_llvm_ir(text: str, opt_level: int = 3) -> CompiledProgram:
-    """Parse, optimise (new pass manager, ``-O<opt_level>``) and JIT the module."""
-    tm = host_target_machine(opt_level)
+def optimized_modules(text: str, tm: llvm.TargetMachine, opt_level: int = 3):
+    """Parse and verify the program, run the new pass manager's ``-O<opt_level>`` on it for
+    ``tm``, and parse the sequential runtime it still needs. Returns both modules."""
     try:
         module = llvm.parse_assembly(text)
         module.verify()
@@ -118,6 +118,13 @@ def compile_llvm_ir(text: str, opt_level: int = 3) -> CompiledProgram:
     runtime = llvm.parse_assembly(_runtime_needed(text))
     runtime.triple = tm.triple
     runtime.data_layout = str(tm.target_data)
+    return module, runtime
+
+
+def compile_llvm_ir(text: str, opt_level: int = 3) -> CompiledProgram:
+    """Parse, optimise (new pass manager, ``-O<opt_level>``) and JIT the module."""
+    tm = host_target_machine(opt_level)
+    module, runtime = optimized_modules(text, tm, opt_level)
     _check_symbols(module, runtime)
     engine = llvm.create_mcjit_compiler(module, tm)
     engine.add_module(runtime)
