@@ -1,6 +1,7 @@
 """``carts benchmarks``: our build of each example against the OpenMP build of the same source.
 
     carts benchmarks list [--size SIZE] [--examples DIR]
+    carts benchmarks build [NAME...] --out DIR [--size S,...] [--threads T,...] [--cpu CPU]
     carts benchmarks run [NAME...] [--size mini|small|medium|large] [--threads N] [--nodes N]
                          [--runs K] [--timeout S] [--trace] [--no-verify] [--json OUT]
                          [--examples DIR]
@@ -22,7 +23,9 @@ Each benchmark is built and run twice, every subprocess under ``--timeout`` (def
   (``--nodes M --stats`` added when M > 1: M Ray node actors of N workers each, and the
   per-node counters go into the JSON report), with ``threads=N`` and ``OMP_NUM_THREADS=N`` in
   its environment. ``carts execute`` compiles and runs in one command; if its ``--help`` lists
-  ``--compile-only``, Build ARTS is a separate ``--compile-only`` run. Otherwise one run does
+  ``--compile-only``, Build ARTS is a separate ``--compile-only -o EXE`` run and on one node
+  the runs run that native executable (on several nodes, ``carts execute`` again, which
+  compiles again; the time it reports is subtracted). Otherwise one run does
   both: the build failed if it exited non-zero with no output and a diagnostic (``error:``,
   a traceback) on stderr, else it succeeded, and Run ARTS includes compilation (marked ``*``)
   unless execute prints ``carts execute: compiled in <S>s`` on stderr, which is then taken as
@@ -455,10 +458,16 @@ def run_ours(ex: Example, cfg: RunConfig, workdir: Path) -> tuple[Step, list[Ste
     env = os.environ | {"threads": str(cfg.threads), "OMP_NUM_THREADS": str(cfg.threads)}
     kwargs = dict(env=env, cwd=workdir, timeout=cfg.timeout)
     build = None
+    native = False
     if cfg.compile_only:
-        build = run_command([*command, "--compile-only"], **kwargs)
+        exe = workdir / f"{ex.name.replace('/', '_')}_arts"
+        native = cfg.nodes == 1
+        build = run_command([*command, "--compile-only", *(["-o", str(exe)] if native else [])],
+                            **kwargs)
         if not build.ok:
             return build, [Step("skip")]
+        if native:  # the executable execute wrote: the same code as its JIT, no compile inside
+            command = [str(exe)]
     runs = _repeat(command, cfg.runs, **kwargs)
     first = runs[0]
     if build is None and first.status == "timeout" and not first.stdout.strip():
@@ -474,7 +483,7 @@ def run_ours(ex: Example, cfg: RunConfig, workdir: Path) -> tuple[Step, list[Ste
         marker = _COMPILED.search(run.stderr)
         if marker and run.seconds is not None:
             run.seconds = max(run.seconds - float(marker.group(1)), 0.0)
-        run.includes_compile = marker is None
+        run.includes_compile = marker is None and not native
     return build, runs
 
 
@@ -773,10 +782,18 @@ def _positive(kind: type) -> Callable[[str], int | float]:
 def _parser() -> argparse.ArgumentParser:
     parser = _ArgumentParser(prog="carts benchmarks",
                              description="Build and run the examples: ours against OpenMP.")
-    actions = parser.add_subparsers(dest="action", metavar="{list,run}")
+    actions = parser.add_subparsers(dest="action", metavar="{list,run,build}")
     listing = actions.add_parser("list", help="the benchmarks and their sizes")
     run = actions.add_parser("run", help="build, run and compare benchmarks")
-    for sub in (listing, run):
+    build = actions.add_parser(
+        "build", help="write both native executables of every example and a runner script")
+    build.add_argument("names", nargs="*", metavar="NAME", help="benchmarks (default: all)")
+    build.add_argument("--out", type=Path, required=True, metavar="DIR")
+    build.add_argument("--size", default="small", metavar="S[,S...]")
+    build.add_argument("--threads", default=str(os.cpu_count() or 1), metavar="T[,T...]")
+    build.add_argument("--cpu", default="x86-64-v3",
+                       help="target CPU of both builds (default x86-64-v3)")
+    for sub in (listing, run, build):
         sub.add_argument("--examples", type=Path, metavar="DIR",
                          help="examples directory (default: the repository's examples/)")
     listing.add_argument("--size", choices=SIZES, help="show only this size")
@@ -880,4 +897,7 @@ def benchmarks_main(argv: list[str]) -> int:
     root = args.examples if args.examples is not None else default_examples_root()
     if args.action == "list":
         return list_main(root, (args.size,) if args.size else SIZES)
+    if args.action == "build":
+        from .suite import build_main
+        return build_main(args, root)
     return run_main(args, root)

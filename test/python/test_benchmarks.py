@@ -218,6 +218,45 @@ def test_run_gemm_and_activations_end_to_end(run_cmd, tmp_path):
         assert bench["relative_error"] <= 1e-6
 
 
+def test_build_writes_a_suite_that_runs_with_python_alone(run_cmd, tmp_path):
+    suite = tmp_path / "suite"
+    proc = run_cmd("carts", "benchmarks", "build", "gemm", "jacobi2d", "--size", "mini",
+                   "--threads", "1,2", "--out", str(suite), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    manifest = json.loads((suite / "manifest.json").read_text())
+    pairs = {(e["name"], e["threads"]) for e in manifest["entries"]}
+    assert pairs == {("gemm", 1), ("gemm", 2), ("jacobi2d", 1), ("jacobi2d", 2)}
+    assert (suite / "lib" / "libcartsrt.so").is_file()
+    # Moved elsewhere and run by the system python3, with nothing of the package around.
+    moved = tmp_path / "elsewhere"
+    suite.rename(moved)
+    report = tmp_path / "suite.json"
+    done = subprocess.run(["python3", str(moved / "run.py"), "--runs", "1", "--json", str(report)],
+                          capture_output=True, text=True, timeout=300, cwd="/",
+                          env={"PATH": os.environ.get("PATH", "")})
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = json.loads(report.read_text())["results"]
+    assert len(results) == 4
+    for r in results:
+        assert r["correct"] and r["arts_error"] is None and r["omp_error"] is None
+        reference = parse_output(gcc_omp_run(EXAMPLES / "polybench" / r["name"] /
+                                              f"{r['name']}.c", tmp_path)).checksum
+        assert r["arts_checksum"] == pytest.approx(reference, rel=1e-6)
+        assert r["ratio"] > 0
+    assert "geometric mean mini 2 threads:" in done.stdout
+
+
+def test_build_needs_an_output_directory_and_valid_lists(run_cmd, tmp_path):
+    proc = run_cmd("carts", "benchmarks", "build", "gemm", "--size", "mini", cwd=tmp_path)
+    assert proc.returncode != 0 and "--out" in proc.stderr and "Traceback" not in proc.stderr
+    proc = run_cmd("carts", "benchmarks", "build", "gemm", "--size", "huge", "--out",
+                   str(tmp_path / "s"), cwd=tmp_path)
+    assert proc.returncode == 1 and "unknown size 'huge'" in proc.stderr
+    proc = run_cmd("carts", "benchmarks", "build", "gemm", "--threads", "two", "--out",
+                   str(tmp_path / "s"), cwd=tmp_path)
+    assert proc.returncode == 1 and "--threads" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_unknown_benchmark_is_a_one_line_error(run_cmd):
     proc = run_cmd("carts", "benchmarks", "run", "gemm", "no-such-kernel")
     assert proc.returncode == 1
