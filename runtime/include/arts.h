@@ -115,7 +115,12 @@ ARTS_API void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes);
 ARTS_API artsGuid_t artsDbCreateRemote(uint32_t route, uint64_t bytes, uint32_t mode);
 ARTS_API void artsDbDestroy(artsGuid_t guid);
 
-/* Tasks */
+/* Tasks. A task's `route` is its node, taken modulo the node count. Our extension: a route
+   of `node + nodes * (1 + w)` also asks for worker w (modulo the workers) of that node, which
+   runs the task once it is ready unless it is busy and another worker is idle (then the idle
+   one takes it). A parallel loop's chunk k asks for the same worker in every epoch, so the
+   rows a worker wrote in one epoch are still in its cache in the next (affinity=0 in arts.cfg
+   or the environment ignores the request). */
 ARTS_API artsGuid_t artsEdtCreate(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
                                   uint32_t depc);
 ARTS_API artsGuid_t artsEdtCreateWithEpoch(artsEdt_t fn, uint32_t route, uint32_t paramc,

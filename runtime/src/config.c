@@ -8,15 +8,38 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #define MAX_THREADS 4096u
 #define MAX_NODES 256u
 
-typedef enum { KEY_THREADS, KEY_NODE_COUNT, KEY_STACK_SIZE, KEY_DEADLOCK, KEY_COUNT } key_id;
+typedef enum {
+  KEY_THREADS,
+  KEY_NODE_COUNT,
+  KEY_STACK_SIZE,
+  KEY_DEADLOCK,
+  KEY_SPIN,
+  KEY_AFFINITY,
+  KEY_PROFILE,
+  KEY_COUNT
+} key_id;
 
-static const char *const key_names[KEY_COUNT] = {"threads", "nodeCount", "stackSize",
-                                                 "deadlockTimeout"};
+static const char *const key_names[KEY_COUNT] = {"threads",     "nodeCount", "stackSize",
+                                                 "deadlockTimeout", "spinTime", "affinity",
+                                                 "profile"};
+
+/* 0 or 1 (also no/yes, off/on, false/true). */
+static int parse_flag(const char *text, int *out) {
+  static const char *const off[] = {"0", "no", "off", "false"}, *const on[] = {"1", "yes", "on", "true"};
+  for (int i = 0; i < 4; i++) {
+    if (strcasecmp(text, off[i]) == 0)
+      return *out = 0, 0;
+    if (strcasecmp(text, on[i]) == 0)
+      return *out = 1, 0;
+  }
+  return -1;
+}
 
 static char *trim(char *s) {
   while (isspace((unsigned char)*s))
@@ -87,6 +110,34 @@ static int set_key(rt_config *cfg, key_id key, const char *value, const char *wh
       return -1;
     }
     cfg->deadlock_s = seconds;
+    return 0;
+  }
+  case KEY_SPIN: {
+    char *end;
+    errno = 0;
+    double us = strtod(value, &end);
+    if (errno || end == value || *end || !(us >= 0 && us <= 1e7)) {
+      fprintf(stderr,
+              "carts runtime: error: %s: spinTime must be the microseconds an idle worker polls "
+              "before it sleeps (0 and up), got '%s'\n",
+              where, value);
+      return -1;
+    }
+    cfg->spin_ns = (int64_t)(us * 1000.0);
+    return 0;
+  }
+  case KEY_AFFINITY:
+  case KEY_PROFILE: {
+    int flag;
+    if (parse_flag(value, &flag)) {
+      fprintf(stderr, "carts runtime: error: %s: %s must be 0 or 1, got '%s'\n", where,
+              key_names[key], value);
+      return -1;
+    }
+    if (key == KEY_AFFINITY)
+      cfg->affinity = flag;
+    else
+      cfg->profile = flag;
     return 0;
   }
   case KEY_STACK_SIZE:
@@ -167,6 +218,9 @@ int rt_config_load(rt_config *cfg) {
   cfg->node_count = 1;
   cfg->stack_size = (uint64_t)8 << 20;
   cfg->deadlock_s = 2.0;
+  cfg->spin_ns = -1;
+  cfg->affinity = 1;
+  cfg->profile = 0;
 
   const char *path = getenv("artsConfig");
   int explicit_path = path && *path;
@@ -207,5 +261,12 @@ int rt_config_load(rt_config *cfg) {
             cfg->node_count);
     return -1;
   }
+  if (cfg->spin_ns < 0)
+    /* Poll long enough to bridge the serial gap between two epochs of a parallel loop, unless
+       workers may share cores (more workers than cores, or several nodes' processes on one
+       machine): then a polling worker delays a busy one. */
+    cfg->spin_ns = cfg->node_count == 1 && cores > 0 && cfg->threads <= (uint32_t)cores
+                       ? 1000000
+                       : 50000;
   return 0;
 }

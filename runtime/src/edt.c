@@ -29,6 +29,7 @@ rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_
   t->paramc = paramc;
   t->depc = depc;
   t->unclaimed = depc;
+  t->worker = RT_ANY_WORKER;
   atomic_init(&t->unsatisfied, depc);
   t->depv = (artsEdtDep_t *)(t + 1);
   t->slot_state = (uintptr_t *)(t->depv + depc);
@@ -351,6 +352,9 @@ static artsGuid_t create(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t
     rt_fatal_plain("%s: null task function", api);
   if (RT_UNLIKELY(paramc && !paramv))
     rt_fatal_plain("%s: %u parameters but no parameter array", api, paramc);
+  /* route = node + nodes * (1 + worker) asks for a worker on that node (plain node numbers
+     ask for none); see arts.h */
+  uint32_t worker = route / rt.nodes;
   route %= rt.nodes;
   rt_epoch *e = rt_epoch_enrol(epoch, api);
   artsGuid_t guid = rt_guid_make(ARTS_EDT, route, rt_mint_key());
@@ -362,6 +366,8 @@ static artsGuid_t create(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t
     return guid;
   }
   rt_edt *t = rt_edt_new(fn, guid, paramc, paramv, depc, e);
+  if (worker > 0 && rt.cfg.affinity)
+    t->worker = (worker - 1) % rt.threads;
   if (depc == 0)
     rt_sched_push(t);
   else

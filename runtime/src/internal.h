@@ -24,6 +24,9 @@ typedef struct rt_config {
   uint32_t node;       /* this node (0 unless the node actor installed the transport) */
   uint64_t stack_size; /* bytes of stack per worker thread */
   double deadlock_s;   /* report a run in which nothing can progress after this long; 0: never */
+  int64_t spin_ns;     /* how long an idle worker polls before it sleeps; -1: by core count */
+  int affinity;        /* honour the worker a task's route asks for (1, the default) */
+  int profile;         /* print per-worker counters on stderr when the run ends */
 } rt_config;
 
 /* Fill *cfg from arts.cfg and the environment. Returns 0, or -1 after printing why. */
@@ -152,6 +155,7 @@ typedef struct rt_edt {
   uint32_t paramc;
   uint32_t depc;
   uint32_t unclaimed; /* slots no call has claimed yet; guarded by the table shard lock */
+  uint32_t worker;    /* the worker this task should run on, or RT_ANY_WORKER */
   _Atomic uint32_t unsatisfied;
   uint64_t *paramv;
   artsEdtDep_t *depv;
@@ -272,7 +276,19 @@ typedef struct rt_worker {
   pthread_t thread;
   uint64_t key_next, key_end; /* this worker's block of run-time GUID keys */
   uint64_t rng;
+  /* Tasks other threads made ready for this worker (their route asked for it): taken before
+     anything is stolen; other workers take them only while this one is busy. */
+  pthread_mutex_t mail_lock;
+  rt_edt *mail_head, *mail_tail;
+  _Atomic uint32_t mail_count;
+  _Atomic int busy; /* running a task (not looking for work) */
+  /* profile=1 counters, written by this worker only */
+  uint64_t ran, stolen, mail_taken, mail_stolen, parks;
+  uint64_t idle_ns;
 } __attribute__((aligned(RT_CACHE_LINE))) rt_worker;
+
+/* No preferred worker. */
+#define RT_ANY_WORKER UINT32_MAX
 
 /* Make a ready task runnable (the calling worker's deque, else the injection queue). */
 void rt_sched_push(rt_edt *t);

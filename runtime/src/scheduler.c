@@ -2,7 +2,9 @@
 
    Each worker owns a work-stealing deque: tasks made ready by a worker go to the bottom of
    its own deque (LIFO for locality), idle workers steal from the top of others' deques.
-   Threads that are not workers hand ready tasks over through a small injection queue.
+   Threads that are not workers hand ready tasks over through a small injection queue. A task
+   whose route asks for a worker goes to that worker's mailbox instead; the worker looks there
+   right after its own deque, and others take from it only while its owner is busy.
 
    Idle workers spin briefly, then park on a condition variable. A thread about to park
    announces itself in `sleepers` and re-checks for work; a thread that makes work visible
@@ -23,7 +25,6 @@
 #include <unistd.h>
 
 #define DEQUE_INITIAL_SIZE 1024
-#define SPIN_NS 50000          /* how long an idle worker polls before parking */
 #define PARK_BACKSTOP_NS 100000000
 
 rt_state rt;
@@ -93,17 +94,23 @@ static inline uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int work_visible(void) {
+/* Whether the calling worker (`self`, NULL for other threads) could find something to run. */
+static int work_visible(rt_worker *self) {
   if (atomic_load_explicit(&rt.inject_count, memory_order_relaxed) > 0)
     return 1;
-  for (uint32_t i = 0; i < rt.threads; i++)
-    if (rt_deque_nonempty(&rt.workers[i].deque))
+  for (uint32_t i = 0; i < rt.threads; i++) {
+    rt_worker *w = &rt.workers[i];
+    if (rt_deque_nonempty(&w->deque))
       return 1;
+    if (atomic_load_explicit(&w->mail_count, memory_order_relaxed) > 0 &&
+        (w == self || atomic_load_explicit(&w->busy, memory_order_relaxed)))
+      return 1;
+  }
   return 0;
 }
 
 static inline int should_stop_idling(rt_epoch *e) {
-  return work_visible() || atomic_load_explicit(&rt.shutdown, memory_order_relaxed) ||
+  return work_visible(rt_tls_worker) || atomic_load_explicit(&rt.shutdown, memory_order_relaxed) ||
          (e && atomic_load_explicit(&e->done, memory_order_relaxed));
 }
 
@@ -127,19 +134,25 @@ static inline void wake_one(void) {
 /* Nothing to run: poll for a while, then sleep until work appears, `e` ends or shutdown.
    The last worker to go idle watches for a run that can no longer progress. */
 static void idle_wait(rt_epoch *e) {
-  uint64_t start = now_ns();
+  uint64_t start = now_ns(), spin = (uint64_t)rt.cfg.spin_ns;
+  rt_worker *self = rt_tls_worker;
   for (;;) {
     for (int i = 0; i < 32; i++) {
-      if (should_stop_idling(e))
+      if (should_stop_idling(e)) {
+        if (self && rt.cfg.profile)
+          self->idle_ns += now_ns() - start;
         return;
+      }
       cpu_relax();
     }
     uint64_t spent = now_ns() - start;
-    if (spent > SPIN_NS)
+    if (spent > spin)
       break;
-    if (spent > SPIN_NS / 4)
+    if (spent > 50000)
       sched_yield(); /* on a busy machine, let runnable threads (ours too) have the core */
   }
+  if (self)
+    self->parks++;
 
   uint64_t seq = atomic_load_explicit(&rt.park_seq, memory_order_seq_cst);
   atomic_fetch_add_explicit(&rt.sleepers, 1, memory_order_seq_cst);
@@ -166,6 +179,8 @@ static void idle_wait(rt_epoch *e) {
   if (e)
     atomic_fetch_sub_explicit(&e->waiters, 1, memory_order_relaxed);
   atomic_fetch_sub_explicit(&rt.sleepers, 1, memory_order_relaxed);
+  if (self && rt.cfg.profile)
+    self->idle_ns += now_ns() - start;
   if (stuck && atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads &&
       !should_stop_idling(e))
     rt_report_deadlock();
@@ -179,8 +194,44 @@ static void idle(rt_epoch *e) {
 
 /* ------------------------------------------------------------------ ready tasks */
 
+static void mail(rt_worker *to, rt_edt *t) {
+  t->hdr.next = NULL;
+  pthread_mutex_lock(&to->mail_lock);
+  if (to->mail_tail)
+    to->mail_tail->hdr.next = &t->hdr;
+  else
+    to->mail_head = t;
+  to->mail_tail = t;
+  atomic_fetch_add_explicit(&to->mail_count, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&to->mail_lock);
+}
+
+static rt_edt *mail_take(rt_worker *from) {
+  if (atomic_load_explicit(&from->mail_count, memory_order_relaxed) == 0)
+    return NULL;
+  pthread_mutex_lock(&from->mail_lock);
+  rt_edt *t = from->mail_head;
+  if (t) {
+    from->mail_head = (rt_edt *)t->hdr.next;
+    if (!from->mail_head)
+      from->mail_tail = NULL;
+    atomic_fetch_sub_explicit(&from->mail_count, 1, memory_order_relaxed);
+  }
+  pthread_mutex_unlock(&from->mail_lock);
+  return t;
+}
+
 void rt_sched_push(rt_edt *t) {
   rt_worker *w = rt_tls_worker;
+  if (t->worker != RT_ANY_WORKER && (w == NULL || w->id != t->worker)) {
+    mail(&rt.workers[t->worker], t);
+    /* Parked workers share one condition variable: wake them all so that the one asked
+       for is among them (a parallel loop's chunks need every worker anyway). */
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&rt.sleepers, memory_order_relaxed) > 0)
+      rt_sched_wake_all();
+    return;
+  }
   if (RT_LIKELY(w != NULL)) {
     rt_deque_push(&w->deque, t);
   } else {
@@ -219,15 +270,26 @@ static inline uint32_t next_random(rt_worker *w) {
   return (uint32_t)(x >> 32);
 }
 
+static rt_edt *steal(rt_worker *w, uint32_t n);
+
 static rt_edt *find_work(rt_worker *w) {
   rt_edt *t = rt_deque_take(&w->deque);
   if (t)
     return t;
+  if ((t = mail_take(w))) {
+    w->mail_taken++;
+    return t;
+  }
   if (atomic_load_explicit(&rt.inject_count, memory_order_relaxed) > 0 && (t = inject_pop()))
     return t;
   uint32_t n = rt.threads;
   if (n == 1)
     return NULL;
+  return steal(w, n);
+}
+
+static rt_edt *steal(rt_worker *w, uint32_t n) {
+  rt_edt *t;
   uint32_t start = next_random(w) % n;
   for (int round = 0; round < 4; round++) {
     int lost_race = 0;
@@ -238,27 +300,51 @@ static rt_edt *find_work(rt_worker *w) {
       t = rt_deque_steal(&rt.workers[victim].deque);
       if (t == RT_STEAL_ABORT)
         lost_race = 1;
-      else if (t)
+      else if (t) {
+        w->stolen++;
         return t;
+      }
     }
     if (!lost_race)
       break;
   }
+  /* Last, the mail of workers that are busy with something else. */
+  for (uint32_t i = 0; i < n; i++) {
+    rt_worker *victim = &rt.workers[(start + i) % n];
+    if (victim != w && atomic_load_explicit(&victim->busy, memory_order_relaxed) &&
+        (t = mail_take(victim))) {
+      w->mail_stolen++;
+      return t;
+    }
+  }
   return NULL;
+}
+
+static void run_ready(rt_worker *w, rt_edt *t) {
+  atomic_store_explicit(&w->busy, 1, memory_order_relaxed);
+  w->ran++;
+  rt_edt_run(t);
+  atomic_store_explicit(&w->busy, 0, memory_order_relaxed);
 }
 
 int rt_sched_help_until(rt_epoch *e) {
   rt_worker *w = rt_tls_worker;
+  /* the task waiting here is not busy: its worker looks for work like an idle one */
+  int was_busy = atomic_exchange_explicit(&w->busy, 0, memory_order_relaxed);
+  int ok = 1;
   while (!atomic_load_explicit(&e->done, memory_order_acquire)) {
-    if (atomic_load_explicit(&rt.shutdown, memory_order_relaxed))
-      return 0;
+    if (atomic_load_explicit(&rt.shutdown, memory_order_relaxed)) {
+      ok = 0;
+      break;
+    }
     rt_edt *t = find_work(w);
     if (t)
-      rt_edt_run(t);
+      run_ready(w, t);
     else
       idle(e);
   }
-  return 1;
+  atomic_store_explicit(&w->busy, was_busy, memory_order_relaxed);
+  return ok;
 }
 
 void rt_request_shutdown(void) {
@@ -313,7 +399,7 @@ static void *worker_main(void *arg) {
       rt_edt *t = rt_edt_new(main_edt, rt_guid_make(ARTS_EDT, rt.node, rt_mint_key()), 2, params, 0,
                              rt.top);
       rt_epoch_finish_one(rt.top);
-      rt_edt_run(t);
+      run_ready(w, t);
     } else {
       rt_epoch_finish_one(rt.top);
     }
@@ -321,7 +407,7 @@ static void *worker_main(void *arg) {
   while (!atomic_load_explicit(&rt.shutdown, memory_order_acquire)) {
     rt_edt *t = find_work(w);
     if (t)
-      rt_edt_run(t);
+      run_ready(w, t);
     else
       idle(NULL);
   }
@@ -364,6 +450,19 @@ static int by_address(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* profile=1: what each worker did, on stderr. */
+static void print_profile(void) {
+  fprintf(stderr, "carts runtime: profile (node %u): worker  tasks  stolen  mail  mail-stolen  "
+                  "parks  idle-ms\n", rt.node);
+  for (uint32_t i = 0; i < rt.threads; i++) {
+    rt_worker *w = &rt.workers[i];
+    fprintf(stderr, "carts runtime: profile %8u %6llu %7llu %5llu %12llu %6llu %8.2f\n", i,
+            (unsigned long long)w->ran, (unsigned long long)w->stolen,
+            (unsigned long long)w->mail_taken, (unsigned long long)w->mail_stolen,
+            (unsigned long long)w->parks, (double)w->idle_ns / 1e6);
+  }
+}
+
 /* Free everything the run left behind: tasks never run, datablocks, epochs still open. */
 static void teardown(void) {
   edt_set unrun = {0};
@@ -371,6 +470,13 @@ static void teardown(void) {
     rt_edt *t;
     while ((t = rt_deque_take(&rt.workers[i].deque)))
       free(t);
+  }
+  for (uint32_t i = 0; i < rt.threads; i++) {
+    for (rt_edt *t = rt.workers[i].mail_head, *next; t; t = next) {
+      next = (rt_edt *)t->hdr.next;
+      free(t);
+    }
+    pthread_mutex_destroy(&rt.workers[i].mail_lock);
   }
   for (rt_edt *t = rt.inject_head, *next; t; t = next) {
     next = (rt_edt *)t->hdr.next;
@@ -435,6 +541,7 @@ static void reset_state(const rt_config *cfg) {
     w->id = i;
     w->rng = UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
     rt_deque_init(&w->deque, DEQUE_INITIAL_SIZE);
+    pthread_mutex_init(&w->mail_lock, NULL);
   }
 }
 
@@ -490,6 +597,8 @@ int artsRT(int argc, char **argv) {
     rt_edt_copies_clear();
   }
   atomic_store(&rt.running, 0);
+  if (rt.cfg.profile)
+    print_profile();
   teardown();
   tls_worker_id = 0;
   atomic_store(&in_artsRT, 0);
