@@ -115,6 +115,25 @@ Value mlir::arts::buildRoute(OpBuilder &builder, Location loc, Value chunk, Valu
   return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), route);
 }
 
+Value mlir::arts::buildTaskRoute(OpBuilder &builder, Location loc, Value chunk,
+                                 Value totalChunks, int64_t totalNodes, int64_t workersPerNode,
+                                 int64_t runtimeNodes) {
+  totalNodes = std::max<int64_t>(1, totalNodes);
+  Value workers = arith::ConstantIndexOp::create(builder, loc,
+                                                 std::max<int64_t>(1, totalNodes * workersPerNode));
+  Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+  Value perWorker = arith::MaxUIOp::create(builder, loc, ceilDivIndex(builder, loc, totalChunks, workers), one);
+  Value worker = arith::DivUIOp::create(builder, loc, chunk, perWorker);
+  Value nodes = arith::ConstantIndexOp::create(builder, loc, totalNodes);
+  Value node = arith::RemUIOp::create(builder, loc, worker, nodes);
+  Value local = arith::DivUIOp::create(builder, loc, worker, nodes);
+  Value scale = arith::ConstantIndexOp::create(builder, loc, std::max<int64_t>(1, runtimeNodes));
+  Value asked = arith::MulIOp::create(builder, loc, scale,
+                                      arith::AddIOp::create(builder, loc, local, one));
+  Value route = arith::AddIOp::create(builder, loc, node, asked);
+  return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), route);
+}
+
 Value mlir::arts::buildTripCount(OpBuilder &builder, Location loc, Value lb, Value ub,
                                  Value step) {
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);

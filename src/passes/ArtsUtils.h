@@ -55,6 +55,16 @@ int64_t routeOf(int64_t chunk, int64_t totalChunks, int64_t totalNodes, int64_t 
 Value buildRoute(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
                  int64_t totalNodes, int64_t workersPerNode);
 
+/// A chunk task's route: its node by the rule above, plus the worker on that
+/// node, worker(b) = floor(b / chunksPerWorker) / totalNodes, encoded as the
+/// runtime reads it: node + runtimeNodes * (1 + worker) (see arts.h). The same
+/// chunk of every loop of the same shape asks for the same worker, so data a
+/// worker wrote in one epoch is still in its cache in the next.
+/// `runtimeNodes` is the run's node count (an intranode task has
+/// totalNodes = 1 in a run of several nodes).
+Value buildTaskRoute(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
+                     int64_t totalNodes, int64_t workersPerNode, int64_t runtimeNodes);
+
 //===----------------------------------------------------------------------===//
 // IR queries
 //===----------------------------------------------------------------------===//

@@ -45,7 +45,8 @@ namespace {
 /// The placement decided by the concurrency stage.
 struct Placement {
   int64_t workers = 1;        ///< total workers sharing the loop
-  int64_t nodes = 1;          ///< nodeCount
+  int64_t nodes = 1;          ///< nodes the loop is spread over
+  int64_t runNodes = 1;       ///< nodeCount of the run
   int64_t workersPerNode = 1; ///< threads
   EdtConcurrency concurrency = EdtConcurrency::intranode;
 };
@@ -55,6 +56,7 @@ Placement placementOf(EdtOp parallel) {
   auto module = parallel->getParentOfType<ModuleOp>();
   if (auto attr = module->getAttrOfType<IntegerAttr>("arts.nodes"))
     p.nodes = std::max<int64_t>(1, attr.getInt());
+  p.runNodes = p.nodes;
   if (auto attr = module->getAttrOfType<IntegerAttr>("arts.threads"))
     p.workersPerNode = std::max<int64_t>(1, attr.getInt());
   p.workers = parallel.getWorkers().value_or(p.nodes * p.workersPerNode);
@@ -333,7 +335,9 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     CARTS_DEBUG("for_lowering", loop)
         << "arts.for -> one task per chunk: chunk=" << how << " workers=" << p.workers
         << " (" << p.workersPerNode << " per node x " << p.nodes << " nodes) route(b) = floor(b / "
-        << "ceil(chunks / " << p.nodes * p.workersPerNode << ")) % " << p.nodes << " "
+        << "ceil(chunks / " << p.nodes * p.workersPerNode << ")) % " << p.nodes
+        << ", worker floor(b / ceil(chunks / " << p.nodes * p.workersPerNode << ")) / " << p.nodes
+        << " "
         << stringifyEdtConcurrency(p.concurrency)
         << " reductions=" << loop.getReductionAccs().size() << "\n";
 
@@ -352,7 +356,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value chunk = chunkLoop.getInductionVar();
     Value lo = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, chunk, stride));
     Value hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, lo, stride), ub);
-    Value route = buildRoute(b, loc, chunk, chunks, p.nodes, p.workersPerNode);
+    Value route = buildTaskRoute(b, loc, chunk, chunks, p.nodes, p.workersPerNode, p.runNodes);
 
     IRMapping mapping;
     SmallVector<Operation *> bodyOps(prelude);
@@ -561,7 +565,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     OpBuilder wb = OpBuilder::atBlockBegin(workerLoop.getBody());
     wb.setInsertionPoint(workerLoop.getBody()->getTerminator());
     Value worker = workerLoop.getInductionVar();
-    Value route = buildRoute(wb, loc, worker, workers, p.nodes, p.workersPerNode);
+    Value route = buildTaskRoute(wb, loc, worker, workers, p.nodes, p.workersPerNode, p.runNodes);
     IRMapping mapping;
     EdtOp task = createTask(wb, loc, parallel, part, route, p, /*sharedWrites=*/true, mapping);
     SmallVector<Value> partialViews = acquirePartials(task, reductions);

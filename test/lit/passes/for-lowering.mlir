@@ -26,12 +26,17 @@
 // CHECK-NEXT: %[[CHUNKS:.*]] = arith.ceildivui %[[SPAN]], %[[CS]] : index
 // CHECK-NEXT: arts.epoch {
 // CHECK: scf.for %[[BIDX:.*]] = %{{.*}} to %[[CHUNKS]] step
-// The shared routing rule.
+// The shared routing rule: node = w mod 2 of worker w = floor(b / ceil(chunks / 4)); the
+// route also asks for worker floor(w / 2) of that node: node + 2 * (1 + floor(w / 2)).
 // CHECK: %[[PERW:.*]] = arith.ceildivui %[[CHUNKS]], %[[C4]] : index
 // CHECK: %[[PERW1:.*]] = arith.maxui %[[PERW]]
 // CHECK: %[[W:.*]] = arith.divui %[[BIDX]], %[[PERW1]] : index
 // CHECK: %[[RT:.*]] = arith.remui %[[W]], %[[C2]] : index
-// CHECK: %[[ROUTE:.*]] = arith.index_cast %[[RT]] : index to i32
+// CHECK: %[[LOCAL:.*]] = arith.divui %[[W]], %[[C2]] : index
+// CHECK: %[[LOCAL1:.*]] = arith.addi %[[LOCAL]], %{{.*}} : index
+// CHECK: %[[ASK:.*]] = arith.muli %[[LOCAL1]], %[[C2]] : index
+// CHECK: %[[SUM:.*]] = arith.addi %[[RT]], %[[ASK]] : index
+// CHECK: %[[ROUTE:.*]] = arith.index_cast %[[SUM]] : index to i32
 // CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
 // CHECK: arts.db_acquire <out> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <internode> route(%[[ROUTE]])
