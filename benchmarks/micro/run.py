@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Build and run the native runtime's micro-benchmarks (benchmarks/micro/*.c) and report
-their medians next to the targets of spec/runtime.md. Reports, never asserts.
+"""Build and run the native runtime's micro-benchmarks (benchmarks/micro/*.c; a *_omp.c file
+is the -fopenmp reference of a measurement) and report their medians next to the targets of
+spec/runtime.md. Reports, never asserts.
 
     python benchmarks/micro/run.py [--threads 2] [--library path/to/libcartsrt.so] [--runs 3]
 
@@ -34,6 +35,12 @@ METRICS: dict[str, tuple[str, float | None]] = {
     "task.handoff_parked_worker.us": ("creator spins, a parked (sleeping) worker wakes and runs it", None),
     "epoch.empty.us": ("artsInitializeAndStartEpoch + artsWaitOnHandle, nothing inside", 20.0),
     "epoch.one_task.us": ("same with one empty task inside", None),
+    "forkjoin.empty.us": ("an epoch of one empty task per worker, chunk k asking for worker k", None),
+    "forkjoin.empty_unrouted.us": ("same, the tasks placed by the scheduler", None),
+    "omp.forkjoin.empty.us": ("OpenMP: parallel for, one empty iteration per thread", None),
+    "forkjoin.work20.us": ("an epoch of one 20 us task per worker, chunk k asking for worker k", None),
+    "forkjoin.work20_unrouted.us": ("same, the tasks placed by the scheduler", None),
+    "omp.forkjoin.work20.us": ("OpenMP: parallel for, one 20 us iteration per thread", None),
 }
 
 
@@ -52,8 +59,11 @@ def build(sources: list[Path], library: Path, out_dir: Path, cc: str) -> list[Pa
     programs = []
     for source in sources:
         exe = out_dir / source.stem
-        cmd = [cc, "-O2", "-std=c11", "-pthread", f"-I{INCLUDE}", str(source), str(library),
-               f"-Wl,-rpath,{library.parent}", "-o", str(exe)]
+        if source.stem.endswith("_omp"):  # the OpenMP reference of a measurement
+            cmd = [cc, "-O2", "-fopenmp", str(source), "-o", str(exe)]
+        else:
+            cmd = [cc, "-O2", "-std=c11", "-pthread", f"-I{INCLUDE}", str(source), str(library),
+                   f"-Wl,-rpath,{library.parent}", "-o", str(exe)]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode:
             sys.exit(f"error: {' '.join(cmd)}\n{done.stderr}")
@@ -62,7 +72,7 @@ def build(sources: list[Path], library: Path, out_dir: Path, cc: str) -> list[Pa
 
 
 def run(program: Path, threads: int, timeout: int) -> dict[str, float]:
-    env = dict(os.environ, threads=str(threads))
+    env = dict(os.environ, threads=str(threads), OMP_NUM_THREADS=str(threads))
     env.pop("artsConfig", None)
     done = subprocess.run([str(program)], capture_output=True, text=True, env=env, timeout=timeout)
     if done.returncode:
