@@ -6,8 +6,12 @@
 // into blocks along that dimension, so each task acquires only the blocks of
 // its chunk and tasks of one loop no longer share a datablock. Block b holds
 // rows [b*B, (b+1)*B) with B = ceil(rows / workers): the static chunks of a
-// loop over the rows are exactly the blocks, so the shared routing rule gives
-// a block's owner and its chunk's task the same node.
+// loop over the rows are (up to the loop's bounds) the blocks, so the shared
+// routing rule gives a block's owner and its chunk's task the same node.
+// `iv + c` is matched on index values and, for reads, also computed in a
+// narrower integer and cast back, as C front ends write `A[i - 1]` for an
+// `int i`; a write is taken as its chunk's rows through such casts only at
+// c = 0.
 //
 // Policy (decided first, per allocation):
 //  * no task access indexed by a chunk          -> coarse;
@@ -17,7 +21,11 @@
 //  * otherwise                                  -> block; reads not indexed by
 //    the chunk keep every block (`full_range`).
 // Mechanism (then): the allocation, acquires and every access are rewritten:
-// `A[i, j]` becomes `db_ref(view)[i / B - first][i mod B, j]`.
+// `A[i, j]` becomes `db_ref(view)[i / B - first][i mod B, j]`. A chunk task
+// acquires the blocks of rows [lo + min c, hi - 1 + max c] of its chunk loop
+// `lo .. hi`: a stencil read (c in [-1, +1]) takes its chunk's blocks plus a
+// halo, the neighbouring rows, as a plain read, even of a block owned by
+// another node. Its accesses select their block once per row of the chunk loop.
 // With more than one node, block tables used by internode tasks are marked
 // `distributed`: block b is owned by the node the rule routes
 // chunk b to. Their GUIDs are reserved in initPerNode, which cannot see
@@ -68,19 +76,42 @@ bool allZero(ValueRange indices) {
   });
 }
 
-/// The constant `c` if `index` is `iv + c` (or `iv - c`, or `iv`).
-std::optional<int64_t> offsetFrom(Value index, Value iv) {
+/// How an access's leading index relates to the chunk loop's IV: `iv + offset`.
+struct RowOffset {
+  int64_t offset = 0;
+  /// Computed in a narrower integer and cast back: a C front end writes
+  /// `A[i + 1]` for an `int i` as `index_cast(index_cast(iv) + 1)`. The
+  /// narrow sum is `iv + offset` because iv counts that integer's loop and C
+  /// rules out the overflow.
+  bool narrowed = false;
+};
+
+/// `index` as `iv + c` (or `iv - c`, or `iv`), on index values or through the
+/// integer casts of RowOffset::narrowed, if it is one.
+std::optional<RowOffset> rowOffsetFrom(Value index, Value iv) {
   if (index == iv)
-    return 0;
-  if (auto add = index.getDefiningOp<arith::AddIOp>()) {
-    if (add.getLhs() == iv)
-      return getConstantIntValue(add.getRhs());
-    if (add.getRhs() == iv)
-      return getConstantIntValue(add.getLhs());
+    return RowOffset();
+  Operation *def = index.getDefiningOp();
+  if (isa_and_present<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(def)) {
+    std::optional<RowOffset> inner = rowOffsetFrom(def->getOperand(0), iv);
+    if (inner)
+      inner->narrowed = true;
+    return inner;
   }
-  if (auto sub = index.getDefiningOp<arith::SubIOp>(); sub && sub.getLhs() == iv)
-    if (auto c = getConstantIntValue(sub.getRhs()))
-      return -*c;
+  auto shifted = [&](Value base, Value amount, int64_t sign) -> std::optional<RowOffset> {
+    std::optional<int64_t> c = getConstantIntValue(amount);
+    std::optional<RowOffset> inner = c ? rowOffsetFrom(base, iv) : std::nullopt;
+    if (inner)
+      inner->offset += sign * *c;
+    return inner;
+  };
+  if (auto add = dyn_cast_if_present<arith::AddIOp>(def)) {
+    if (auto r = shifted(add.getLhs(), add.getRhs(), 1))
+      return r;
+    return shifted(add.getRhs(), add.getLhs(), 1);
+  }
+  if (auto sub = dyn_cast_if_present<arith::SubIOp>(def))
+    return shifted(sub.getLhs(), sub.getRhs(), -1);
   return std::nullopt;
 }
 
@@ -158,16 +189,20 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         }
         if (!facts.chunked)
           continue;
-        std::optional<int64_t> offset;
+        std::optional<RowOffset> row;
         if (facts.chunkLoop->isAncestor(access))
-          offset = offsetFrom(accessIndices(access).front(), facts.chunkLoop.getInductionVar());
-        if (!offset) {
+          row = rowOffsetFrom(accessIndices(access).front(), facts.chunkLoop.getInductionVar());
+        // Only reads take a narrowed index off their own rows; writes are
+        // matched as before, so such a write keeps the datablock coarse.
+        if (row && row->narrowed && row->offset != 0 && acq.getMode() != ArtsMode::in)
+          row.reset();
+        if (!row) {
           facts.chunked = false;
           facts.why = "index not derived from the chunk";
           continue;
         }
-        facts.minOffset = first ? *offset : std::min(facts.minOffset, *offset);
-        facts.maxOffset = first ? *offset : std::max(facts.maxOffset, *offset);
+        facts.minOffset = first ? row->offset : std::min(facts.minOffset, row->offset);
+        facts.maxOffset = first ? row->offset : std::max(facts.maxOffset, row->offset);
         first = false;
       }
     }
@@ -279,23 +314,10 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     for (AcquireFacts &f : acquires) {
       OpBuilder ab(f.acquire);
       Location aloc = f.acquire.getLoc();
-      Value first;
+      Value first, count;
       SmallVector<Value> offsets, sizes;
       if (f.chunked) {
-        Value zero = arith::ConstantIndexOp::create(ab, aloc, 0);
-        Value lo = arith::AddIOp::create(ab, aloc, f.chunkLoop.getLowerBound(),
-                                         arith::ConstantIndexOp::create(ab, aloc, f.minOffset));
-        first = arith::DivSIOp::create(ab, aloc, arith::MaxSIOp::create(ab, aloc, lo, zero), rowsPerBlock);
-        Value hi = arith::AddIOp::create(ab, aloc, f.chunkLoop.getUpperBound(),
-                                         arith::ConstantIndexOp::create(ab, aloc, f.maxOffset - 1));
-        Value last = arith::MinSIOp::create(
-            ab, aloc,
-            arith::DivSIOp::create(ab, aloc, arith::MaxSIOp::create(ab, aloc, hi, zero), rowsPerBlock),
-            arith::SubIOp::create(ab, aloc, blocks, arith::ConstantIndexOp::create(ab, aloc, 1)));
-        Value count = arith::MaxSIOp::create(
-            ab, aloc, arith::AddIOp::create(ab, aloc, arith::SubIOp::create(ab, aloc, last, first),
-                                            arith::ConstantIndexOp::create(ab, aloc, 1)),
-            arith::ConstantIndexOp::create(ab, aloc, 1));
+        std::tie(first, count) = chunkBlocks(ab, aloc, f, rowsPerBlock, blocks);
         offsets.push_back(first);
         sizes.push_back(count);
       }
@@ -305,18 +327,23 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                                      f.chunked ? nullptr : ab.getUnitAttr());
       CARTS_DEBUG("db_partitioning", f.acquire)
           << "acquire mode=" << stringifyArtsMode(f.acquire.getMode()) << " partition=block "
-          << (f.chunked ? "blocks of its chunk (offsets " + std::to_string(f.minOffset) + ".." +
-                              std::to_string(f.maxOffset) + ")"
-                        : "full-range (" + f.why + ")")
+          << (f.chunked ? chunkRangeText(f) : "full-range (" + f.why + ")")
           << "\n";
       f.acquire.getPtrs().replaceAllUsesWith(acq.getPtrs());
       f.acquire.getGuids().replaceAllUsesWith(acq.getGuids());
       f.view.setType(ptrsType);
-      rewriteRefs(f.view, newBlockType, rowsPerBlock, first);
+      rewriteRefs(f, newBlockType, rowsPerBlock, first, count);
       f.acquire.erase();
     }
-    for (DbRefOp ref : hostRefs)
-      rewriteRef(ref, blocked.getPtrs(), newBlockType, rowsPerBlock, Value());
+    for (DbRefOp ref : hostRefs) {
+      for (Operation *access : llvm::make_early_inc_range(ref.getPayload().getUsers())) {
+        OpBuilder hb(access);
+        auto [payload, localRow] = selectRow(hb, access->getLoc(), blocked.getPtrs(), newBlockType,
+                                             accessIndices(access).front(), rowsPerBlock);
+        replaceAccess(access, payload, localRow);
+      }
+      ref.erase();
+    }
     for (Operation *user : llvm::make_early_inc_range(alloc.getPtrs().getUsers()))
       if (auto free = dyn_cast<DbFreeOp>(user)) {
         OpBuilder fb(free);
@@ -324,6 +351,42 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         free.erase();
       }
     alloc.erase();
+  }
+
+  /// The blocks an acquire of a chunk task takes, as (first, count) computed
+  /// in the launcher: those holding rows [lo + minOffset, hi - 1 + maxOffset]
+  /// of the chunk loop `lo .. hi`, clamped to the table. The chunk loop's own
+  /// bounds are used, as chunks need not start on a block boundary (a loop
+  /// from 1 to n - 1 has chunks of ceil((n - 2) / workers) rows, blocks have
+  /// ceil(n / workers)).
+  std::pair<Value, Value> chunkBlocks(OpBuilder &b, Location loc, AcquireFacts &f,
+                                      Value rowsPerBlock, Value blocks) {
+    auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+    auto blockOf = [&](Value row) {
+      return arith::DivSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, row, constant(0)),
+                                    rowsPerBlock);
+    };
+    Value lastBlock = arith::SubIOp::create(b, loc, blocks, constant(1));
+    Value lo = arith::AddIOp::create(b, loc, f.chunkLoop.getLowerBound(), constant(f.minOffset));
+    Value hi = arith::AddIOp::create(b, loc, f.chunkLoop.getUpperBound(),
+                                     constant(f.maxOffset - 1));
+    Value first = arith::MinSIOp::create(b, loc, blockOf(lo), lastBlock);
+    Value last = arith::MinSIOp::create(b, loc, blockOf(hi), lastBlock);
+    Value span = arith::SubIOp::create(b, loc, last, first);
+    Value count = arith::MaxSIOp::create(b, loc, arith::AddIOp::create(b, loc, span, constant(1)),
+                                         constant(1));
+    return {first, count};
+  }
+
+  /// The debug text of a chunked acquire: a read reaching rows of the
+  /// neighbouring chunks is a halo acquire.
+  static std::string chunkRangeText(AcquireFacts &f) {
+    auto signedText = [](int64_t v) { return (v < 0 ? "" : "+") + std::to_string(v); };
+    if (f.acquire.getMode() == ArtsMode::in && (f.minOffset != 0 || f.maxOffset != 0))
+      return "halo rows [" + signedText(f.minOffset) + ", " + signedText(f.maxOffset) +
+             "] of its chunk";
+    return "blocks of its chunk (offsets " + std::to_string(f.minOffset) + ".." +
+           std::to_string(f.maxOffset) + ")";
   }
 
   /// Empty if a block table of this allocation can be distributed, else why
@@ -350,34 +413,86 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     return "";
   }
 
-  /// Rewrites every `db_ref(view)[0]` access inside a task.
-  void rewriteRefs(Value view, MemRefType blockType, Value rowsPerBlock, Value first) {
-    for (Operation *user : llvm::make_early_inc_range(view.getUsers()))
-      if (auto ref = dyn_cast<DbRefOp>(user))
-        rewriteRef(ref, view, blockType, rowsPerBlock, first);
+  /// Rewrites every `db_ref(view)[0]` access inside a task. An access of a
+  /// chunked acquire with only loops between it and the chunk loop selects
+  /// its block once per row, at the top of the chunk loop: the pre-lowering
+  /// loop-invariant code motion cannot hoist a division by a block size known
+  /// only at run time. That selection runs for rows whose accesses may not:
+  /// its block index is clamped to the acquired blocks.
+  void rewriteRefs(AcquireFacts &f, MemRefType blockType, Value rowsPerBlock, Value first,
+                   Value count) {
+    llvm::SmallDenseMap<int64_t, std::pair<Value, Value>> perRow; // offset -> payload, row
+    for (Operation *user : llvm::make_early_inc_range(f.view.getUsers())) {
+      auto ref = dyn_cast<DbRefOp>(user);
+      if (!ref)
+        continue;
+      for (Operation *access : llvm::make_early_inc_range(ref.getPayload().getUsers())) {
+        std::optional<RowOffset> row;
+        if (f.chunked && onlyLoopsBetween(access, f.chunkLoop))
+          row = rowOffsetFrom(accessIndices(access).front(), f.chunkLoop.getInductionVar());
+        if (!row) {
+          OpBuilder b(access);
+          auto [payload, localRow] = selectRow(b, access->getLoc(), f.view, blockType,
+                                               accessIndices(access).front(), rowsPerBlock, first);
+          replaceAccess(access, payload, localRow);
+          continue;
+        }
+        auto [it, inserted] = perRow.try_emplace(row->offset);
+        if (inserted) {
+          auto b = OpBuilder::atBlockBegin(f.chunkLoop.getBody());
+          Location loc = f.chunkLoop.getLoc();
+          Value index = f.chunkLoop.getInductionVar();
+          if (row->offset != 0)
+            index = arith::AddIOp::create(
+                b, loc, index, arith::ConstantIndexOp::create(b, loc, row->offset));
+          it->second = selectRow(b, loc, f.view, blockType, index, rowsPerBlock, first, count);
+        }
+        replaceAccess(access, it->second.first, it->second.second);
+      }
+      ref.erase();
+    }
   }
 
-  /// `ref[i, j...]` -> `db_ref(table)[i / B - first][i mod B, j...]`.
-  void rewriteRef(DbRefOp ref, Value table, MemRefType blockType, Value rowsPerBlock, Value first) {
-    for (Operation *access : llvm::make_early_inc_range(ref.getPayload().getUsers())) {
-      OpBuilder b(access);
-      Location loc = access->getLoc();
-      SmallVector<Value> indices(accessIndices(access));
-      Value block = arith::DivUIOp::create(b, loc, indices[0], rowsPerBlock);
-      if (first)
-        block = arith::SubIOp::create(b, loc, block, first);
-      indices[0] = arith::RemUIOp::create(b, loc, indices[0], rowsPerBlock);
-      Value payload = DbRefOp::create(b, loc, blockType, table, ValueRange{block});
-      if (auto load = dyn_cast<memref::LoadOp>(access)) {
-        Value value = memref::LoadOp::create(b, loc, payload, indices);
-        load.getResult().replaceAllUsesWith(value);
-      } else {
-        auto store = cast<memref::StoreOp>(access);
-        memref::StoreOp::create(b, loc, store.getValueToStore(), payload, indices);
-      }
-      access->erase();
+  static bool onlyLoopsBetween(Operation *access, scf::ForOp loop) {
+    for (Operation *parent = access->getParentOp(); parent != loop; parent = parent->getParentOp())
+      if (!isa<scf::ForOp>(parent))
+        return false;
+    return true;
+  }
+
+  /// The block holding `row` and the row inside it:
+  /// `db_ref(table)[row / B - first]` (`first` null: 0; `count` given: the
+  /// block index clamped to [0, count - 1]) and `row mod B`.
+  static std::pair<Value, Value> selectRow(OpBuilder &b, Location loc, Value table,
+                                           MemRefType blockType, Value row, Value rowsPerBlock,
+                                           Value first = Value(), Value count = Value()) {
+    Value block = arith::DivUIOp::create(b, loc, row, rowsPerBlock);
+    if (first)
+      block = arith::SubIOp::create(b, loc, block, first);
+    if (count) {
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value last =
+          arith::SubIOp::create(b, loc, count, arith::ConstantIndexOp::create(b, loc, 1));
+      block = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, block, zero), last);
     }
-    ref.erase();
+    Value localRow = arith::RemUIOp::create(b, loc, row, rowsPerBlock);
+    return {DbRefOp::create(b, loc, blockType, table, ValueRange{block}), localRow};
+  }
+
+  /// `access` on `payload`, with `localRow` as its leading index.
+  static void replaceAccess(Operation *access, Value payload, Value localRow) {
+    OpBuilder b(access);
+    Location loc = access->getLoc();
+    SmallVector<Value> indices(accessIndices(access));
+    indices[0] = localRow;
+    if (auto load = dyn_cast<memref::LoadOp>(access)) {
+      Value value = memref::LoadOp::create(b, loc, payload, indices);
+      load.getResult().replaceAllUsesWith(value);
+    } else {
+      auto store = cast<memref::StoreOp>(access);
+      memref::StoreOp::create(b, loc, store.getValueToStore(), payload, indices);
+    }
+    access->erase();
   }
 };
 } // namespace

@@ -1,0 +1,322 @@
+// arts-db-partitioning on chunk tasks (as arts-for-lowering leaves them) that read a stencil:
+// a read indexed by the chunk loop's IV plus or minus a constant, on index values or computed
+// in i32 and cast back as C front ends write `A[i + 1]`, acquires only the blocks of its
+// chunk's rows widened by the offsets (a halo), computed in the launcher from the chunk
+// loop's own bounds; each access picks its block once per row of the chunk loop. A shifted
+// write through a cast keeps the datablock coarse; with several nodes the owner rule of the
+// block table does not change.
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning,canonicalize,cse)' | FileCheck %s
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning)' --debug-only=db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+
+// Jacobi's read of 18 rows by 4 workers (B = 5 rows, 4 blocks) in a launcher of chunks
+// [1 + 4k, min(5 + 4k, 17)): rows [lo - 1, hi] (lo - 1 folds to 4k), clamped to blocks [0, 3].
+// CHECK-LABEL: func.func @halo_launcher
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[CM1:.*]] = arith.constant -1 : index
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C17:.*]] = arith.constant 17 : index
+// CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
+// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[C5]], %[[C16]]]
+// CHECK: scf.for %[[K:.*]] = %[[C0]] to
+// CHECK-NEXT: %[[SHIFT:.*]] = arith.muli %[[K]], %{{.*}} : index
+// CHECK-NEXT: %[[LO:.*]] = arith.addi %[[SHIFT]], %[[C1]] : index
+// CHECK-NEXT: %[[END:.*]] = arith.addi %[[SHIFT]], %[[C5]] : index
+// CHECK-NEXT: %[[HI:.*]] = arith.minsi %[[END]], %[[C17]] : index
+// CHECK-NEXT: %[[FROM:.*]] = arith.maxsi %[[SHIFT]], %[[C0]] : index
+// CHECK-NEXT: %[[FROMB:.*]] = arith.divsi %[[FROM]], %[[C5]] : index
+// CHECK-NEXT: %[[FIRST:.*]] = arith.minsi %[[FROMB]], %[[C3]] : index
+// CHECK-NEXT: %[[TO:.*]] = arith.maxsi %[[HI]], %[[C0]] : index
+// CHECK-NEXT: %[[TOB:.*]] = arith.divsi %[[TO]], %[[C5]] : index
+// CHECK-NEXT: %[[LAST:.*]] = arith.minsi %[[TOB]], %[[C3]] : index
+// CHECK-NEXT: %[[SPAN:.*]] = arith.subi %[[LAST]], %[[FIRST]] : index
+// CHECK-NEXT: %[[SPAN1:.*]] = arith.addi %[[SPAN]], %[[C1]] : index
+// CHECK-NEXT: %[[COUNT:.*]] = arith.maxsi %[[SPAN1]], %[[C1]] : index
+// CHECK-NEXT: %{{.*}}, %[[QA:.*]] = arts.db_acquire <in> (%[[GA]], %[[PA]] : {{.*}}) offsets[%[[FIRST]]] sizes[%[[COUNT]]] partition(<block>)
+// The write keeps the blocks of rows [lo, hi - 1].
+// CHECK: arts.db_acquire <out> {{.*}} offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: ^bb0(%[[VA:.*]]: memref<?xmemref<?x16xf32>>, %{{.*}}: memref<?xmemref<?x16xf32>>):
+// CHECK-NEXT: scf.for %[[I:.*]] = %[[LO]] to %[[HI]] step %[[C1]] {
+// Row i - 1: block (i - 1) / B - first, clamped to the acquired [0, count - 1].
+// CHECK: %[[UP:.*]] = arith.addi %[[I]], %[[CM1]] : index
+// CHECK-NEXT: %[[UPB:.*]] = arith.divui %[[UP]], %[[C5]] : index
+// CHECK-NEXT: %[[UPREL:.*]] = arith.subi %[[UPB]], %[[FIRST]] : index
+// CHECK-NEXT: %[[LASTREL:.*]] = arith.subi %[[COUNT]], %[[C1]] : index
+// CHECK-NEXT: %[[UPLOW:.*]] = arith.maxsi %[[UPREL]], %[[C0]] : index
+// CHECK-NEXT: %[[UPSEL:.*]] = arith.minsi %[[UPLOW]], %[[LASTREL]] : index
+// CHECK-NEXT: %[[UPROW:.*]] = arith.remui %[[UP]], %[[C5]] : index
+// CHECK-NEXT: %[[UPBLOCK:.*]] = arts.db_ref %[[VA]][%[[UPSEL]]]
+// CHECK: %[[DOWN:.*]] = arith.addi %[[I]], %[[C1]] : index
+// CHECK-NEXT: arith.divui %[[DOWN]], %[[C5]] : index
+// The j loop has no division left.
+// CHECK: scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] {
+// CHECK-NOT: arith.divui
+// CHECK-NOT: arith.remui
+// CHECK: memref.load %[[UPBLOCK]][%[[UPROW]], %{{.*}}] : memref<?x16xf32>
+// CHECK-NOT: arith.divui
+// CHECK-NOT: arith.remui
+// CHECK: } {arts.chunk_loop}
+// DEBUG: [db_partitioning] {{.*}}db-partitioning.mlir:[[#]]:14: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @halo_launcher() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %one = arith.constant 1 : i32
+  %r = arith.constant 0 : i32
+  %c4 = arith.constant 4 : index
+  %c17 = arith.constant 17 : index
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %e = arts.epoch {
+    scf.for %k = %c0 to %c4 step %c1 {
+      %s = arith.muli %k, %c4 : index
+      %lo = arith.addi %c1, %s : index
+      %end = arith.addi %lo, %c4 : index
+      %hi = arith.minsi %end, %c17 : index
+      %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+      %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+      arts.edt <task> <intranode> route(%r) (%qa, %qb : memref<?xmemref<18x16xf32>>, memref<?xmemref<18x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+      ^bb0(%va: memref<?xmemref<18x16xf32>>, %vb: memref<?xmemref<18x16xf32>>):
+        %a = arts.db_ref %va[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+        %b = arts.db_ref %vb[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+        scf.for %i = %lo to %hi step %c1 {
+          %i32 = arith.index_cast %i : index to i32
+          scf.for %j = %c0 to %c16 step %c1 {
+            %up32 = arith.subi %i32, %one : i32
+            %up = arith.index_cast %up32 : i32 to index
+            %down32 = arith.addi %i32, %one : i32
+            %down = arith.index_cast %down32 : i32 to index
+            %x = memref.load %a[%up, %j] : memref<18x16xf32>
+            %y = memref.load %a[%i, %j] : memref<18x16xf32>
+            %z = memref.load %a[%down, %j] : memref<18x16xf32>
+            %xy = arith.addf %x, %y : f32
+            %xyz = arith.addf %xy, %z : f32
+            memref.store %xyz, %b[%i, %j] : memref<18x16xf32>
+          }
+        } {arts.chunk_loop}
+        arts.db_release(%va : memref<?xmemref<18x16xf32>>)
+        arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
+      }
+    }
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// The chunk [5, 9) of the same loop, index arithmetic in canonical form (`i + -1`, `1 + i`):
+// its halo rows [4, 9] start in block 0 although the chunk starts in block 1 (rows 5-9), so
+// the read takes blocks 0-1 and the write only block 1.
+// CHECK-LABEL: func.func @halo_chunk_values
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
+// CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// DEBUG: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
+// DEBUG: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @halo_chunk_values() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %r = arith.constant 0 : i32
+  %cm1 = arith.constant -1 : index
+  %lo = arith.constant 5 : index
+  %hi = arith.constant 9 : index
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  arts.edt <task> <intranode> route(%r) (%qa, %qb : memref<?xmemref<18x16xf32>>, memref<?xmemref<18x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<18x16xf32>>, %vb: memref<?xmemref<18x16xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      scf.for %j = %c0 to %c16 step %c1 {
+        %up = arith.addi %i, %cm1 : index
+        %down = arith.addi %c1, %i : index
+        %x = memref.load %a[%up, %j] : memref<18x16xf32>
+        %z = memref.load %a[%down, %j] : memref<18x16xf32>
+        %xz = arith.addf %x, %z : f32
+        memref.store %xz, %b[%i, %j] : memref<18x16xf32>
+      }
+    } {arts.chunk_loop}
+    arts.db_release(%va : memref<?xmemref<18x16xf32>>)
+    arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// A write of row i + 1 computed in i32 is not taken as the chunk's rows: the written
+// datablock stays coarse and the chunk tasks share it as `concurrent`.
+// CHECK-LABEL: func.func @shifted_narrow_write
+// CHECK: arts.db_alloc <inout> <write> <block>
+// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <coarse>
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+// DEBUG: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @shifted_narrow_write() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %one = arith.constant 1 : i32
+  %r = arith.constant 0 : i32
+  %lo = arith.constant 5 : index
+  %hi = arith.constant 9 : index
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  arts.edt <task> <intranode> route(%r) (%qa, %qb : memref<?xmemref<18x16xf32>>, memref<?xmemref<18x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<18x16xf32>>, %vb: memref<?xmemref<18x16xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      scf.for %j = %c0 to %c16 step %c1 {
+        %next32 = arith.addi %i32, %one : i32
+        %next = arith.index_cast %next32 : i32 to index
+        %x = memref.load %a[%i, %j] : memref<18x16xf32>
+        memref.store %x, %b[%next, %j] : memref<18x16xf32>
+      }
+    } {arts.chunk_loop}
+    arts.db_release(%va : memref<?xmemref<18x16xf32>>)
+    arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// A halo read guarded by `i > 0` in the first chunk [0, 4): rows [-1, 3] clamp to block 0,
+// and the guarded access picks its block where it runs, not at the top of the row.
+// CHECK-LABEL: func.func @guarded_halo_read
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C1]]] partition(<block>)
+// CHECK: scf.if
+// CHECK-NEXT: %[[UP:.*]] = arith.subi %{{.*}}, %[[C1]] : index
+// CHECK-NEXT: arith.divui %[[UP]]
+// CHECK-NEXT: arith.remui %[[UP]]
+// CHECK-NEXT: arts.db_ref
+// CHECK-NEXT: memref.load
+// DEBUG: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +0] of its chunk
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @guarded_halo_read() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %r = arith.constant 0 : i32
+  %lo = arith.constant 0 : index
+  %hi = arith.constant 4 : index
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  arts.edt <task> <intranode> route(%r) (%qa, %qb : memref<?xmemref<18x16xf32>>, memref<?xmemref<18x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<18x16xf32>>, %vb: memref<?xmemref<18x16xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      scf.for %j = %c0 to %c16 step %c1 {
+        %y = memref.load %a[%i, %j] : memref<18x16xf32>
+        %inside = arith.cmpi sgt, %i, %c0 : index
+        %v = scf.if %inside -> (f32) {
+          %up = arith.subi %i, %c1 : index
+          %x = memref.load %a[%up, %j] : memref<18x16xf32>
+          scf.yield %x : f32
+        } else {
+          scf.yield %y : f32
+        }
+        memref.store %v, %b[%i, %j] : memref<18x16xf32>
+      }
+    } {arts.chunk_loop}
+    arts.db_release(%va : memref<?xmemref<18x16xf32>>)
+    arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// Two nodes: the block tables keep the owner rule of the chunks (block b on the node chunk b
+// is routed to); the halo read of the chunk [5, 9) takes blocks 0-1, block 0 as a plain read.
+// CHECK-LABEL: func.func @distributed_halo_read
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
+// CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// CHECK: arts.edt <task> <internode>
+// DEBUG: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @distributed_halo_read() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %one = arith.constant 1 : i32
+  %r = arith.constant 0 : i32
+  %lo = arith.constant 5 : index
+  %hi = arith.constant 9 : index
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  arts.edt <task> <internode> route(%r) (%qa, %qb : memref<?xmemref<18x16xf32>>, memref<?xmemref<18x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<18x16xf32>>, %vb: memref<?xmemref<18x16xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      scf.for %j = %c0 to %c16 step %c1 {
+        %up32 = arith.subi %i32, %one : i32
+        %up = arith.index_cast %up32 : i32 to index
+        %down32 = arith.addi %i32, %one : i32
+        %down = arith.index_cast %down32 : i32 to index
+        %x = memref.load %a[%up, %j] : memref<18x16xf32>
+        %y = memref.load %a[%i, %j] : memref<18x16xf32>
+        %z = memref.load %a[%down, %j] : memref<18x16xf32>
+        %xy = arith.addf %x, %y : f32
+        %xyz = arith.addf %xy, %z : f32
+        memref.store %xyz, %b[%i, %j] : memref<18x16xf32>
+      }
+    } {arts.chunk_loop}
+    arts.db_release(%va : memref<?xmemref<18x16xf32>>)
+    arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  return
+}
+}
