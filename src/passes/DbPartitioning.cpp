@@ -15,6 +15,8 @@
 //
 // Policy (decided first, per allocation):
 //  * no task access indexed by a chunk          -> coarse;
+//  * one node, and some task would read every block -> coarse (one dependence
+//    per task instead of one per block), writers share it as `concurrent`;
 //  * a write not indexed by the chunk           -> coarse, and the loop's
 //    tasks share the write as `concurrent`;
 //  * an access that is not a plain load/store   -> coarse;
@@ -248,6 +250,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       coarseWhy = "no task acquires it";
     else if (!anyChunked && coarseWhy.empty())
       coarseWhy = "no task access is indexed by its chunk";
+    else if (nodes <= 1 && coarseWhy.empty() &&
+             llvm::any_of(acquires, [](const AcquireFacts &f) { return !f.chunked; }))
+      // Blocks pay off when they can live on different nodes. On one node a task reading
+      // every block would make one dependence per block (workers x workers per loop, all
+      // on the creating thread), where one datablock is one per task.
+      coarseWhy = "one node and a task reads every block";
 
     if (!coarseWhy.empty()) {
       CARTS_DEBUG("db_partitioning", alloc) << "alloc " << blockType << " -> partition=coarse ("
@@ -316,6 +324,16 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       Location aloc = f.acquire.getLoc();
       Value first, count;
       SmallVector<Value> offsets, sizes;
+      if (f.chunked && f.acquire.getMode() != ArtsMode::in && !chunkIsBlock(f, staticRows, workers)) {
+        // Chunk k is not block k (the loop starts elsewhere than row 0, runs over other
+        // rows, or its chunks are not the static share): neighbouring chunks write
+        // disjoint rows of a shared boundary block, so they share it instead of taking
+        // turns.
+        f.acquire.setMode(ArtsMode::concurrent);
+        CARTS_DEBUG("db_partitioning", f.acquire)
+            << "acquire mode=concurrent: chunks are not aligned with blocks, neighbours share "
+               "boundary blocks\n";
+      }
       if (f.chunked) {
         std::tie(first, count) = chunkBlocks(ab, aloc, f, rowsPerBlock, blocks);
         offsets.push_back(first);
@@ -351,6 +369,21 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         free.erase();
       }
     alloc.erase();
+  }
+
+  /// Whether chunk k of the acquire's loop covers exactly the rows of block k:
+  /// the loop's static shares of `workers` over rows 0 .. rows-1, accessed at
+  /// the chunk row itself.
+  static bool chunkIsBlock(AcquireFacts &f, std::optional<int64_t> rows, int64_t workers) {
+    if (!rows || f.minOffset != 0 || f.maxOffset != 0)
+      return false;
+    auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers");
+    auto origin = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_origin");
+    auto trips = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_trips");
+    auto step = getConstantIntValue(f.chunkLoop.getStep());
+    return team && team.getInt() == workers && origin && origin.getInt() == 0 && trips &&
+           trips.getInt() == *rows && step && *step == 1 &&
+           f.chunkLoop->hasAttr("arts.chunk_static_share");
   }
 
   /// The blocks an acquire of a chunk task takes, as (first, count) computed

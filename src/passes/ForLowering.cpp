@@ -69,6 +69,37 @@ Placement placementOf(EdtOp parallel) {
   return p;
 }
 
+/// Fewest operations a chunk task should do: below this, creating the task and
+/// handing it to another worker (a few microseconds on the creating thread)
+/// costs more than the chunk's work.
+constexpr int64_t kMinChunkOps = 4096;
+
+/// A rough operation count of one execution of `region`: nested loops multiply
+/// their body by their trip count (64 when it is not a constant), calls count 20.
+int64_t regionWeight(Region &region) {
+  constexpr int64_t kCap = int64_t(1) << 40;
+  int64_t total = 0;
+  for (Block &block : region)
+    for (Operation &op : block) {
+      int64_t own = isa<func::CallOp>(op) ? 20 : 1;
+      int64_t inner = 0;
+      for (Region &r : op.getRegions())
+        inner += regionWeight(r);
+      int64_t times = 1;
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        auto lb = evaluateConstant(loop.getLowerBound());
+        auto ub = evaluateConstant(loop.getUpperBound());
+        auto step = evaluateConstant(loop.getStep());
+        times = lb && ub && step && *step > 0 ? std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step)
+                                              : 64;
+      } else if (isa<scf::WhileOp>(op)) {
+        times = 64;
+      }
+      total = std::min(kCap, total + own + std::min(kCap, inner * times));
+    }
+  return total;
+}
+
 bool isPureOp(Operation *op) {
   return isMemoryEffectFree(op) && op->getNumRegions() == 0;
 }
@@ -317,6 +348,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value workers = arith::ConstantIndexOp::create(b, loc, p.workers);
     Value chunkSize;
     std::string how;
+    int64_t minIterations = 1;
     if (Value requested = loop.getChunk()) {
       Value cap = ceilDivIndex(b, loc, trips, arith::ConstantIndexOp::create(b, loc, p.workers * 16));
       chunkSize = arith::MaxSIOp::create(b, loc, outer.lookupOrDefault(requested), cap);
@@ -324,6 +356,15 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     } else if (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) {
       chunkSize = ceilDivIndex(b, loc, trips, workers);
       how = "static share ceil(trips/workers)";
+      // A loop too small to feed every worker gets fewer, larger chunks.
+      int64_t weight = std::max<int64_t>(1, regionWeight(loop.getBody()));
+      minIterations = (kMinChunkOps + weight - 1) / weight;
+      if (minIterations > 1) {
+        chunkSize = arith::MaxSIOp::create(b, loc, chunkSize,
+                                           arith::ConstantIndexOp::create(b, loc, minIterations));
+        how += ", at least " + std::to_string(minIterations) + " iterations (about " +
+               std::to_string(weight) + " operations each)";
+      }
     } else {
       chunkSize = ceilDivIndex(b, loc, trips, arith::ConstantIndexOp::create(b, loc, p.workers * 4));
       how = "dynamic: ceil(trips/(4*workers))";
@@ -378,6 +419,17 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       return failure();
     auto inner = scf::ForOp::create(tb, loc, lo, hi, step);
     inner->setAttr("arts.chunk_loop", tb.getUnitAttr());
+    // Where the chunks start and how many rows they cover, when known: db-partitioning
+    // gives a chunk its own block only when chunk k is exactly block k.
+    if (std::optional<int64_t> first = evaluateConstant(lb))
+      inner->setAttr("arts.chunk_origin", tb.getI64IntegerAttr(*first));
+    if (std::optional<int64_t> count = evaluateConstant(trips))
+      inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*count));
+    std::optional<int64_t> knownTrips = evaluateConstant(trips);
+    if (!loop.getChunk() && (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
+        (minIterations <= 1 ||
+         (knownTrips && (*knownTrips + p.workers - 1) / p.workers >= minIterations)))
+      inner->setAttr("arts.chunk_static_share", tb.getUnitAttr());
     mapping.map(loop.getInductionVar(), inner.getInductionVar());
     OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
     ib.setInsertionPoint(inner.getBody()->getTerminator());
