@@ -283,8 +283,8 @@ typedef struct rt_worker {
   _Atomic uint32_t mail_count;
   _Atomic int busy; /* running a task (not looking for work) */
   /* profile=1 counters, written by this worker only */
-  uint64_t ran, stolen, mail_taken, mail_stolen, parks;
-  uint64_t idle_ns;
+  uint64_t ran, stolen, mail_taken, mail_stolen, parks, waits;
+  uint64_t idle_ns, run_ns, wait_ns;
 } __attribute__((aligned(RT_CACHE_LINE))) rt_worker;
 
 /* No preferred worker. */

@@ -323,7 +323,13 @@ static rt_edt *steal(rt_worker *w, uint32_t n) {
 static void run_ready(rt_worker *w, rt_edt *t) {
   atomic_store_explicit(&w->busy, 1, memory_order_relaxed);
   w->ran++;
-  rt_edt_run(t);
+  if (RT_UNLIKELY(rt.cfg.profile)) {
+    uint64_t start = now_ns();
+    rt_edt_run(t);
+    w->run_ns += now_ns() - start;
+  } else {
+    rt_edt_run(t);
+  }
   atomic_store_explicit(&w->busy, 0, memory_order_relaxed);
 }
 
@@ -332,6 +338,7 @@ int rt_sched_help_until(rt_epoch *e) {
   /* the task waiting here is not busy: its worker looks for work like an idle one */
   int was_busy = atomic_exchange_explicit(&w->busy, 0, memory_order_relaxed);
   int ok = 1;
+  uint64_t start = rt.cfg.profile ? now_ns() : 0;
   while (!atomic_load_explicit(&e->done, memory_order_acquire)) {
     if (atomic_load_explicit(&rt.shutdown, memory_order_relaxed)) {
       ok = 0;
@@ -344,6 +351,10 @@ int rt_sched_help_until(rt_epoch *e) {
       idle(e);
   }
   atomic_store_explicit(&w->busy, was_busy, memory_order_relaxed);
+  if (RT_UNLIKELY(rt.cfg.profile)) {
+    w->waits++;
+    w->wait_ns += now_ns() - start;
+  }
   return ok;
 }
 
@@ -452,14 +463,17 @@ static int by_address(const void *a, const void *b) {
 
 /* profile=1: what each worker did, on stderr. */
 static void print_profile(void) {
+  /* run-ms counts a task that waits inside another one twice; wait-ms is the time tasks
+     spent in artsWaitOnHandle (running others' tasks meanwhile) */
   fprintf(stderr, "carts runtime: profile (node %u): worker  tasks  stolen  mail  mail-stolen  "
-                  "parks  idle-ms\n", rt.node);
+                  "parks  idle-ms   run-ms  waits  wait-ms\n", rt.node);
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_worker *w = &rt.workers[i];
-    fprintf(stderr, "carts runtime: profile %8u %6llu %7llu %5llu %12llu %6llu %8.2f\n", i,
-            (unsigned long long)w->ran, (unsigned long long)w->stolen,
+    fprintf(stderr, "carts runtime: profile %8u %6llu %7llu %5llu %12llu %6llu %8.2f %8.2f %6llu %8.2f\n",
+            i, (unsigned long long)w->ran, (unsigned long long)w->stolen,
             (unsigned long long)w->mail_taken, (unsigned long long)w->mail_stolen,
-            (unsigned long long)w->parks, (double)w->idle_ns / 1e6);
+            (unsigned long long)w->parks, (double)w->idle_ns / 1e6, (double)w->run_ns / 1e6,
+            (unsigned long long)w->waits, (double)w->wait_ns / 1e6);
   }
 }
 
