@@ -24,6 +24,11 @@
 // acquiring it, its address and extents. Constants are re-created in the
 // function instead of being packed.
 //
+// The view tables live on the task's stack (memref.alloca): LLVM then knows
+// that no store into a block can change them, keeps the descriptors it loads
+// from them in registers and can vectorise the loops over the blocks. (A heap
+// table is aligned through ptrtoint/inttoptr, which hides where it comes from.)
+//
 //===----------------------------------------------------------------------===//
 
 #include "passes/Debug.h"
@@ -424,37 +429,44 @@ void EdtLowering::rewrite(TaskPlan &plan) {
     return llvm::map_to_vector(values, [&](Value v) { return map.lookup(v); });
   };
 
-  SmallVector<Value> tables; // deallocated when the task returns
-  Value first = plan.deps.empty() ? Value() : arith::ConstantIndexOp::create(fb, loc, 0);
+  // The tables are on the task's stack (see the file comment), one entry per
+  // acquired block: all allocated at the entry, before the loops filling them.
+  struct Tables {
+    SmallVector<Value> extents;
+    Value views, guids;
+  };
+  SmallVector<Tables> tables;
   for (auto [k, dep, h] : llvm::enumerate(plan.deps, host)) {
     Location depLoc = dep.acquire.getLoc();
-    SmallVector<Value> extents = mapped(h.extents);
-    SmallVector<Value> blockSizes = mapped(h.blockSizes);
-    Value views = memref::AllocOp::create(fb, depLoc, dep.viewType,
-                                          dynamicSizes(dep.viewType, extents));
-    tables.push_back(views);
-    Value guids;
+    Tables &t = tables.emplace_back();
+    t.extents = mapped(h.extents);
+    t.views = memref::AllocaOp::create(fb, depLoc, dep.viewType,
+                                       dynamicSizes(dep.viewType, t.extents));
     bool guidsUsed = llvm::any_of(plan.captures, [&, k = k](const Capture &c) {
       return c.kind == CaptureKind::DepGuids && c.dep == k;
     });
     if (guidsUsed) {
       auto guidType = cast<MemRefType>(dep.acquire.getGuids().getType());
-      guids = memref::AllocOp::create(fb, depLoc, guidType, dynamicSizes(guidType, extents));
-      tables.push_back(guids);
-      map.map(dep.acquire.getGuids(), guids);
+      t.guids = memref::AllocaOp::create(fb, depLoc, guidType, dynamicSizes(guidType, t.extents));
+      map.map(dep.acquire.getGuids(), t.guids);
     }
+    map.map(edt.getBody().getArgument(k), t.views);
+  }
+  Value first = plan.deps.empty() ? Value() : arith::ConstantIndexOp::create(fb, loc, 0);
+  for (auto [k, dep, h, t] : llvm::enumerate(plan.deps, host, tables)) {
+    Location depLoc = dep.acquire.getLoc();
+    SmallVector<Value> blockSizes = mapped(h.blockSizes);
     Value base = first;
-    forEachIndex(fb, depLoc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
-      Value slot = lb.createOrFold<arith::AddIOp>(l, base, linearize(lb, l, ivs, extents));
+    forEachIndex(fb, depLoc, t.extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
+      Value slot = lb.createOrFold<arith::AddIOp>(l, base, linearize(lb, l, ivs, t.extents));
       auto gep = DepGepOp::create(lb, l, i64, ptrType, depv, slot);
       Value view = buildPayloadView(lb, l, gep.getPtr(), dep.blockType, blockSizes);
-      memref::StoreOp::create(lb, l, view, views, ivs);
-      if (guids)
-        memref::StoreOp::create(lb, l, gep.getGuid(), guids, ivs);
+      memref::StoreOp::create(lb, l, view, t.views, ivs);
+      if (t.guids)
+        memref::StoreOp::create(lb, l, gep.getGuid(), t.guids, ivs);
     });
-    map.map(edt.getBody().getArgument(k), views);
     if (k + 1 < plan.deps.size())
-      first = fb.createOrFold<arith::AddIOp>(depLoc, first, productOf(fb, depLoc, extents));
+      first = fb.createOrFold<arith::AddIOp>(depLoc, first, productOf(fb, depLoc, t.extents));
   }
   for (ByAddress &entry : byAddress) {
     Value address = map.lookup(entry.address);
@@ -468,8 +480,6 @@ void EdtLowering::rewrite(TaskPlan &plan) {
     if (!isa<DbReleaseOp>(op))
       fb.clone(op, map);
   fn.walk([](DbReleaseOp release) { release.erase(); });
-  for (Value table : tables)
-    memref::DeallocOp::create(fb, loc, table);
   func::ReturnOp::create(fb, loc);
 
   for (auto [k, dep] : llvm::enumerate(plan.deps))

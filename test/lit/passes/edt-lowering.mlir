@@ -1,5 +1,6 @@
 // arts-edt-lowering: every task becomes an outlined EDT function created with packed
-// parameters and one rec_dep per acquire; inside it, the view tables are rebuilt from depv.
+// parameters and one rec_dep per acquire; inside it, the view tables are rebuilt from depv
+// on the task's stack.
 // The convert part is checked on the pass output re-parsed by the driver, on the debug
 // channel (one module, so locations are the file's lines) and, through the whole
 // pre-lowering stage, for leftovers; the invalid part with --verify-diagnostics.
@@ -31,7 +32,8 @@
 // CHECK-LABEL: func.func private @__arts_edt_0(
 // CHECK-SAME: %{{.*}}: i32, %[[PARAMV:.*]]: !llvm.ptr, %{{.*}}: i32, %[[DEPV:.*]]: !llvm.ptr) attributes {arts.edt_function} {
 // CHECK-NEXT: %[[P:.*]]:4 = arts.edt_param_unpack %[[PARAMV]] : !llvm.ptr -> (index, index, index, index)
-// CHECK: %[[VA:.*]] = memref.alloc(%{{.*}}) : memref<?xmemref<?x?xf32>>
+// CHECK: %[[VA:.*]] = memref.alloca(%{{.*}}) : memref<?xmemref<?x?xf32>>
+// CHECK-NEXT: %[[VX:.*]] = memref.alloca(%{{.*}}) : memref<?xmemref<?xf32>>
 // CHECK: scf.for %[[SA:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT: %{{.*}}, %[[PA:.*]] = arts.dep_gep %[[DEPV]][%[[SA]]] : !llvm.ptr -> !llvm.ptr
 // CHECK-NEXT: %[[U:.*]] = llvm.mlir.undef : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)>
@@ -49,7 +51,6 @@
 // CHECK-NEXT: %[[VIEW:.*]] = builtin.unrealized_conversion_cast %[[D6]] : !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)> to memref<?x?xf32>
 // CHECK-NEXT: memref.store %[[VIEW]], %[[VA]][%[[SA]]] : memref<?xmemref<?x?xf32>>
 // CHECK: %[[FIRSTX:.*]] = arith.constant 1 : index
-// CHECK-NEXT: %[[VX:.*]] = memref.alloc(%{{.*}}) : memref<?xmemref<?xf32>>
 // CHECK: scf.for %[[IX:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT: %[[SX:.*]] = arith.addi %[[IX]], %[[FIRSTX]] : index
 // CHECK-NEXT: arts.dep_gep %[[DEPV]][%[[SX]]]
@@ -58,9 +59,8 @@
 // CHECK-NEXT: arts.db_ref %[[VA]][%{{.*}}] : memref<?xmemref<?x?xf32>> -> memref<?x?xf32>
 // CHECK-NEXT: arts.db_ref %[[VX]][%{{.*}}] : memref<?xmemref<?xf32>> -> memref<?xf32>
 // CHECK-NOT: arts.db_release
-// CHECK: memref.dealloc %[[VA]]
-// CHECK-NEXT: memref.dealloc %[[VX]]
-// CHECK-NEXT: return
+// CHECK-NOT: memref.dealloc
+// CHECK: return
 // CHECK-LABEL: func.func @block_and_full_range
 // CHECK-SAME: (%[[NB:.*]]: index, %[[BS:.*]]: index, %[[MS:.*]]: index, %{{.*}}: index)
 // CHECK: %[[GA:.*]], %{{.*}} = arts.db_alloc <inout>
@@ -177,12 +177,12 @@ func.func @captures(%i: index, %x: f32, %y: f64, %k: i32, %s: !llvm.ptr, %n: ind
 // CHECK-LABEL: func.func private @__arts_edt_0(
 // CHECK-NEXT: %[[P:.*]] = arts.edt_param_unpack %{{.*}} : !llvm.ptr -> (index)
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
-// CHECK: %[[ROW:.*]] = memref.alloc(%[[C2]]) : memref<?xmemref<f64>>
+// CHECK: %[[ROW:.*]] = memref.alloca(%[[C2]]) : memref<?xmemref<f64>>
+// CHECK-NEXT: %[[BOX:.*]] = memref.alloca(%[[C2]], %[[P]]) : memref<?x?xmemref<f64>>
 // CHECK: scf.for %[[S:.*]] = %{{.*}} to %[[C2]]
 // CHECK-NEXT: arts.dep_gep %{{.*}}[%[[S]]]
 // CHECK: builtin.unrealized_conversion_cast %{{.*}} : !llvm.struct<(ptr, ptr, i64)> to memref<f64>
 // CHECK: %[[FIRST:.*]] = arith.constant 2 : index
-// CHECK-NEXT: %[[BOX:.*]] = memref.alloc(%[[C2]], %[[P]]) : memref<?x?xmemref<f64>>
 // CHECK: scf.for %[[BI:.*]] = %{{.*}} to %[[C2]]
 // CHECK-NEXT: scf.for %[[BJ:.*]] = %{{.*}} to %[[P]]
 // CHECK-NEXT: %[[ROWOFF:.*]] = arith.muli %[[BI]], %[[P]] : index
@@ -295,8 +295,8 @@ func.func @nested_by_address(%n: index, %B: index) {
 // acquires select from it (slots relative to the outer acquire).
 // CHECK-LABEL: func.func private @__arts_edt_0(
 // CHECK-NEXT: %[[P:.*]]:2 = arts.edt_param_unpack %{{.*}} : !llvm.ptr -> (index, index)
-// CHECK: %[[VIEWS:.*]] = memref.alloc(%[[P]]#0) : memref<?xmemref<?xf32>>
-// CHECK-NEXT: %[[GUIDS:.*]] = memref.alloc(%[[P]]#0) : memref<?xi64>
+// CHECK: %[[VIEWS:.*]] = memref.alloca(%[[P]]#0) : memref<?xmemref<?xf32>>
+// CHECK-NEXT: %[[GUIDS:.*]] = memref.alloca(%[[P]]#0) : memref<?xi64>
 // CHECK: scf.for %[[S:.*]] = %{{.*}} to %[[P]]#0
 // CHECK-NEXT: %[[G:.*]], %[[PTR:.*]] = arts.dep_gep %{{.*}}[%[[S]]]
 // CHECK: memref.store %{{.*}}, %[[VIEWS]][%[[S]]]
@@ -304,8 +304,8 @@ func.func @nested_by_address(%n: index, %B: index) {
 // CHECK: arts.epoch {
 // CHECK: memref.subview %[[GUIDS]][%{{.*}}] [1] [1]
 // CHECK: arts.edt_create @__arts_edt_1
-// CHECK: memref.dealloc %[[VIEWS]]
-// CHECK-NEXT: memref.dealloc %[[GUIDS]]
+// CHECK-NOT: memref.dealloc
+// CHECK: return
 // CHECK-LABEL: func.func @nested_from_view
 // CHECK-SAME: (%[[N:.*]]: index, %[[B:.*]]: index)
 // CHECK: %[[GA:.*]], %{{.*}} = arts.db_alloc
