@@ -1,12 +1,14 @@
 // arts-edt-lowering: every task becomes an outlined EDT function created with packed
 // parameters and one rec_dep per acquire; inside it, the view tables are rebuilt from depv
-// on the task's stack.
+// on the task's stack, and loops selecting blocks by their index are split at block
+// boundaries.
 // The convert part is checked on the pass output re-parsed by the driver, on the debug
 // channel (one module, so locations are the file's lines) and, through the whole
 // pre-lowering stage, for leftovers; the invalid part with --verify-diagnostics.
 // RUN: split-file %s %t --leading-lines
 // RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-edt-lowering)' | carts-opt --split-input-file | FileCheck %s
 // RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-edt-lowering)' --debug-only=edt-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-edt-lowering)' --debug-only=edt-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=SPLIT
 // RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-edt-lowering,arts-db-lowering,arts-epoch-lowering,arts-verify-lowered)' | carts-opt --split-input-file \
 // RUN:   | FileCheck %s --check-prefix=STAGE --implicit-check-not='arts.edt <' --implicit-check-not=arts.epoch \
 // RUN:       --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_acquire --implicit-check-not=arts.db_ref \
@@ -356,6 +358,76 @@ func.func @empty_task(%r: i32) {
   arts.edt <sync> <intranode> route(%r) {
     %w = arts.runtime_query <current_worker> : i32
   }
+  return
+}
+
+// -----
+
+// A loop selecting blocks of 64 rows by its index is split where the block changes: the
+// block (and its payload, for the access under the scf.if too) is selected once per
+// segment, and the inner loop indexes it with iv - base.
+// CHECK-LABEL: func.func private @__arts_edt_0(
+// CHECK: %[[P:.*]]:2 = arts.edt_param_unpack
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK: %[[VIEWS:.*]] = memref.alloca
+// CHECK: scf.while (%[[ARG:.*]] = %[[P]]#0) : (index) -> index {
+// CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[ARG]], %[[P]]#1 : index
+// CHECK-NEXT: scf.condition(%[[MORE]]) %[[ARG]] : index
+// CHECK-NEXT: } do {
+// CHECK-NEXT: ^bb0(%[[START:.*]]: index):
+// CHECK-NEXT: %[[BLOCK:.*]] = arith.divui %[[START]], %[[C64]] : index
+// CHECK-NEXT: %[[OFF:.*]] = arith.remui %[[START]], %[[C64]] : index
+// CHECK-NEXT: %[[BASE:.*]] = arith.subi %[[START]], %[[OFF]] : index
+// CHECK-NEXT: %[[LEFT:.*]] = arith.subi %[[C64]], %[[OFF]] : index
+// CHECK-NEXT: %[[NEXTB:.*]] = arith.addi %[[START]], %[[LEFT]] : index
+// CHECK-NEXT: %[[END0:.*]] = arith.minsi %[[NEXTB]], %[[P]]#1 : index
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[START]], %{{.*}} : index
+// CHECK-NEXT: %[[CLIP:.*]] = arith.minsi %[[END0]], %{{.*}} : index
+// CHECK-NEXT: %[[END:.*]] = arith.select %[[NEG]], %[[CLIP]], %[[END0]] : index
+// CHECK-NEXT: %[[BLK:.*]] = arts.db_ref %[[VIEWS]][%[[BLOCK]]] : memref<?xmemref<?xf32>> -> memref<?xf32>
+// CHECK-NEXT: %[[BLK2:.*]] = arts.db_ref %[[VIEWS]][%[[BLOCK]]] : memref<?xmemref<?xf32>> -> memref<?xf32>
+// CHECK-NEXT: scf.for %[[I:.*]] = %[[START]] to %[[END]] step %{{.*}} {
+// CHECK-NEXT: %[[ROW:.*]] = arith.subi %[[I]], %[[BASE]] : index
+// CHECK-NEXT: memref.store %{{.*}}, %[[BLK]][%[[ROW]]] : memref<?xf32>
+// CHECK-NEXT: %[[SMALL:.*]] = arith.cmpi ult, %[[ROW]], %{{.*}} : index
+// CHECK-NEXT: scf.if %[[SMALL]] {
+// CHECK-NEXT: memref.store %{{.*}}, %[[BLK2]][%[[ROW]]] : memref<?xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: } {arts.chunk_loop}
+// CHECK: scf.yield %[[END]] : index
+// CHECK-NOT: arith.divui
+// CHECK: return
+// CHECK-LABEL: func.func @split_at_blocks
+// SPLIT: [edt-lowering] {{.*}}convert.mlir:[[@LINE+14]]:7: loop split at block boundaries (blocks of 64 rows): 3 div/rem of the index once per block
+func.func @split_at_blocks(%lo: index, %hi: index) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  %c0_i32 = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%c0_i32) sizes[%c4] elementSizes[%c64]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e = arts.epoch {
+    %g1, %p1 = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+        {full_range} : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%c0_i32) (%p1 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v: memref<?xmemref<?xf32>>):
+      %one = arith.constant 1.0 : f32
+      scf.for %i = %lo to %hi step %c1 {
+        %b = arith.divui %i, %c64 : index
+        %r = arith.remui %i, %c64 : index
+        %blk = arts.db_ref %v[%b] : memref<?xmemref<?xf32>> -> memref<?xf32>
+        memref.store %one, %blk[%r] : memref<?xf32>
+        %small = arith.cmpi ult, %r, %c4 : index
+        scf.if %small {
+          %b2 = arith.divui %i, %c64 : index
+          %blk2 = arts.db_ref %v[%b2] : memref<?xmemref<?xf32>> -> memref<?xf32>
+          memref.store %one, %blk2[%r] : memref<?xf32>
+        }
+      } {arts.chunk_loop}
+      arts.db_release(%v : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
   return
 }
 
