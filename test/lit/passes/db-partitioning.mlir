@@ -5,11 +5,18 @@
 // loop's own bounds; each access picks its block once per row of the chunk loop. A shifted
 // write through a cast keeps the datablock coarse; with several nodes the owner rule of the
 // block table does not change.
+// A chunk task writes its blocks as `out` only when chunk k is exactly block k, which the
+// chunk loop's attributes from arts-for-lowering establish (chunks from row 0, over every
+// row, of the static share); otherwise neighbouring chunks write disjoint rows of a shared
+// boundary block and take it as `concurrent`. On one node, an array that some task reads
+// whole stays one datablock: per-block dependences would cost more than they free.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning)' --debug-only=db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // Jacobi's read of 18 rows by 4 workers (B = 5 rows, 4 blocks) in a launcher of chunks
 // [1 + 4k, min(5 + 4k, 17)): rows [lo - 1, hi] (lo - 1 folds to 4k), clamped to blocks [0, 3].
+// The chunks of 4 interior rows from row 1 are not the blocks of 5 rows from row 0, so the
+// write is `concurrent`: chunk 1 (rows 5-8) and chunk 2 (rows 9-12) both write block 1.
 // CHECK-LABEL: func.func @halo_launcher
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG: %[[CM1:.*]] = arith.constant -1 : index
@@ -34,8 +41,8 @@
 // CHECK-NEXT: %[[SPAN1:.*]] = arith.addi %[[SPAN]], %[[C1]] : index
 // CHECK-NEXT: %[[COUNT:.*]] = arith.maxsi %[[SPAN1]], %[[C1]] : index
 // CHECK-NEXT: %{{.*}}, %[[QA:.*]] = arts.db_acquire <in> (%[[GA]], %[[PA]] : {{.*}}) offsets[%[[FIRST]]] sizes[%[[COUNT]]] partition(<block>)
-// The write keeps the blocks of rows [lo, hi - 1].
-// CHECK: arts.db_acquire <out> {{.*}} offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// The write keeps the blocks of rows [lo, hi - 1], shared with the neighbouring chunks.
+// CHECK: arts.db_acquire <concurrent> {{.*}} offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: ^bb0(%[[VA:.*]]: memref<?xmemref<?x16xf32>>, %{{.*}}: memref<?xmemref<?x16xf32>>):
 // CHECK-NEXT: scf.for %[[I:.*]] = %[[LO]] to %[[HI]] step %[[C1]] {
 // Row i - 1: block (i - 1) / B - first, clamped to the acquired [0, count - 1].
@@ -56,11 +63,12 @@
 // CHECK: memref.load %[[UPBLOCK]][%[[UPROW]], %{{.*}}] : memref<?x16xf32>
 // CHECK-NOT: arith.divui
 // CHECK-NOT: arith.remui
-// CHECK: } {arts.chunk_loop}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
 // DEBUG: [db_partitioning] {{.*}}db-partitioning.mlir:[[#]]:14: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @halo_launcher() {
   %c0 = arith.constant 0 : index
@@ -99,7 +107,7 @@ func.func @halo_launcher() {
             %xyz = arith.addf %xy, %z : f32
             memref.store %xyz, %b[%i, %j] : memref<18x16xf32>
           }
-        } {arts.chunk_loop}
+        } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
         arts.db_release(%va : memref<?xmemref<18x16xf32>>)
         arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
       }
@@ -115,15 +123,18 @@ func.func @halo_launcher() {
 
 // The chunk [5, 9) of the same loop, index arithmetic in canonical form (`i + -1`, `1 + i`):
 // its halo rows [4, 9] start in block 0 although the chunk starts in block 1 (rows 5-9), so
-// the read takes blocks 0-1 and the write only block 1.
+// the read takes blocks 0-1 and the write only block 1, shared with the next chunk (rows
+// 9-12) as `concurrent`.
 // CHECK-LABEL: func.func @halo_chunk_values
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
-// CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// CHECK: arts.db_acquire <concurrent> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
 // DEBUG: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
-// DEBUG: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @halo_chunk_values() {
   %c0 = arith.constant 0 : index
@@ -151,7 +162,7 @@ func.func @halo_chunk_values() {
         %xz = arith.addf %x, %z : f32
         memref.store %xz, %b[%i, %j] : memref<18x16xf32>
       }
-    } {arts.chunk_loop}
+    } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
     arts.db_release(%va : memref<?xmemref<18x16xf32>>)
     arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
   }
@@ -268,6 +279,7 @@ func.func @guarded_halo_read() {
 
 // Two nodes: the block tables keep the owner rule of the chunks (block b on the node chunk b
 // is routed to); the halo read of the chunk [5, 9) takes blocks 0-1, block 0 as a plain read.
+// The interior chunks are not the blocks here either: the write is `concurrent`.
 // CHECK-LABEL: func.func @distributed_halo_read
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
@@ -275,10 +287,13 @@ func.func @guarded_halo_read() {
 // CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
 // CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
 // CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
-// CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// CHECK: arts.db_acquire <concurrent> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
 // CHECK: arts.edt <task> <internode>
 // DEBUG: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @distributed_halo_read() {
   %c0 = arith.constant 0 : index
@@ -311,12 +326,246 @@ func.func @distributed_halo_read() {
         %xyz = arith.addf %xy, %z : f32
         memref.store %xyz, %b[%i, %j] : memref<18x16xf32>
       }
-    } {arts.chunk_loop}
+    } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
     arts.db_release(%va : memref<?xmemref<18x16xf32>>)
     arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
   }
   arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>)
   arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// Chunk 1 of a loop over all 18 rows from row 0, at the static share of 4 workers (rows
+// 5-9), is exactly block 1 (B = 5): the write takes block 1 alone, as `out`.
+// CHECK-LABEL: func.func @aligned_chunk_write
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <inout> <write> <block>
+// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block>
+// CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// CHECK: arts.db_acquire <out> (%[[GB]], %[[PB]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// DEBUG: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @aligned_chunk_write() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %r = arith.constant 0 : i32
+  %lo = arith.constant 5 : index
+  %hi = arith.constant 10 : index
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  arts.edt <task> <intranode> route(%r) (%qa, %qb : memref<?xmemref<18x16xf32>>, memref<?xmemref<18x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<18x16xf32>>, %vb: memref<?xmemref<18x16xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      scf.for %j = %c0 to %c16 step %c1 {
+        %x = memref.load %a[%i, %j] : memref<18x16xf32>
+        %y = arith.addf %x, %x : f32
+        memref.store %y, %b[%i, %j] : memref<18x16xf32>
+      }
+    } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 18 : i64}
+    arts.db_release(%va : memref<?xmemref<18x16xf32>>)
+    arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// The same loop whose chunks were raised above the static share (no
+// arts.chunk_static_share: a light body given at least 7 rows a chunk): chunk 0 covers
+// rows 0-6, blocks 0-1, and chunk 1 (rows 7-13) starts inside block 1, so the write is
+// `concurrent`; the read is unaffected.
+// CHECK-LABEL: func.func @raised_chunk_write
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <inout> <write> <block>
+// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block>
+// CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : {{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
+// CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : {{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
+// DEBUG: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @raised_chunk_write() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c18 = arith.constant 18 : index
+  %r = arith.constant 0 : i32
+  %lo = arith.constant 0 : index
+  %hi = arith.constant 7 : index
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c18, %c16] : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
+  arts.edt <task> <intranode> route(%r) (%qa, %qb : memref<?xmemref<18x16xf32>>, memref<?xmemref<18x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<18x16xf32>>, %vb: memref<?xmemref<18x16xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<18x16xf32>> -> memref<18x16xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      scf.for %j = %c0 to %c16 step %c1 {
+        %x = memref.load %a[%i, %j] : memref<18x16xf32>
+        %y = arith.addf %x, %x : f32
+        memref.store %y, %b[%i, %j] : memref<18x16xf32>
+      }
+    } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 18 : i64}
+    arts.db_release(%va : memref<?xmemref<18x16xf32>>)
+    arts.db_release(%vb : memref<?xmemref<18x16xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<18x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// One node: b is written by the chunks of one loop and read transposed (every row) by the
+// chunks of the next, so it stays one datablock and its writers share it as `concurrent`;
+// c, only ever accessed by its own chunk, is still split and written as `out`.
+// CHECK-LABEL: func.func @one_node_whole_read
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <coarse> route(%{{.*}}) sizes[%[[C1]]] elementSizes[%[[C16]], %[[C16]]] : memref<?xi64>, memref<?xmemref<16x16xf32>>
+// CHECK: %[[GC:.*]], %[[PC:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C4]]] elementSizes[%[[C4]], %[[C16]]] : memref<?xi64>, memref<?xmemref<?x16xf32>>
+// CHECK: arts.epoch {
+// CHECK-NEXT: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
+// CHECK: arts.epoch {
+// CHECK-NEXT: arts.db_acquire <in> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
+// CHECK-NEXT: arts.db_acquire <out> (%[[GC]], %[[PC]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// DEBUG: [db_partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=coarse (one node and a task reads every block)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @one_node_whole_read() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %lo = arith.constant 4 : index
+  %hi = arith.constant 8 : index
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c16, %c16] : memref<?xi64>, memref<?xmemref<16x16xf32>>
+  %gc, %pc = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c16, %c16] : memref<?xi64>, memref<?xmemref<16x16xf32>>
+  %e0 = arts.epoch {
+    %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
+    arts.edt <task> <intranode> route(%r) (%qb : memref<?xmemref<16x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+    ^bb0(%vb: memref<?xmemref<16x16xf32>>):
+      %b = arts.db_ref %vb[%c0] : memref<?xmemref<16x16xf32>> -> memref<16x16xf32>
+      scf.for %i = %lo to %hi step %c1 {
+        %i32 = arith.index_cast %i : index to i32
+        %f = arith.sitofp %i32 : i32 to f32
+        scf.for %j = %c0 to %c16 step %c1 {
+          memref.store %f, %b[%i, %j] : memref<16x16xf32>
+        }
+      } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
+      arts.db_release(%vb : memref<?xmemref<16x16xf32>>)
+    }
+  }
+  %e1 = arts.epoch {
+    %qb_g, %qb = arts.db_acquire <in> (%gb, %pb : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
+    %qc_g, %qc = arts.db_acquire <out> (%gc, %pc : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
+    arts.edt <task> <intranode> route(%r) (%qb, %qc : memref<?xmemref<16x16xf32>>, memref<?xmemref<16x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+    ^bb0(%vb: memref<?xmemref<16x16xf32>>, %vc: memref<?xmemref<16x16xf32>>):
+      %b = arts.db_ref %vb[%c0] : memref<?xmemref<16x16xf32>> -> memref<16x16xf32>
+      %c = arts.db_ref %vc[%c0] : memref<?xmemref<16x16xf32>> -> memref<16x16xf32>
+      scf.for %i = %lo to %hi step %c1 {
+        scf.for %j = %c0 to %c16 step %c1 {
+          %x = memref.load %b[%j, %i] : memref<16x16xf32>
+          memref.store %x, %c[%i, %j] : memref<16x16xf32>
+        }
+      } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
+      arts.db_release(%vb : memref<?xmemref<16x16xf32>>)
+      arts.db_release(%vc : memref<?xmemref<16x16xf32>>)
+    }
+  }
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<16x16xf32>>)
+  arts.db_free(%gc, %pc : memref<?xi64>, memref<?xmemref<16x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// The same loops on two nodes: blocks of b can live where their chunks run, so b is split
+// and distributed, its writers keep `out` on their own block and the transposed read takes
+// every block (`full_range`).
+// CHECK-LABEL: func.func @two_node_whole_read
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C4]]] elementSizes[%[[C4]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: %[[GC:.*]], %[[PC:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C4]]] elementSizes[%[[C4]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: arts.epoch {
+// CHECK-NEXT: arts.db_acquire <out> (%[[GB]], %[[PB]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// CHECK: arts.epoch {
+// CHECK-NEXT: arts.db_acquire <in> (%[[GB]], %[[PB]] : {{.*}}) partition(<block>) {full_range}
+// CHECK-NEXT: arts.db_acquire <out> (%[[GC]], %[[PC]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// DEBUG: [db_partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @two_node_whole_read() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %lo = arith.constant 4 : index
+  %hi = arith.constant 8 : index
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c16, %c16] : memref<?xi64>, memref<?xmemref<16x16xf32>>
+  %gc, %pc = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c16, %c16] : memref<?xi64>, memref<?xmemref<16x16xf32>>
+  %e0 = arts.epoch {
+    %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
+    arts.edt <task> <internode> route(%r) (%qb : memref<?xmemref<16x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+    ^bb0(%vb: memref<?xmemref<16x16xf32>>):
+      %b = arts.db_ref %vb[%c0] : memref<?xmemref<16x16xf32>> -> memref<16x16xf32>
+      scf.for %i = %lo to %hi step %c1 {
+        %i32 = arith.index_cast %i : index to i32
+        %f = arith.sitofp %i32 : i32 to f32
+        scf.for %j = %c0 to %c16 step %c1 {
+          memref.store %f, %b[%i, %j] : memref<16x16xf32>
+        }
+      } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
+      arts.db_release(%vb : memref<?xmemref<16x16xf32>>)
+    }
+  }
+  %e1 = arts.epoch {
+    %qb_g, %qb = arts.db_acquire <in> (%gb, %pb : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
+    %qc_g, %qc = arts.db_acquire <out> (%gc, %pc : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
+    arts.edt <task> <internode> route(%r) (%qb, %qc : memref<?xmemref<16x16xf32>>, memref<?xmemref<16x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+    ^bb0(%vb: memref<?xmemref<16x16xf32>>, %vc: memref<?xmemref<16x16xf32>>):
+      %b = arts.db_ref %vb[%c0] : memref<?xmemref<16x16xf32>> -> memref<16x16xf32>
+      %c = arts.db_ref %vc[%c0] : memref<?xmemref<16x16xf32>> -> memref<16x16xf32>
+      scf.for %i = %lo to %hi step %c1 {
+        scf.for %j = %c0 to %c16 step %c1 {
+          %x = memref.load %b[%j, %i] : memref<16x16xf32>
+          memref.store %x, %c[%i, %j] : memref<16x16xf32>
+        }
+      } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
+      arts.db_release(%vb : memref<?xmemref<16x16xf32>>)
+      arts.db_release(%vc : memref<?xmemref<16x16xf32>>)
+    }
+  }
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<16x16xf32>>)
+  arts.db_free(%gc, %pc : memref<?xi64>, memref<?xmemref<16x16xf32>>)
   return
 }
 }

@@ -1,13 +1,22 @@
 // arts-for-lowering + arts-db-partitioning with nodeCount=2 and 2 threads per node: chunk
-// tasks are routed by route(b) = floor(b / ceil(chunks / 4)) % 2, the written array is split
-// into blocks of the chunk size (so block b and chunk b coincide) and, when its block count
-// and block size are constants, marked distributed with the same rule for its owners; the
+// tasks are routed by route(b) = floor(b / ceil(chunks / 4)) % 2 and the written array is
+// split into blocks of ceil(rows / 4) rows. A static loop gets chunks of its static share,
+// raised to at least ceil(4096 / weight) iterations when one iteration is only `weight`
+// operations, so that no chunk costs less than creating its task. The chunk loop records
+// where the chunks start (arts.chunk_origin), how many rows they cover (arts.chunk_trips,
+// when constant) and whether they are still the static share (arts.chunk_static_share);
+// only when all three make chunk k exactly block k does a chunk task write its blocks as
+// `out`, otherwise neighbouring chunks share their boundary blocks as `concurrent`. The
 // transposed read stays coarse and whole.
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
+// A light body (the j loop counts 64 trips when its bound is unknown: about 194 operations)
+// over run-time rows: chunks of at least ceil(4096 / 194) = 22 rows. The row count is not a
+// constant, so chunk k cannot be shown to be block k and the write is `concurrent`.
 // CHECK-LABEL: func.func @rows
 // CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK-DAG: %[[C22:.*]] = arith.constant 22 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // Read-only and never indexed by the chunk: stays one block.
@@ -19,10 +28,11 @@
 // CHECK: %[[NB:.*]] = arith.maxsi %[[NBDIV]]
 // Rows known only at run time: initPerNode could not reserve the blocks, so not distributed.
 // CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[NB]]] elementSizes[%[[B]], %[[M]]] : memref<?xi64>, memref<?xmemref<?x?xf32>>
-// Chunks of the static share: chunk = max(ceil(n / 4), 1), chunks = ceil(n / chunk).
+// chunk = max(max(ceil(n / 4), 22), 1), chunks = ceil(n / chunk).
 // CHECK: %[[SPAN:.*]] = arith.maxsi %[[N]], %{{.*}} : index
 // CHECK-NEXT: %[[CS0:.*]] = arith.ceildivui %[[SPAN]], %[[C4]] : index
-// CHECK-NEXT: %[[CS:.*]] = arith.maxsi %[[CS0]], %{{.*}} : index
+// CHECK-NEXT: %[[CS1:.*]] = arith.maxsi %[[CS0]], %[[C22]] : index
+// CHECK-NEXT: %[[CS:.*]] = arith.maxsi %[[CS1]], %{{.*}} : index
 // CHECK-NEXT: %[[CHUNKS:.*]] = arith.ceildivui %[[SPAN]], %[[CS]] : index
 // CHECK-NEXT: arts.epoch {
 // CHECK: scf.for %[[BIDX:.*]] = %{{.*}} to %[[CHUNKS]] step
@@ -38,30 +48,115 @@
 // CHECK: %[[SUM:.*]] = arith.addi %[[RT]], %[[ASK]] : index
 // CHECK: %[[ROUTE:.*]] = arith.index_cast %[[SUM]] : index to i32
 // CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
-// CHECK: arts.db_acquire <out> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <internode> route(%[[ROUTE]])
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: arith.divui %[[I]], %[[B]] : index
 // CHECK: arith.remui %[[I]], %[[B]] : index
-// CHECK: } {arts.chunk_loop}
+// Neither the trip count (not a constant) nor the static share (raised to 22) is recorded.
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
 // CHECK-NOT: arts.edt <parallel>
 // CHECK-NOT: arts.for
 // CHECK-NOT: arts.barrier
 
-// 10 x 16 rows known at compile time: blocks of B = ceil(10 / 4) = 3 rows, 4 blocks, each a
-// constant; the table is distributed with the owner rule of the module's machine.
+// 10 x 16 rows known at compile time and a heavy body (about 8242 operations: no minimum
+// applies): chunks of ceil(10 / 4) = 3 rows starting at row 0 are exactly the blocks of
+// B = 3 rows, so each chunk task writes its own block as `out`; 4 blocks, each a constant,
+// so the table is distributed with the owner rule of the module's machine.
 // CHECK-LABEL: func.func @static_rows
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG: %[[C4S:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
-// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C4S]]] elementSizes[%[[C3]], %[[C16]]] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed} : memref<?xi64>, memref<?xmemref<?x16xf32>>
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C4S]]] elementSizes[%[[C3]], %[[C16]]] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed} : memref<?xi64>, memref<?xmemref<?x16xf32>>
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %[[C4S]] step
+// CHECK-NEXT: %{{.*}} = arith.muli %[[K]], %[[C3]] : index
+// CHECK: arts.db_acquire <out> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <internode>
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
 
-// DEBUG: [for_lowering] {{.*}}for-lowering.mlir:[[#]]:5: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2 internode reductions=0
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
-// DEBUG: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// The same heavy body over run-time rows: the static share is kept (no maxsi with a
+// minimum), but without a constant trip count the write still cannot be shown to be
+// block-aligned.
+// CHECK-LABEL: func.func @heavy_rows
+// CHECK-SAME: (%[[HN:.*]]: index)
+// CHECK-DAG: %[[HC1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[HC4:.*]] = arith.constant 4 : index
+// CHECK: %[[HG:.*]], %[[HP:.*]] = arts.db_alloc <inout> <write> <block>
+// CHECK: %[[HSPAN:.*]] = arith.maxsi %[[HN]], %{{.*}} : index
+// CHECK-NEXT: %[[HCS0:.*]] = arith.ceildivui %[[HSPAN]], %[[HC4]] : index
+// CHECK-NEXT: %[[HCS:.*]] = arith.maxsi %[[HCS0]], %[[HC1]] : index
+// CHECK-NEXT: %{{.*}} = arith.ceildivui %[[HSPAN]], %[[HCS]] : index
+// CHECK-NEXT: arts.epoch {
+// CHECK: arts.db_acquire <concurrent> (%[[HG]], %[[HP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share}
+
+// 10 rows of a light body (about 66 operations): at least 63 iterations a chunk, so the
+// whole loop is one chunk, a single task that writes all 4 blocks, shared as `concurrent`
+// since it is no longer the static share.
+// CHECK-LABEL: func.func @small_rows
+// CHECK-DAG: %[[SC0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[SC4:.*]] = arith.constant 4 : index
+// CHECK: %[[SG:.*]], %[[SP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[SC4]]] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK-NEXT: arts.epoch {
+// CHECK-NEXT: arts.db_acquire <concurrent> (%[[SG]], %[[SP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[SC0]]] sizes[%[[SC4]]] partition(<block>)
+// CHECK-NEXT: arts.edt <task> <internode>
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
+
+// The same light body over 1000 rows: the minimum of 63 is below the static share of 250,
+// so the chunks stay the static share, exactly the blocks of 250 rows, written as `out`.
+// CHECK-LABEL: func.func @many_small_rows
+// CHECK-DAG: %[[MC250:.*]] = arith.constant 250 : index
+// CHECK-DAG: %[[MC4:.*]] = arith.constant 4 : index
+// CHECK: %[[MG:.*]], %[[MP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[MC4]]] elementSizes[%[[MC250]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: scf.for %[[MK:.*]] = %{{.*}} to %[[MC4]] step
+// CHECK-NEXT: %{{.*}} = arith.muli %[[MK]], %[[MC250]] : index
+// CHECK: arts.db_acquire <out> (%[[MG]], %[[MP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 1000 : i64}
+
+// A heavy loop over the interior rows 1 .. 8 (as a stencil sweeps them): chunks of
+// ceil(8 / 4) = 2 rows from row 1 straddle the blocks of 3 rows from row 0, so neighbouring
+// chunks write disjoint rows of a shared block as `concurrent`.
+// CHECK-LABEL: func.func @interior_rows
+// CHECK-DAG: %[[IC1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[IC2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[IC4:.*]] = arith.constant 4 : index
+// CHECK: %[[IG:.*]], %[[IP:.*]] = arts.db_alloc <inout> <write> <block>
+// CHECK: scf.for %[[IK:.*]] = %{{.*}} to %[[IC4]] step
+// CHECK-NEXT: %[[ISHIFT:.*]] = arith.muli %[[IK]], %[[IC2]] : index
+// CHECK-NEXT: %[[ILO:.*]] = arith.addi %[[ISHIFT]], %[[IC1]] : index
+// CHECK: arts.db_acquire <concurrent> (%[[IG]], %[[IP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: scf.for %{{.*}} = %[[ILO]] to
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 8 : i64}
+
+// DEBUG: [for_lowering] {{.*}}for-lowering.mlir:[[#]]:5: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4
+// @rows
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// @static_rows
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// @heavy_rows
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// @small_rows
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// @many_small_rows
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<1000x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// @interior_rows
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @rows(%n: index, %m: index) {
   %c0 = arith.constant 0 : index
@@ -96,6 +191,69 @@ func.func @static_rows() {
   %c1 = arith.constant 1 : index
   %c10 = arith.constant 10 : index
   %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c10, %c16] : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  arts.edt <parallel> <internode> route(%r) (%q : memref<?xmemref<10x16xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<10x16xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<10x16xf32>> -> memref<10x16xf32>
+    arts.for (%c0) to (%c10) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c16 step %c1 {
+        %sum = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zero) -> (f32) {
+          %x = arith.index_cast %k : index to i32
+          %f = arith.sitofp %x : i32 to f32
+          %next = arith.addf %acc, %f : f32
+          scf.yield %next : f32
+        }
+        memref.store %sum, %b[%i, %j] : memref<10x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<10x16xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>)
+  return
+}
+
+func.func @heavy_rows(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n, %c16] : memref<?xi64>, memref<?xmemref<?x16xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<?x16xf32>>) : memref<?xi64>, memref<?xmemref<?x16xf32>>
+  arts.edt <parallel> <internode> route(%r) (%q : memref<?xmemref<?x16xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<?x16xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<?x16xf32>> -> memref<?x16xf32>
+    arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c16 step %c1 {
+        %sum = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zero) -> (f32) {
+          %x = arith.index_cast %k : index to i32
+          %f = arith.sitofp %x : i32 to f32
+          %next = arith.addf %acc, %f : f32
+          scf.yield %next : f32
+        }
+        memref.store %sum, %b[%i, %j] : memref<?x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<?x16xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x16xf32>>)
+  return
+}
+
+func.func @small_rows() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
   %r = arith.constant 0 : i32
   %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c10, %c16] : memref<?xi64>, memref<?xmemref<10x16xf32>>
   %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
@@ -108,6 +266,65 @@ func.func @static_rows() {
         %x = arith.index_cast %j : index to i32
         %f = arith.sitofp %x : i32 to f32
         memref.store %f, %b[%i, %j] : memref<10x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<10x16xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>)
+  return
+}
+
+func.func @many_small_rows() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c1000, %c16] : memref<?xi64>, memref<?xmemref<1000x16xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<1000x16xf32>>) : memref<?xi64>, memref<?xmemref<1000x16xf32>>
+  arts.edt <parallel> <internode> route(%r) (%q : memref<?xmemref<1000x16xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<1000x16xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<1000x16xf32>> -> memref<1000x16xf32>
+    arts.for (%c0) to (%c1000) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c16 step %c1 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        memref.store %f, %b[%i, %j] : memref<1000x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<1000x16xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<1000x16xf32>>)
+  return
+}
+
+func.func @interior_rows() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c10, %c16] : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  arts.edt <parallel> <internode> route(%r) (%q : memref<?xmemref<10x16xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<10x16xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<10x16xf32>> -> memref<10x16xf32>
+    arts.for (%c1) to (%c9) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c16 step %c1 {
+        %sum = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zero) -> (f32) {
+          %x = arith.index_cast %k : index to i32
+          %f = arith.sitofp %x : i32 to f32
+          %next = arith.addf %acc, %f : f32
+          scf.yield %next : f32
+        }
+        memref.store %sum, %b[%i, %j] : memref<10x16xf32>
       }
     }
     arts.barrier

@@ -1,10 +1,12 @@
-// Exit invariants of pre-lowering on batchnorm (mini, 2 workers): every chunk task is an
-// outlined EDT function created inside its epoch, with one rec_dep per acquire in
+// Exit invariants of pre-lowering on batchnorm (mini with 8 images, 2 workers): every chunk
+// task is an outlined EDT function created inside its epoch, with one rec_dep per acquire in
 // dependency order; every datablock is a GUID/payload table filled by reserve_guid and
 // db_create and destroyed block by block; no high-level ARTS op is left and the output
-// re-parses.
+// re-parses. With 8 images (BN_N=8) each of the 2 workers gets 4, more than the minimum chunk
+// of the image loops, so every loop keeps 2 chunks and out's chunks are its blocks; with the
+// 2 images of mini each loop would be a single task.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
+// RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -DBN_N=8 -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --pre-lowering | carts-opt \
 // RUN:   | FileCheck %s --implicit-check-not='arts.edt <' --implicit-check-not=arts.epoch \
 // RUN:       --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_acquire --implicit-check-not=arts.db_ref \
@@ -14,30 +16,59 @@
 // CHECK-COUNT-5: func.func private @__arts_edt_{{[0-4]}}(%{{.*}}: i32, %{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: !llvm.ptr) attributes {arts.edt_function}
 // CHECK-LABEL: func.func @main
 // CHECK-COUNT-6: arts.reserve_guid
-// The mean loop: its tasks read x whole and write their block of mean.
+// The mean loop: on one node x and mean are single datablocks (the mean and variance loops
+// read every image of x, normalize every channel of mean), so its tasks read x whole and
+// share mean as `concurrent`.
 // CHECK: %[[E0:.*]] = arts.create_epoch
+// CHECK-NEXT: scf.for
 // CHECK: %[[T0:.*]] = arts.edt_create @__arts_edt_0({{.*}}) epoch(%[[E0]])
-// CHECK: arts.rec_dep %[[T0]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
-// CHECK: arts.rec_dep %[[T0]] slot({{.*}}) ({{.*}} : memref<?xi64, strided<[1], offset: ?>>) modes [#arts.mode<out>]
-// CHECK: arts.wait_on_epoch %[[E0]]
-// CHECK: %[[E1:.*]] = arts.create_epoch
-// CHECK: arts.edt_create @__arts_edt_1({{.*}}) epoch(%[[E1]])
-// CHECK: arts.wait_on_epoch %[[E1]]
-// CHECK: %[[E2:.*]] = arts.create_epoch
-// CHECK: arts.edt_create @__arts_edt_2({{.*}}) epoch(%[[E2]])
-// CHECK: arts.wait_on_epoch %[[E2]]
-// CHECK: %[[E3:.*]] = arts.create_epoch
-// CHECK: arts.edt_create @__arts_edt_3({{.*}}) epoch(%[[E3]])
-// CHECK: arts.wait_on_epoch %[[E3]]
-// CHECK: %[[E4:.*]] = arts.create_epoch
-// CHECK: arts.edt_create @__arts_edt_4({{.*}}) epoch(%[[E4]])
-// CHECK: arts.wait_on_epoch %[[E4]]
+// CHECK-NEXT: arts.rec_dep %[[T0]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[T0]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
+// CHECK-NEXT: }
+// CHECK-NEXT: arts.wait_on_epoch %[[E0]]
+// The variance loop: mean and x read, variance shared.
+// CHECK-NEXT: %[[E1:.*]] = arts.create_epoch
+// CHECK-NEXT: scf.for
+// CHECK: %[[T1:.*]] = arts.edt_create @__arts_edt_1({{.*}}) epoch(%[[E1]])
+// CHECK-NEXT: arts.rec_dep %[[T1]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[T1]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[T1]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
+// CHECK-NEXT: }
+// CHECK-NEXT: arts.wait_on_epoch %[[E1]]
+// The normalize loop: chunk k writes block k of out, the GUIDs of its blocks as a slice.
+// CHECK-NEXT: %[[E2:.*]] = arts.create_epoch
+// CHECK-NEXT: scf.for
+// CHECK: %[[T2:.*]] = arts.edt_create @__arts_edt_2({{.*}}) epoch(%[[E2]])
+// CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64, strided<[1], offset: ?>>) modes [#arts.mode<out>]
+// CHECK-NEXT: }
+// CHECK-NEXT: arts.wait_on_epoch %[[E2]]
+// The scale and bias loops update their blocks of out in place.
+// CHECK-NEXT: %[[E3:.*]] = arts.create_epoch
+// CHECK-NEXT: scf.for
+// CHECK: %[[T3:.*]] = arts.edt_create @__arts_edt_3({{.*}}) epoch(%[[E3]])
+// CHECK-NEXT: arts.rec_dep %[[T3]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[T3]] slot({{.*}}) ({{.*}} : memref<?xi64, strided<[1], offset: ?>>) modes [#arts.mode<inout>]
+// CHECK-NEXT: }
+// CHECK-NEXT: arts.wait_on_epoch %[[E3]]
+// CHECK-NEXT: %[[E4:.*]] = arts.create_epoch
+// CHECK-NEXT: scf.for
+// CHECK: %[[T4:.*]] = arts.edt_create @__arts_edt_4({{.*}}) epoch(%[[E4]])
+// CHECK-NEXT: arts.rec_dep %[[T4]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[T4]] slot({{.*}}) ({{.*}} : memref<?xi64, strided<[1], offset: ?>>) modes [#arts.mode<inout>]
+// CHECK-NEXT: }
+// CHECK-NEXT: arts.wait_on_epoch %[[E4]]
 // CHECK-COUNT-6: arts.db_destroy
 
-// DEBUG: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #0 mode=in table=memref<?xmemref<?x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
-// DEBUG: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #1 mode=out table=memref<?xmemref<?xf32>>
-// DEBUG: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: task -> @__arts_edt_0 params=({{.*}}) deps=2
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #0 mode=in table=memref<?xmemref<8x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #1 mode=concurrent table=memref<?xmemref<4xf32>>
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: task -> @__arts_edt_0 params=({{.*}}) deps=2
 // DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_1 params=({{.*}}) deps=3
-// DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_2 params=({{.*}}) deps=4
-// DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_3 params=({{.*}}) deps=2
-// DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_4 params=({{.*}}) deps=2
+// DEBUG: [edt-lowering] {{.*}}: dep #3 mode=out table=memref<?xmemref<?x4x64xf32>>
+// DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_2 params=({{.*}}) deps=4
+// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=inout table=memref<?xmemref<?x4x64xf32>>
+// DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_3 params=({{.*}}) deps=2
+// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=inout table=memref<?xmemref<?x4x64xf32>>
+// DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_4 params=({{.*}}) deps=2
