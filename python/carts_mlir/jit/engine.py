@@ -47,10 +47,19 @@ define void @omp_set_num_threads(i32 %n) { ret void }
 """
 
 
+#: LLVM options, set once per process. ``-force-ordered-reductions``: a loop accumulating a
+#: float sum (a dot product) is vectorised with its additions kept in source order, the
+#: products in vector registers and the sum a strict in-order reduction, as gcc -O3 does;
+#: the result is bit for bit the scalar loop's. LLVM turns this on by itself only for AArch64.
+LLVM_OPTIONS = ("-force-ordered-reductions",)
+
+
 @functools.cache
 def initialize() -> None:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
+    for option in LLVM_OPTIONS:
+        llvm.set_option("carts", option)
     libm = ctypes.util.find_library("m")
     if libm:
         llvm.load_library_permanently(libm)
@@ -113,6 +122,8 @@ def optimized_modules(text: str, tm: llvm.TargetMachine, opt_level: int = 3):
     module.data_layout = str(tm.target_data)
     if opt_level > 0:
         pto = llvm.create_pipeline_tuning_options(speed_level=opt_level)
+        # clang's -O2/-O3 run the SLP vectoriser; llvmlite leaves it off
+        pto.slp_vectorization = opt_level >= 2
         pb = llvm.create_pass_builder(tm, pto)
         pb.getModulePassManager().run(module, pb)
     runtime = llvm.parse_assembly(_runtime_needed(text))
