@@ -15,13 +15,73 @@
 _Static_assert(sizeof(artsEdtDep_t) == 24 && offsetof(artsEdtDep_t, ptr) == 16,
                "artsEdtDep_t layout is part of the ABI the compiler emits");
 
+/* Tasks up to this size come from the creating worker's pool: a parallel loop's creator
+   makes every task and other workers end them, and malloc's arenas serialise that pattern
+   (the frees go back to the creator's arena under its lock). */
+#define POOLED_TASK_BYTES 512
+
+static rt_edt *pool_take(rt_worker *w) {
+  rt_edt *t = w->pool_local;
+  if (!t) {
+    t = atomic_exchange_explicit(&w->pool_returned, NULL, memory_order_acquire);
+    if (!t)
+      return NULL;
+  }
+  w->pool_local = (rt_edt *)t->hdr.next;
+  return t;
+}
+
+void rt_edt_free(rt_edt *t) {
+  if (!t->pool) {
+    free(t);
+    return;
+  }
+  rt_worker *owner = &rt.workers[t->pool - 1];
+  if (owner == rt_tls_worker) {
+    t->hdr.next = &owner->pool_local->hdr;
+    owner->pool_local = t;
+    return;
+  }
+  rt_edt *head = atomic_load_explicit(&owner->pool_returned, memory_order_relaxed);
+  do
+    t->hdr.next = &head->hdr;
+  while (!atomic_compare_exchange_weak_explicit(&owner->pool_returned, &head, t,
+                                                memory_order_release, memory_order_relaxed));
+}
+
+void rt_edt_pools_destroy(void) {
+  for (uint32_t i = 0; i < rt.threads; i++) {
+    rt_worker *w = &rt.workers[i];
+    for (int list = 0; list < 2; list++) {
+      rt_edt *t = list ? atomic_exchange(&w->pool_returned, NULL) : w->pool_local;
+      while (t) {
+        rt_edt *next = (rt_edt *)t->hdr.next;
+        free(t);
+        t = next;
+      }
+    }
+    w->pool_local = NULL;
+  }
+}
+
 rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
                    uint32_t depc, rt_epoch *epoch) {
   size_t size = sizeof(rt_edt) + (size_t)paramc * sizeof(uint64_t) +
                 (size_t)depc * (sizeof(artsEdtDep_t) + sizeof(uintptr_t));
-  rt_edt *t = malloc(size);
+  rt_worker *w = rt_tls_worker;
+  rt_edt *t = NULL;
+  uint32_t pool = 0;
+  if (w && size <= POOLED_TASK_BYTES) {
+    pool = w->id + 1;
+    t = pool_take(w);
+    if (!t)
+      t = malloc(POOLED_TASK_BYTES);
+  } else {
+    t = malloc(size);
+  }
   if (RT_UNLIKELY(!t))
     rt_fatal(guid, "out of memory for a task with %u parameters and %u dependences", paramc, depc);
+  t->pool = pool;
   t->hdr.guid = guid;
   t->hdr.next = NULL;
   t->fn = fn;
@@ -479,6 +539,6 @@ void rt_edt_run(rt_edt *t) {
   if (rt.net)
     rt_net_count_task_run();
   rt_epoch *e = t->epoch;
-  free(t);
+  rt_edt_free(t);
   rt_epoch_finish_one(e);
 }

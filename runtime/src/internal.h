@@ -156,6 +156,7 @@ typedef struct rt_edt {
   uint32_t depc;
   uint32_t unclaimed; /* slots no call has claimed yet; guarded by the table shard lock */
   uint32_t worker;    /* the worker this task should run on, or RT_ANY_WORKER */
+  uint32_t pool;      /* 1 + the worker whose task pool it came from, or 0 (malloc) */
   _Atomic uint32_t unsatisfied;
   uint64_t *paramv;
   artsEdtDep_t *depv;
@@ -181,6 +182,10 @@ void rt_edt_remote_signal(artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t
 /* A task another node created for this one (`fn` already resolved). */
 void rt_edt_remote_create(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
                           uint32_t depc, artsGuid_t epoch);
+/* Free a task (back to its pool, if it came from one). */
+void rt_edt_free(rt_edt *t);
+/* Free what the task pools hold (at teardown, no task running). */
+void rt_edt_pools_destroy(void);
 rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
                    uint32_t depc, rt_epoch *epoch);
 /* Run a ready task on the calling worker, then release what it holds and free it. */
@@ -282,6 +287,10 @@ typedef struct rt_worker {
   rt_edt *mail_head, *mail_tail;
   _Atomic uint32_t mail_count;
   _Atomic int busy; /* running a task (not looking for work) */
+  /* Task memory this worker allocated, for reuse: tasks end on other workers, which hand
+     the memory back through `pool_returned` (pushed one by one, taken all at once). */
+  rt_edt *pool_local;
+  _Atomic(rt_edt *) pool_returned;
   /* profile=1 counters, written by this worker only */
   uint64_t ran, stolen, mail_taken, mail_stolen, parks, waits;
   uint64_t idle_ns, run_ns, wait_ns;

@@ -483,18 +483,18 @@ static void teardown(void) {
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_edt *t;
     while ((t = rt_deque_take(&rt.workers[i].deque)))
-      free(t);
+      rt_edt_free(t);
   }
   for (uint32_t i = 0; i < rt.threads; i++) {
     for (rt_edt *t = rt.workers[i].mail_head, *next; t; t = next) {
       next = (rt_edt *)t->hdr.next;
-      free(t);
+      rt_edt_free(t);
     }
     pthread_mutex_destroy(&rt.workers[i].mail_lock);
   }
   for (rt_edt *t = rt.inject_head, *next; t; t = next) {
     next = (rt_edt *)t->hdr.next;
-    free(t);
+    rt_edt_free(t);
   }
   rt.inject_head = rt.inject_tail = NULL;
   /* A task still waiting may be both in the table and queued on datablocks: free it once. */
@@ -502,8 +502,9 @@ static void teardown(void) {
   qsort(unrun.items, unrun.size, sizeof *unrun.items, by_address);
   for (size_t i = 0; i < unrun.size; i++)
     if (i == 0 || unrun.items[i] != unrun.items[i - 1])
-      free(unrun.items[i]);
+      rt_edt_free(unrun.items[i]);
   free(unrun.items);
+  rt_edt_pools_destroy();
   rt_table_destroy();
   for (uint32_t i = 0; i < rt.threads; i++)
     rt_deque_destroy(&rt.workers[i].deque);

@@ -356,9 +356,11 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     } else if (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) {
       chunkSize = ceilDivIndex(b, loc, trips, workers);
       how = "static share ceil(trips/workers)";
-      // A loop too small to feed every worker gets fewer, larger chunks.
+      // A loop too small to feed every worker gets fewer, larger chunks. Only within one
+      // node: a loop spread over nodes keeps chunk k on the node owning block k.
       int64_t weight = std::max<int64_t>(1, regionWeight(loop.getBody()));
-      minIterations = (kMinChunkOps + weight - 1) / weight;
+      if (p.nodes == 1)
+        minIterations = (kMinChunkOps + weight - 1) / weight;
       if (minIterations > 1) {
         chunkSize = arith::MaxSIOp::create(b, loc, chunkSize,
                                            arith::ConstantIndexOp::create(b, loc, minIterations));
