@@ -153,6 +153,51 @@ def test_mlir_text_lowers_to_llvm_ir():
     assert "define float @twice(" in text and "fadd float" in text
 
 
+def test_float_dot_product_is_vectorised_keeping_the_order_of_its_sum():
+    # gcc -O3 multiplies 8 floats at a time and adds the products in source order; the JIT
+    # does the same (an ordered vector reduction, no reassociation), so its result is the
+    # scalar loop's bit for bit, and differs from a reassociated sum for these values.
+    import ctypes
+
+    import numpy as np
+
+    from carts_mlir.jit import engine
+
+    text = mlir_to_llvm_ir("""
+      func.func @dot(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) -> f32 {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : index
+        %zero = arith.constant 0.0 : f32
+        %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (f32) {
+          %x = memref.load %a[%i] : memref<?xf32>
+          %y = memref.load %b[%i] : memref<?xf32>
+          %p = arith.mulf %x, %y : f32
+          %t = arith.addf %acc, %p : f32
+          scf.yield %t : f32
+        }
+        return %s : f32
+      }""")
+    module, _ = engine.optimized_modules(text, engine.host_target_machine())
+    optimised = str(module)
+    assert "llvm.vector.reduce.fadd" in optimised
+    assert "reassoc" not in optimised
+
+    rng = np.random.default_rng(7)
+    a = (rng.standard_normal(1000) * 10.0 ** rng.integers(-3, 4, 1000)).astype(np.float32)
+    b = rng.standard_normal(1000).astype(np.float32)
+    in_order = np.float32(0.0)
+    for x, y in zip(a, b):
+        in_order = np.float32(in_order + np.float32(x * y))
+    assert in_order != np.float32(np.sum(a * b, dtype=np.float32))  # the order matters here
+
+    program = engine.compile_llvm_ir(text)
+    ptr, size = ctypes.c_void_p, ctypes.c_int64
+    dot = ctypes.CFUNCTYPE(ctypes.c_float, ptr, ptr, size, size, size, ptr, ptr, size, size, size,
+                           size)(program.engine.get_function_address("dot"))
+    pa, pb = a.ctypes.data, b.ctypes.data
+    assert np.float32(dot(pa, pa, 0, 1000, 1, pb, pb, 0, 1000, 1, 1000)) == in_order
+
+
 def test_run_c_sequential_prints_to_the_real_stdout(tmp_path, capfd):
     src = tmp_path / "omp.c"
     src.write_text('#include <stdio.h>\n#include <omp.h>\n'
