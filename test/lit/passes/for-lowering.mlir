@@ -1,38 +1,44 @@
-// arts-for-lowering + arts-db-partitioning with nodeCount=2 and 2 threads per node: chunk
-// tasks are routed by route(b) = floor(b / ceil(chunks / 4)) % 2 and the written array is
-// split into blocks of ceil(rows / 4) rows. A static loop gets chunks of its static share,
-// raised to at least ceil(4096 / weight) iterations when one iteration is only `weight`
-// operations, so that no chunk costs less than creating its task. The chunk loop records
-// where the chunks start (arts.chunk_origin), how many rows they cover (arts.chunk_trips,
-// when constant) and whether they are still the static share (arts.chunk_static_share);
-// only when all three make chunk k exactly block k does a chunk task write its blocks as
-// `out`, otherwise neighbouring chunks share their boundary blocks as `concurrent`. The
-// transposed read stays coarse and whole.
-// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning,canonicalize,cse)' | FileCheck %s
-// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// arts-for-lowering + arts-db-partitioning: a static loop becomes one task per chunk of its
+// static share ceil(trips / workers). Within one node (a module of one node, or an
+// `<intranode>` parallel task of a multi-node module) the chunks are raised to at least
+// ceil(4096 / weight) iterations when one iteration is only `weight` operations, so that no
+// chunk costs less than creating its task. A loop spread over several nodes keeps its static
+// share whatever its weight: chunk k is then routed to the node that owns block k of the
+// arrays it writes. The chunk loop records where the chunks start (arts.chunk_origin), how
+// many rows they cover (arts.chunk_trips, when constant) and whether they are still the static
+// share (arts.chunk_static_share); only when all three make chunk k exactly block k does a
+// chunk task write its blocks as `out`, otherwise neighbouring chunks share their boundary
+// blocks as `concurrent`.
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning,canonicalize,cse)' | FileCheck %s
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+
+// Two nodes of 2 threads, internode loops: chunk tasks are routed by
+// route(b) = floor(b / ceil(chunks / 4)) % 2 and the written array is split into blocks of
+// ceil(rows / 4) rows. No minimum chunk applies, however light the body. The transposed read
+// stays coarse and whole.
 
 // A light body (the j loop counts 64 trips when its bound is unknown: about 194 operations)
-// over run-time rows: chunks of at least ceil(4096 / 194) = 22 rows. The row count is not a
-// constant, so chunk k cannot be shown to be block k and the write is `concurrent`.
-// CHECK-LABEL: func.func @rows
-// CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index)
-// CHECK-DAG: %[[C22:.*]] = arith.constant 22 : index
+// over run-time rows: on one node it would get chunks of at least 22 rows; over nodes it keeps
+// its static share. The row count is not a constant, so chunk k cannot be shown to be block k
+// and the write is `concurrent`.
+// CHECK-LABEL: func.func @rows(
+// CHECK-SAME: %[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // Read-only and never indexed by the chunk: stays one block.
 // CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <in> <read> <coarse>
 // Block size B = max(ceil(n / 4), 1) rows; blocks = ceil(n / B).
 // CHECK: %[[BDIV:.*]] = arith.ceildivui %[[N]], %[[C4]] : index
-// CHECK: %[[B:.*]] = arith.maxsi %[[BDIV]], %{{.*}} : index
+// CHECK: %[[B:.*]] = arith.maxsi %[[BDIV]], %[[C1]] : index
 // CHECK: %[[NBDIV:.*]] = arith.ceildivui %[[N]], %[[B]] : index
 // CHECK: %[[NB:.*]] = arith.maxsi %[[NBDIV]]
 // Rows known only at run time: initPerNode could not reserve the blocks, so not distributed.
 // CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[NB]]] elementSizes[%[[B]], %[[M]]] : memref<?xi64>, memref<?xmemref<?x?xf32>>
-// chunk = max(max(ceil(n / 4), 22), 1), chunks = ceil(n / chunk).
+// chunk = max(ceil(n / 4), 1), the static share with no minimum; chunks = ceil(n / chunk).
 // CHECK: %[[SPAN:.*]] = arith.maxsi %[[N]], %{{.*}} : index
 // CHECK-NEXT: %[[CS0:.*]] = arith.ceildivui %[[SPAN]], %[[C4]] : index
-// CHECK-NEXT: %[[CS1:.*]] = arith.maxsi %[[CS0]], %[[C22]] : index
-// CHECK-NEXT: %[[CS:.*]] = arith.maxsi %[[CS1]], %{{.*}} : index
+// CHECK-NEXT: %[[CS:.*]] = arith.maxsi %[[CS0]], %[[C1]] : index
 // CHECK-NEXT: %[[CHUNKS:.*]] = arith.ceildivui %[[SPAN]], %[[CS]] : index
 // CHECK-NEXT: arts.epoch {
 // CHECK: scf.for %[[BIDX:.*]] = %{{.*}} to %[[CHUNKS]] step
@@ -53,15 +59,15 @@
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: arith.divui %[[I]], %[[B]] : index
 // CHECK: arith.remui %[[I]], %[[B]] : index
-// Neither the trip count (not a constant) nor the static share (raised to 22) is recorded.
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
+// Still the static share, but with no constant trip count to compare with the blocks.
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share}
 // CHECK-NOT: arts.edt <parallel>
 // CHECK-NOT: arts.for
 // CHECK-NOT: arts.barrier
 
 // 10 x 16 rows known at compile time and a heavy body (about 8242 operations: no minimum
-// applies): chunks of ceil(10 / 4) = 3 rows starting at row 0 are exactly the blocks of
-// B = 3 rows, so each chunk task writes its own block as `out`; 4 blocks, each a constant,
+// applies anywhere): chunks of ceil(10 / 4) = 3 rows starting at row 0 are exactly the blocks
+// of B = 3 rows, so each chunk task writes its own block as `out`; 4 blocks, each a constant,
 // so the table is distributed with the owner rule of the module's machine.
 // CHECK-LABEL: func.func @static_rows
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
@@ -74,9 +80,8 @@
 // CHECK: arts.edt <task> <internode>
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
 
-// The same heavy body over run-time rows: the static share is kept (no maxsi with a
-// minimum), but without a constant trip count the write still cannot be shown to be
-// block-aligned.
+// The same heavy body over run-time rows: the static share is kept, but without a constant
+// trip count the write still cannot be shown to be block-aligned.
 // CHECK-LABEL: func.func @heavy_rows
 // CHECK-SAME: (%[[HN:.*]]: index)
 // CHECK-DAG: %[[HC1:.*]] = arith.constant 1 : index
@@ -90,28 +95,29 @@
 // CHECK: arts.db_acquire <concurrent> (%[[HG]], %[[HP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share}
 
-// 10 rows of a light body (about 66 operations): at least 63 iterations a chunk, so the
-// whole loop is one chunk, a single task that writes all 4 blocks, shared as `concurrent`
-// since it is no longer the static share.
-// CHECK-LABEL: func.func @small_rows
-// CHECK-DAG: %[[SC0:.*]] = arith.constant 0 : index
-// CHECK-DAG: %[[SC4:.*]] = arith.constant 4 : index
-// CHECK: %[[SG:.*]], %[[SP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[SC4]]] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// 10 rows of a light body (about 66 operations) over two nodes: one node would make it a
+// single chunk of at least 63 rows (@small_rows below); here it keeps 4 chunks of
+// ceil(10 / 4) = 3 rows, exactly the distributed blocks of 3 rows, and chunk k goes to node
+// k mod 2, which owns block k, and writes it as `out`.
+// CHECK-LABEL: func.func @small_rows_over_nodes
+// CHECK-DAG: %[[OC1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[OC2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[OC3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[OC4:.*]] = arith.constant 4 : index
+// CHECK: %[[OG:.*]], %[[OP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[OC4]]] elementSizes[%[[OC3]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
 // CHECK-NEXT: arts.epoch {
-// CHECK-NEXT: arts.db_acquire <concurrent> (%[[SG]], %[[SP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[SC0]]] sizes[%[[SC4]]] partition(<block>)
-// CHECK-NEXT: arts.edt <task> <internode>
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
-
-// The same light body over 1000 rows: the minimum of 63 is below the static share of 250,
-// so the chunks stay the static share, exactly the blocks of 250 rows, written as `out`.
-// CHECK-LABEL: func.func @many_small_rows
-// CHECK-DAG: %[[MC250:.*]] = arith.constant 250 : index
-// CHECK-DAG: %[[MC4:.*]] = arith.constant 4 : index
-// CHECK: %[[MG:.*]], %[[MP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[MC4]]] elementSizes[%[[MC250]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
-// CHECK: scf.for %[[MK:.*]] = %{{.*}} to %[[MC4]] step
-// CHECK-NEXT: %{{.*}} = arith.muli %[[MK]], %[[MC250]] : index
-// CHECK: arts.db_acquire <out> (%[[MG]], %[[MP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 1000 : i64}
+// CHECK-NEXT: scf.for %[[OK:.*]] = %{{.*}} to %[[OC4]] step %[[OC1]] {
+// CHECK-NEXT: %{{.*}} = arith.muli %[[OK]], %[[OC3]] : index
+// One chunk per worker: worker k, node k mod 2, worker floor(k / 2) of that node.
+// CHECK: %[[ONODE:.*]] = arith.remui %[[OK]], %[[OC2]] : index
+// CHECK-NEXT: %[[OLOCAL:.*]] = arith.divui %[[OK]], %[[OC2]] : index
+// CHECK-NEXT: %[[OLOCAL1:.*]] = arith.addi %[[OLOCAL]], %[[OC1]] : index
+// CHECK-NEXT: %[[OASK:.*]] = arith.muli %[[OLOCAL1]], %[[OC2]] : index
+// CHECK-NEXT: %[[OSUM:.*]] = arith.addi %[[ONODE]], %[[OASK]] : index
+// CHECK-NEXT: %[[OROUTE:.*]] = arith.index_cast %[[OSUM]] : index to i32
+// CHECK: arts.db_acquire <out> (%[[OG]], %[[OP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK-NEXT: arts.edt <task> <internode> route(%[[OROUTE]])
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
 
 // A heavy loop over the interior rows 1 .. 8 (as a stencil sweeps them): chunks of
 // ceil(8 / 4) = 2 rows from row 1 straddle the blocks of 3 rows from row 0, so neighbouring
@@ -128,12 +134,13 @@
 // CHECK: scf.for %{{.*}} = %[[ILO]] to
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 8 : i64}
 
-// DEBUG: [for_lowering] {{.*}}for-lowering.mlir:[[#]]:5: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// Every loop of this module, light (@rows, @small_rows_over_nodes) or heavy, takes the static
+// share with no `at least`.
+// DEBUG: [for_lowering] {{.*}}for-lowering.mlir:[[#]]:5: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // @rows
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
@@ -146,12 +153,8 @@
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
-// @small_rows
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
-// @many_small_rows
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<1000x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
+// @small_rows_over_nodes
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @interior_rows
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
@@ -249,7 +252,7 @@ func.func @heavy_rows(%n: index) {
   return
 }
 
-func.func @small_rows() {
+func.func @small_rows_over_nodes() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c10 = arith.constant 10 : index
@@ -272,32 +275,6 @@ func.func @small_rows() {
     arts.db_release(%v : memref<?xmemref<10x16xf32>>)
   }
   arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>)
-  return
-}
-
-func.func @many_small_rows() {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c1000 = arith.constant 1000 : index
-  %c16 = arith.constant 16 : index
-  %r = arith.constant 0 : i32
-  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c1000, %c16] : memref<?xi64>, memref<?xmemref<1000x16xf32>>
-  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<1000x16xf32>>) : memref<?xi64>, memref<?xmemref<1000x16xf32>>
-  arts.edt <parallel> <internode> route(%r) (%q : memref<?xmemref<1000x16xf32>>) attributes {workers = 4 : i64} {
-  ^bb0(%v: memref<?xmemref<1000x16xf32>>):
-    %b = arts.db_ref %v[%c0] : memref<?xmemref<1000x16xf32>> -> memref<1000x16xf32>
-    arts.for (%c0) to (%c1000) step (%c1) schedule(<static>) {
-    ^bb0(%i: index):
-      scf.for %j = %c0 to %c16 step %c1 {
-        %x = arith.index_cast %j : index to i32
-        %f = arith.sitofp %x : i32 to f32
-        memref.store %f, %b[%i, %j] : memref<1000x16xf32>
-      }
-    }
-    arts.barrier
-    arts.db_release(%v : memref<?xmemref<1000x16xf32>>)
-  }
-  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<1000x16xf32>>)
   return
 }
 
@@ -325,6 +302,211 @@ func.func @interior_rows() {
           scf.yield %next : f32
         }
         memref.store %sum, %b[%i, %j] : memref<10x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<10x16xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// One node of 4 threads: the light loops get chunks of at least ceil(4096 / weight)
+// iterations, all on node 0 (route(b) = node 0 + 1 * (1 + worker)).
+
+// The light body of @rows over run-time rows: chunks of at least ceil(4096 / 194) = 22 rows.
+// The static share is no longer recorded (raised to 22), nor the trip count (not a
+// constant), so the write is `concurrent`.
+// CHECK-LABEL: func.func @rows_one_node
+// CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index)
+// CHECK-DAG: %[[C22:.*]] = arith.constant 22 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <in> <read> <coarse>
+// CHECK: %[[BDIV:.*]] = arith.ceildivui %[[N]], %[[C4]] : index
+// CHECK: %[[B:.*]] = arith.maxsi %[[BDIV]], %[[C1]] : index
+// One node: the table stays there, no owner rule.
+// CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[B]], %[[M]]] : memref<?xi64>, memref<?xmemref<?x?xf32>>
+// chunk = max(max(ceil(n / 4), 22), 1), chunks = ceil(n / chunk).
+// CHECK: %[[SPAN:.*]] = arith.maxsi %[[N]], %{{.*}} : index
+// CHECK-NEXT: %[[CS0:.*]] = arith.ceildivui %[[SPAN]], %[[C4]] : index
+// CHECK-NEXT: %[[CS1:.*]] = arith.maxsi %[[CS0]], %[[C22]] : index
+// CHECK-NEXT: %[[CS:.*]] = arith.maxsi %[[CS1]], %[[C1]] : index
+// CHECK-NEXT: %[[CHUNKS:.*]] = arith.ceildivui %[[SPAN]], %[[CS]] : index
+// CHECK-NEXT: arts.epoch {
+// CHECK: scf.for %[[BIDX:.*]] = %{{.*}} to %[[CHUNKS]] step
+// CHECK: %[[PERW:.*]] = arith.ceildivui %[[CHUNKS]], %[[C4]] : index
+// CHECK-NEXT: %[[PERW1:.*]] = arith.maxui %[[PERW]], %[[C1]] : index
+// CHECK-NEXT: %[[W:.*]] = arith.divui %[[BIDX]], %[[PERW1]] : index
+// CHECK-NEXT: %[[ASK:.*]] = arith.addi %[[W]], %[[C1]] : index
+// CHECK-NEXT: %[[ROUTE:.*]] = arith.index_cast %[[ASK]] : index to i32
+// CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+// CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.edt <task> <intranode> route(%[[ROUTE]])
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
+
+// 10 rows of a light body (about 66 operations): at least 63 iterations a chunk, so the
+// whole loop is one chunk, a single task that writes all 4 blocks, shared as `concurrent`
+// since it is no longer the static share.
+// CHECK-LABEL: func.func @small_rows()
+// CHECK-DAG: %[[SC0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[SC4:.*]] = arith.constant 4 : index
+// CHECK: %[[SG:.*]], %[[SP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[SC4]]] elementSizes[%{{.*}}, %{{.*}}] : memref<?xi64>, memref<?xmemref<?x16xf32>>
+// CHECK-NEXT: arts.epoch {
+// CHECK-NEXT: arts.db_acquire <concurrent> (%[[SG]], %[[SP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[SC0]]] sizes[%[[SC4]]] partition(<block>)
+// CHECK-NEXT: arts.edt <task> <intranode>
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
+
+// The same light body over 1000 rows: the minimum of 63 is below the static share of 250,
+// so the chunks stay the static share, exactly the blocks of 250 rows, written as `out`.
+// CHECK-LABEL: func.func @many_small_rows
+// CHECK-DAG: %[[MC250:.*]] = arith.constant 250 : index
+// CHECK-DAG: %[[MC4:.*]] = arith.constant 4 : index
+// CHECK: %[[MG:.*]], %[[MP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[MC4]]] elementSizes[%[[MC250]], %{{.*}}] : memref<?xi64>, memref<?xmemref<?x16xf32>>
+// CHECK: scf.for %[[MK:.*]] = %{{.*}} to %[[MC4]] step
+// CHECK-NEXT: %{{.*}} = arith.muli %[[MK]], %[[MC250]] : index
+// CHECK: arts.db_acquire <out> (%[[MG]], %[[MP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 1000 : i64}
+
+// DEBUG: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
+// @rows_one_node
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// @small_rows
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// @many_small_rows
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<1000x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @rows_one_node(%n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %ga, %pa = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%n, %m] : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n, %m] : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%qa, %qb : memref<?xmemref<?x?xf32>>, memref<?xmemref<?x?xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<?x?xf32>>, %vb: memref<?xmemref<?x?xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<?x?xf32>> -> memref<?x?xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<?x?xf32>> -> memref<?x?xf32>
+    arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %m step %c1 {
+        %v = memref.load %a[%j, %i] : memref<?x?xf32>
+        memref.store %v, %b[%i, %j] : memref<?x?xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%va : memref<?xmemref<?x?xf32>>)
+    arts.db_release(%vb : memref<?xmemref<?x?xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  return
+}
+
+func.func @small_rows() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c10, %c16] : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%q : memref<?xmemref<10x16xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<10x16xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<10x16xf32>> -> memref<10x16xf32>
+    arts.for (%c0) to (%c10) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c16 step %c1 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        memref.store %f, %b[%i, %j] : memref<10x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<10x16xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>)
+  return
+}
+
+func.func @many_small_rows() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c1000, %c16] : memref<?xi64>, memref<?xmemref<1000x16xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<1000x16xf32>>) : memref<?xi64>, memref<?xmemref<1000x16xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%q : memref<?xmemref<1000x16xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<1000x16xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<1000x16xf32>> -> memref<1000x16xf32>
+    arts.for (%c0) to (%c1000) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c16 step %c1 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        memref.store %f, %b[%i, %j] : memref<1000x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<1000x16xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<1000x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// Two nodes, but an `<intranode>` parallel task (pinned to node 0 by the concurrency stage)
+// of 2 workers: its loop lies within one node, so the light body's minimum of 63 iterations
+// applies and the 10 rows are one chunk, routed to worker 0 of node 0 (route 0 + 2 * 1); the
+// table stays on node 0 and the single task writes both blocks as `concurrent`.
+// CHECK-LABEL: func.func @small_rows_intranode
+// CHECK-DAG: %[[TROUTE:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[TC0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[TC2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[TC5:.*]] = arith.constant 5 : index
+// CHECK: %[[TG:.*]], %[[TP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[TC2]]] elementSizes[%[[TC5]], %{{.*}}] : memref<?xi64>, memref<?xmemref<?x16xf32>>
+// CHECK-NEXT: arts.epoch {
+// CHECK-NEXT: arts.db_acquire <concurrent> (%[[TG]], %[[TP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[TC0]]] sizes[%[[TC2]]] partition(<block>)
+// CHECK-NEXT: arts.edt <task> <intranode> route(%[[TROUTE]])
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
+
+// DEBUG: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x16xf32> distributed=no (no internode task uses it)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @small_rows_intranode() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c10, %c16] : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%q : memref<?xmemref<10x16xf32>>) attributes {workers = 2 : i64} {
+  ^bb0(%v: memref<?xmemref<10x16xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<10x16xf32>> -> memref<10x16xf32>
+    arts.for (%c0) to (%c10) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c16 step %c1 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        memref.store %f, %b[%i, %j] : memref<10x16xf32>
       }
     }
     arts.barrier
