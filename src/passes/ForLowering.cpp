@@ -69,11 +69,6 @@ Placement placementOf(EdtOp parallel) {
   return p;
 }
 
-/// Fewest operations a chunk task should do: below this, creating the task and
-/// handing it to another worker (a few microseconds on the creating thread)
-/// costs more than the chunk's work.
-constexpr int64_t kMinChunkOps = 4096;
-
 /// A rough operation count of one execution of `region`: nested loops multiply
 /// their body by their trip count (64 when it is not a constant), calls count 20.
 int64_t regionWeight(Region &region) {
@@ -148,6 +143,8 @@ SmallVector<Value> zeroIndices(OpBuilder &b, Location loc, MemRefType type) {
 }
 
 struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
+  using ForLoweringBase::ForLoweringBase;
+
   void runOnOperation() override {
     SmallVector<EdtOp> parallels;
     getOperation()->walk([&](EdtOp edt) {
@@ -359,8 +356,11 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       // A loop too small to feed every worker gets fewer, larger chunks. Only within one
       // node: a loop spread over nodes keeps chunk k on the node owning block k.
       int64_t weight = std::max<int64_t>(1, regionWeight(loop.getBody()));
-      if (p.nodes == 1)
-        minIterations = (kMinChunkOps + weight - 1) / weight;
+      // Fewest operations a chunk task should do: below that, creating the task and
+      // handing it to another worker (microseconds on the creating thread) costs more
+      // than the chunk's work.
+      if (p.nodes == 1 && minChunkOps > 0)
+        minIterations = (minChunkOps + weight - 1) / weight;
       if (minIterations > 1) {
         chunkSize = arith::MaxSIOp::create(b, loc, chunkSize,
                                            arith::ConstantIndexOp::create(b, loc, minIterations));
