@@ -324,11 +324,13 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       Location aloc = f.acquire.getLoc();
       Value first, count;
       SmallVector<Value> offsets, sizes;
-      if (f.chunked && f.acquire.getMode() != ArtsMode::in && !chunkIsBlock(f, staticRows, workers)) {
+      if (nodes <= 1 && f.chunked && f.acquire.getMode() != ArtsMode::in &&
+          !chunkIsBlock(f, staticRows, workers)) {
         // Chunk k is not block k (the loop starts elsewhere than row 0, runs over other
         // rows, or its chunks are not the static share): neighbouring chunks write
         // disjoint rows of a shared boundary block, so they share it instead of taking
-        // turns.
+        // turns. On one node only: across nodes a shared block would travel as copies
+        // merged byte by byte, and the owner's queue keeps the writers apart instead.
         f.acquire.setMode(ArtsMode::concurrent);
         CARTS_DEBUG("db_partitioning", f.acquire)
             << "acquire mode=concurrent: chunks are not aligned with blocks, neighbours share "

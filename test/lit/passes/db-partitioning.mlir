@@ -8,8 +8,10 @@
 // A chunk task writes its blocks as `out` only when chunk k is exactly block k, which the
 // chunk loop's attributes from arts-for-lowering establish (chunks from row 0, over every
 // row, of the static share); otherwise neighbouring chunks write disjoint rows of a shared
-// boundary block and take it as `concurrent`. On one node, an array that some task reads
-// whole stays one datablock: per-block dependences would cost more than they free.
+// boundary block, and on one node they take it as `concurrent`. On several nodes they keep
+// `out`: a shared block would travel as copies merged byte by byte, which loses updates, so
+// the owner's queue hands it to one writer at a time. On one node, an array that some task
+// reads whole stays one datablock: per-block dependences would cost more than they free.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning)' --debug-only=db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
@@ -279,7 +281,9 @@ func.func @guarded_halo_read() {
 
 // Two nodes: the block tables keep the owner rule of the chunks (block b on the node chunk b
 // is routed to); the halo read of the chunk [5, 9) takes blocks 0-1, block 0 as a plain read.
-// The interior chunks are not the blocks here either: the write is `concurrent`.
+// The interior chunks are not the blocks here either, but across nodes the write keeps `out`:
+// chunks 1 and 2 take block 1 in turn from its owner's queue instead of sharing copies that
+// would be merged byte by byte.
 // CHECK-LABEL: func.func @distributed_halo_read
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
@@ -287,13 +291,12 @@ func.func @guarded_halo_read() {
 // CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
 // CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
 // CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
-// CHECK: arts.db_acquire <concurrent> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
 // CHECK: arts.edt <task> <internode>
 // DEBUG: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @distributed_halo_read() {
   %c0 = arith.constant 0 : index

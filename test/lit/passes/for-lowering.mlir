@@ -7,8 +7,10 @@
 // arrays it writes. The chunk loop records where the chunks start (arts.chunk_origin), how
 // many rows they cover (arts.chunk_trips, when constant) and whether they are still the static
 // share (arts.chunk_static_share); only when all three make chunk k exactly block k does a
-// chunk task write its blocks as `out`, otherwise neighbouring chunks share their boundary
-// blocks as `concurrent`.
+// chunk task write its blocks as `out` on one node, otherwise neighbouring chunks share their
+// boundary blocks as `concurrent`. A module over several nodes keeps `out` either way: a
+// shared block would travel as copies merged byte by byte, which loses updates, so the
+// owner's queue hands a boundary block to one chunk at a time.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
@@ -19,8 +21,8 @@
 
 // A light body (the j loop counts 64 trips when its bound is unknown: about 194 operations)
 // over run-time rows: on one node it would get chunks of at least 22 rows; over nodes it keeps
-// its static share. The row count is not a constant, so chunk k cannot be shown to be block k
-// and the write is `concurrent`.
+// its static share. The row count is not a constant, so chunk k cannot be shown to be block k;
+// over nodes the write keeps `out` all the same, and chunks that share a block take it in turn.
 // CHECK-LABEL: func.func @rows(
 // CHECK-SAME: %[[N:.*]]: index, %[[M:.*]]: index)
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
@@ -54,7 +56,7 @@
 // CHECK: %[[SUM:.*]] = arith.addi %[[RT]], %[[ASK]] : index
 // CHECK: %[[ROUTE:.*]] = arith.index_cast %[[SUM]] : index to i32
 // CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
-// CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.db_acquire <out> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <internode> route(%[[ROUTE]])
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
 // CHECK: arith.divui %[[I]], %[[B]] : index
@@ -81,7 +83,7 @@
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
 
 // The same heavy body over run-time rows: the static share is kept, but without a constant
-// trip count the write still cannot be shown to be block-aligned.
+// trip count the write cannot be shown to be block-aligned; over nodes it keeps `out`.
 // CHECK-LABEL: func.func @heavy_rows
 // CHECK-SAME: (%[[HN:.*]]: index)
 // CHECK-DAG: %[[HC1:.*]] = arith.constant 1 : index
@@ -92,7 +94,7 @@
 // CHECK-NEXT: %[[HCS:.*]] = arith.maxsi %[[HCS0]], %[[HC1]] : index
 // CHECK-NEXT: %{{.*}} = arith.ceildivui %[[HSPAN]], %[[HCS]] : index
 // CHECK-NEXT: arts.epoch {
-// CHECK: arts.db_acquire <concurrent> (%[[HG]], %[[HP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.db_acquire <out> (%[[HG]], %[[HP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share}
 
 // 10 rows of a light body (about 66 operations) over two nodes: one node would make it a
@@ -121,7 +123,8 @@
 
 // A heavy loop over the interior rows 1 .. 8 (as a stencil sweeps them): chunks of
 // ceil(8 / 4) = 2 rows from row 1 straddle the blocks of 3 rows from row 0, so neighbouring
-// chunks write disjoint rows of a shared block as `concurrent`.
+// chunks write disjoint rows of a shared block; over nodes they keep `out` and take it in turn
+// from its owner's queue rather than as copies merged byte by byte.
 // CHECK-LABEL: func.func @interior_rows
 // CHECK-DAG: %[[IC1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[IC2:.*]] = arith.constant 2 : index
@@ -130,7 +133,7 @@
 // CHECK: scf.for %[[IK:.*]] = %{{.*}} to %[[IC4]] step
 // CHECK-NEXT: %[[ISHIFT:.*]] = arith.muli %[[IK]], %[[IC2]] : index
 // CHECK-NEXT: %[[ILO:.*]] = arith.addi %[[ISHIFT]], %[[IC1]] : index
-// CHECK: arts.db_acquire <concurrent> (%[[IG]], %[[IP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.db_acquire <out> (%[[IG]], %[[IP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: scf.for %{{.*}} = %[[ILO]] to
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 8 : i64}
 
@@ -144,22 +147,19 @@
 // @rows
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @static_rows
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @heavy_rows
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @small_rows_over_nodes
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @interior_rows
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @rows(%n: index, %m: index) {
   %c0 = arith.constant 0 : index
@@ -473,7 +473,8 @@ func.func @many_small_rows() {
 // Two nodes, but an `<intranode>` parallel task (pinned to node 0 by the concurrency stage)
 // of 2 workers: its loop lies within one node, so the light body's minimum of 63 iterations
 // applies and the 10 rows are one chunk, routed to worker 0 of node 0 (route 0 + 2 * 1); the
-// table stays on node 0 and the single task writes both blocks as `concurrent`.
+// table stays on node 0 and the single task writes both blocks as `out`: in a module over
+// several nodes a chunk write that is not block-aligned keeps its mode.
 // CHECK-LABEL: func.func @small_rows_intranode
 // CHECK-DAG: %[[TROUTE:.*]] = arith.constant 2 : i32
 // CHECK-DAG: %[[TC0:.*]] = arith.constant 0 : index
@@ -481,14 +482,13 @@ func.func @many_small_rows() {
 // CHECK-DAG: %[[TC5:.*]] = arith.constant 5 : index
 // CHECK: %[[TG:.*]], %[[TP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[TC2]]] elementSizes[%[[TC5]], %{{.*}}] : memref<?xi64>, memref<?xmemref<?x16xf32>>
 // CHECK-NEXT: arts.epoch {
-// CHECK-NEXT: arts.db_acquire <concurrent> (%[[TG]], %[[TP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[TC0]]] sizes[%[[TC2]]] partition(<block>)
+// CHECK-NEXT: arts.db_acquire <out> (%[[TG]], %[[TP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[TC0]]] sizes[%[[TC2]]] partition(<block>)
 // CHECK-NEXT: arts.edt <task> <intranode> route(%[[TROUTE]])
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
 
 // DEBUG: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x16xf32> distributed=no (no internode task uses it)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @small_rows_intranode() {
   %c0 = arith.constant 0 : index
