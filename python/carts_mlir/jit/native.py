@@ -37,7 +37,10 @@ def target_machine(cpu: str | None, opt_level: int = 3) -> llvm.TargetMachine:
         cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
     else:
         features = ""
-    return target.create_target_machine(cpu=cpu, features=features, opt=opt_level, reloc="pic")
+    # the small code model, as a C compiler uses for executables (llvmlite's default is the
+    # large one: constants through movabs, library calls through the GOT)
+    return target.create_target_machine(cpu=cpu, features=features, opt=opt_level, reloc="pic",
+                                        codemodel="small")
 
 
 def object_code(text: str, *, opt_level: int = 3, cpu: str | None = None) -> bytes:
