@@ -95,6 +95,16 @@ int64_t regionWeight(Region &region) {
   return total;
 }
 
+/// The inner loop of a collapse(2) nest: the arts.for's body is that loop
+/// alone (openmp-to-arts marks it `arts.collapsed`).
+scf::ForOp collapsedInner(ForOp loop) {
+  Block &body = loop.getBody().front();
+  if (!llvm::hasSingleElement(body.without_terminator()))
+    return nullptr;
+  auto inner = dyn_cast<scf::ForOp>(body.front());
+  return inner && inner->hasAttr("arts.collapsed") ? inner : nullptr;
+}
+
 bool isPureOp(Operation *op) {
   return isMemoryEffectFree(op) && op->getNumRegions() == 0;
 }
@@ -339,6 +349,29 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     Value trips = buildTripCount(b, loc, lb, ub, step);
 
+    // collapse(2) on one node: the chunks cut the product of the two loops' iterations
+    // (OpenMP shares the collapsed space), not the outer loop alone, whose few rows would
+    // leave workers idle. Iteration k is (k / inner trips, k mod inner trips).
+    scf::ForOp collapsed = collapsedInner(loop);
+    Value outerLb = lb, outerStep = step, innerLb, innerStep, innerTrips;
+    if (collapsed && p.nodes == 1 && !loop.getChunk() && loop.getReductionAccs().empty()) {
+      for (Value v : {collapsed.getLowerBound(), collapsed.getUpperBound(), collapsed.getStep()})
+        if (failed(materialize(v, parallel, outer, b, loop)))
+          return failure();
+      innerLb = outer.lookupOrDefault(collapsed.getLowerBound());
+      innerStep = outer.lookupOrDefault(collapsed.getStep());
+      innerTrips = buildTripCount(b, loc, innerLb, outer.lookupOrDefault(collapsed.getUpperBound()),
+                                  innerStep);
+      trips = arith::MulIOp::create(b, loc, trips, innerTrips);
+      lb = zero;
+      ub = trips;
+      step = one;
+      CARTS_DEBUG("for_lowering", loop) << "arts.for collapse(2): chunks over both loops' "
+                                           "iterations (outer trips x inner trips)\n";
+    } else {
+      collapsed = nullptr;
+    }
+
     // Chunk size: the static share of each worker, or the requested chunk
     // (kept to at most 16 chunks per worker: task creation is not free).
     ScheduleKind schedule = loop.getSchedule().value_or(ScheduleKind::static_);
@@ -355,7 +388,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       how = "static share ceil(trips/workers)";
       // A loop too small to feed every worker gets fewer, larger chunks. Only within one
       // node: a loop spread over nodes keeps chunk k on the node owning block k.
-      int64_t weight = std::max<int64_t>(1, regionWeight(loop.getBody()));
+      int64_t weight = std::max<int64_t>(
+          1, regionWeight(collapsed ? collapsed.getRegion() : loop.getBody()));
       // Fewest operations a chunk task should do: below that, creating the task and
       // handing it to another worker (microseconds on the creating thread) costs more
       // than the chunk's work.
@@ -403,7 +437,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
 
     IRMapping mapping;
     SmallVector<Operation *> bodyOps(prelude);
-    for (Operation &op : loop.getBody().front().without_terminator())
+    Block &iteration = collapsed ? *collapsed.getBody() : loop.getBody().front();
+    for (Operation &op : iteration.without_terminator())
       bodyOps.push_back(&op);
     SmallVector<Value> privatized;
     for (Reduction &r : reductions)
@@ -435,6 +470,17 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     mapping.map(loop.getInductionVar(), inner.getInductionVar());
     OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
     ib.setInsertionPoint(inner.getBody()->getTerminator());
+    if (collapsed) {
+      Value k = inner.getInductionVar();
+      Value row = arith::DivUIOp::create(ib, loc, k, innerTrips);
+      Value col = arith::RemUIOp::create(ib, loc, k, innerTrips);
+      mapping.map(loop.getInductionVar(),
+                  arith::AddIOp::create(ib, loc, outerLb,
+                                        arith::MulIOp::create(ib, loc, row, outerStep)));
+      mapping.map(collapsed.getInductionVar(),
+                  arith::AddIOp::create(ib, loc, innerLb,
+                                        arith::MulIOp::create(ib, loc, col, innerStep)));
+    }
     if (failed(cloneInto(ArrayRef<Operation *>(bodyOps).drop_front(prelude.size()), parallel,
                          mapping, ib)))
       return failure();

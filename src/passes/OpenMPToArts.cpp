@@ -558,9 +558,25 @@ void Converter::convertWsloop(omp::WsloopOp op) {
   Operation *end = YieldOp::create(rewriter, loc);
   rewriter.setInsertionPoint(end);
 
-  // Private copies are made per iteration: the arts.for body is what later
-  // becomes the per-chunk tasks, so nothing outside it would be task-local.
-  // The alloca_scope gives each iteration's stack space back.
+  // A collapsed nest keeps its outermost loop as the arts.for and runs the inner ones
+  // inside each iteration, marked `arts.collapsed`: for-lowering shares the product of
+  // a collapse(2) nest's iterations among the chunks on one node, else the outer loop's.
+  SmallVector<Value> ivs{fromIndex(loc, body->getArgument(0), ivType)};
+  if (numLoops > 1)
+    CARTS_DEBUG(kChannel, nest) << "omp.loop_nest collapse(" << numLoops
+                                << "): outermost loop -> arts.for, " << numLoops - 1
+                                << " inner loop(s) -> scf.for {arts.collapsed}\n";
+  for (unsigned i = 1; i < numLoops; ++i) {
+    auto inner = scf::ForOp::create(rewriter, loc, lbs[i], ubs[i], steps[i]);
+    inner->setAttr("arts.collapsed", rewriter.getUnitAttr());
+    end = inner.getBody()->getTerminator();
+    rewriter.setInsertionPoint(end);
+    ivs.push_back(fromIndex(loc, inner.getInductionVar(), ivType));
+  }
+
+  // Private copies are made per iteration (of the innermost collapsed loop): the arts.for
+  // body is what later becomes the per-chunk tasks, so nothing outside it would be
+  // task-local. The alloca_scope gives each iteration's stack space back.
   SmallVector<PrivateCopy> privates;
   if (!op.getPrivateVars().empty() || !threadPrivate.empty()) {
     auto scope = memref::AllocaScopeOp::create(rewriter, loc, TypeRange{});
@@ -576,21 +592,7 @@ void Converter::convertWsloop(omp::WsloopOp op) {
     privates =
         materializePrivates(op, op.getPrivateVars(), op.getPrivateSyms(), "per iteration");
   }
-
-  // A collapsed nest keeps its outermost loop shared and runs the inner ones
-  // sequentially inside each iteration: correct, with less parallelism.
-  SmallVector<Value> ivs{fromIndex(loc, body->getArgument(0), ivType)};
   Operation *innermostEnd = end;
-  if (numLoops > 1)
-    CARTS_DEBUG(kChannel, nest) << "omp.loop_nest collapse(" << numLoops
-                                << "): outermost loop -> arts.for, " << numLoops - 1
-                                << " inner loop(s) -> sequential scf.for\n";
-  for (unsigned i = 1; i < numLoops; ++i) {
-    auto inner = scf::ForOp::create(rewriter, loc, lbs[i], ubs[i], steps[i]);
-    innermostEnd = inner.getBody()->getTerminator();
-    rewriter.setInsertionPoint(innermostEnd);
-    ivs.push_back(fromIndex(loc, inner.getInductionVar(), ivType));
-  }
 
   // For now the body updates the shared accumulator directly; a later pass
   // gives each worker its own partial value and combines them with the kind

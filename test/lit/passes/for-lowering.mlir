@@ -10,7 +10,9 @@
 // chunk task write its blocks as `out` on one node, otherwise neighbouring chunks share their
 // boundary blocks as `concurrent`. A module over several nodes keeps `out` either way: a
 // shared block would travel as copies merged byte by byte, which loses updates, so the
-// owner's queue hands a boundary block to one chunk at a time.
+// owner's queue hands a boundary block to one chunk at a time. On one node a collapse(2)
+// loop (its body a single `arts.collapsed` scf.for) with no requested chunk and no reduction
+// chunks the product of both loops' iterations.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
@@ -315,7 +317,8 @@ func.func @interior_rows() {
 // -----
 
 // One node of 4 threads: the light loops get chunks of at least ceil(4096 / weight)
-// iterations, all on node 0 (route(b) = node 0 + 1 * (1 + worker)).
+// iterations, all on node 0 (route(b) = node 0 + 1 * (1 + worker)); a collapse(2) loop
+// chunks both loops' iterations unless it asks for a chunk or reduces.
 
 // The light body of @rows over run-time rows: chunks of at least ceil(4096 / 194) = 22 rows.
 // The static share is no longer recorded (raised to 22), nor the trip count (not a
@@ -371,9 +374,94 @@ func.func @interior_rows() {
 // CHECK: arts.db_acquire <out> (%[[MG]], %[[MP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 1000 : i64}
 
+// collapse(2) over i = 1, 3, .. < n and j = 2, 5, .. < m: the chunks cut the product of the
+// trip counts ceil((n - 1) / 2) x ceil((m - 2) / 3), at least ceil(4096 / 4) = 1024
+// iterations each (the inner body's weight), and iteration k is i = 1 + (k / inner trips) * 2,
+// j = 2 + (k mod inner trips) * 3, with the inner loop gone. Its row is not the chunk's, so
+// the array stays one datablock written `concurrent`.
+// CHECK-LABEL: func.func @collapsed_grid
+// CHECK-SAME: (%[[GN:.*]]: index, %[[GM:.*]]: index)
+// CHECK-DAG: %[[G1024:.*]] = arith.constant 1024 : index
+// CHECK-DAG: %[[G4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[G0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[G1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[G2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[G3:.*]] = arith.constant 3 : index
+// CHECK: %[[GG:.*]], %[[GP:.*]] = arts.db_alloc <inout> <write> <coarse>
+// CHECK-NEXT: %[[OSPAN:.*]] = arith.subi %[[GN]], %[[G1]] : index
+// CHECK-NEXT: %[[OSPAN0:.*]] = arith.maxsi %[[OSPAN]], %[[G0]] : index
+// CHECK-NEXT: %[[OTRIPS:.*]] = arith.ceildivsi %[[OSPAN0]], %[[G2]] : index
+// CHECK-NEXT: %[[ISPAN:.*]] = arith.subi %[[GM]], %[[G2]] : index
+// CHECK-NEXT: %[[ISPAN0:.*]] = arith.maxsi %[[ISPAN]], %[[G0]] : index
+// CHECK-NEXT: %[[ITRIPS:.*]] = arith.ceildivsi %[[ISPAN0]], %[[G3]] : index
+// CHECK-NEXT: %[[TRIPS:.*]] = arith.muli %[[OTRIPS]], %[[ITRIPS]] : index
+// CHECK-NEXT: %[[GCS0:.*]] = arith.ceildivui %[[TRIPS]], %[[G4]] : index
+// CHECK-NEXT: %[[GCS1:.*]] = arith.maxsi %[[GCS0]], %[[G1024]] : index
+// CHECK-NEXT: %[[GCS:.*]] = arith.maxsi %[[GCS1]], %[[G1]] : index
+// CHECK-NEXT: %[[GCHUNKS:.*]] = arith.ceildivui %[[TRIPS]], %[[GCS]] : index
+// CHECK-NEXT: arts.epoch {
+// CHECK-NEXT: scf.for %[[GB:.*]] = %[[G0]] to %[[GCHUNKS]] step %[[G1]] {
+// CHECK-NEXT: %[[FROM:.*]] = arith.muli %[[GB]], %[[GCS]] : index
+// CHECK-NEXT: %[[TO0:.*]] = arith.addi %[[FROM]], %[[GCS]] : index
+// CHECK-NEXT: %[[TO:.*]] = arith.minsi %[[TO0]], %[[TRIPS]] : index
+// CHECK: arts.db_acquire <concurrent> (%[[GG]], %[[GP]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+// CHECK: scf.for %[[K:.*]] = %[[FROM]] to %[[TO]] step %[[G1]] {
+// CHECK-NEXT: %[[ROW:.*]] = arith.divui %[[K]], %[[ITRIPS]] : index
+// CHECK-NEXT: %[[COL:.*]] = arith.remui %[[K]], %[[ITRIPS]] : index
+// CHECK-NEXT: %[[I0:.*]] = arith.muli %[[ROW]], %[[G2]] : index
+// CHECK-NEXT: %[[I:.*]] = arith.addi %[[I0]], %[[G1]] : index
+// CHECK-NEXT: %[[J0:.*]] = arith.muli %[[COL]], %[[G3]] : index
+// CHECK-NEXT: %[[J:.*]] = arith.addi %[[J0]], %[[G2]] : index
+// CHECK-NEXT: %[[JI:.*]] = arith.index_cast %[[J]] : index to i32
+// CHECK-NEXT: %[[JF:.*]] = arith.sitofp %[[JI]] : i32 to f32
+// CHECK-NEXT: %[[GREF:.*]] = arts.db_ref
+// CHECK-NEXT: memref.store %[[JF]], %[[GREF]][%[[I]], %[[J]]] : memref<?x?xf32>
+// CHECK-NEXT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
+
+// A requested chunk keeps the chunks on the outer loop: they cut n rows (no product of trip
+// counts), and each iteration still runs the arts.collapsed inner loop.
+// CHECK-LABEL: func.func @collapsed_chunked
+// CHECK-SAME: (%[[CN:.*]]: index, %[[CM:.*]]: index)
+// CHECK-NOT: arith.muli
+// CHECK: %[[CSPAN:.*]] = arith.maxsi %[[CN]], %{{.*}} : index
+// CHECK-NEXT: %[[CCS0:.*]] = arith.ceildivui %[[CSPAN]], %{{.*}} : index
+// CHECK-NEXT: %[[CCS1:.*]] = arith.maxsi %[[CCS0]], %{{.*}} : index
+// CHECK-NEXT: %[[CCS:.*]] = arith.maxsi %[[CCS1]], %{{.*}} : index
+// CHECK-NEXT: %[[CCHUNKS:.*]] = arith.ceildivui %[[CSPAN]], %[[CCS]] : index
+// CHECK-NEXT: arts.epoch {
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[CCHUNKS]] step
+// CHECK: scf.for %[[CJ:.*]] = %{{.*}} to %[[CM]] step %{{.*}} {
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}, %[[CJ]]] : memref<?x?xf32>
+// CHECK-NEXT: } {arts.collapsed}
+// CHECK-NEXT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
+
+// A reduction keeps the chunks on the outer loop too, the arts.collapsed loop inside each
+// iteration updating the chunk's partial sum.
+// CHECK-LABEL: func.func @collapsed_reduction
+// CHECK-SAME: (%[[RN:.*]]: index, %[[RM:.*]]: index)
+// CHECK-NOT: arith.muli
+// CHECK: %[[RSPAN:.*]] = arith.maxsi %[[RN]], %{{.*}} : index
+// CHECK-NEXT: %[[RCS0:.*]] = arith.ceildivui %[[RSPAN]], %{{.*}} : index
+// CHECK-NEXT: %[[RCS1:.*]] = arith.maxsi %[[RCS0]], %{{.*}} : index
+// CHECK-NEXT: %[[RCS:.*]] = arith.maxsi %[[RCS1]], %{{.*}} : index
+// CHECK-NEXT: %[[RCHUNKS:.*]] = arith.ceildivui %[[RSPAN]], %[[RCS]] : index
+// CHECK: arts.epoch {
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[RCHUNKS]] step
+// CHECK: %[[PARTIAL:.*]] = memref.alloca() : memref<f32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[RM]] step %{{.*}} {
+// CHECK: memref.store %{{.*}}, %[[PARTIAL]][] : memref<f32>
+// CHECK-NEXT: } {arts.collapsed}
+// CHECK-NEXT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
+
 // DEBUG: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
 // DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
 // DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
+// @collapsed_grid, then @collapsed_chunked and @collapsed_reduction without the collapse line.
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 1024 iterations (about 4 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=requested chunk (at most 16 per worker) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
+// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 11 iterations (about 386 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=1
 // @rows_one_node
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
@@ -386,6 +474,16 @@ func.func @interior_rows() {
 // @many_small_rows
 // DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<1000x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// @collapsed_grid
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// @collapsed_chunked
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// @collapsed_reduction: its partial sums
+// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @rows_one_node(%n: index, %m: index) {
   %c0 = arith.constant 0 : index
@@ -464,6 +562,83 @@ func.func @many_small_rows() {
     arts.db_release(%v : memref<?xmemref<1000x16xf32>>)
   }
   arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<1000x16xf32>>)
+  return
+}
+
+func.func @collapsed_grid(%n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n, %m] : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%q : memref<?xmemref<?x?xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<?x?xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<?x?xf32>> -> memref<?x?xf32>
+    arts.for (%c1) to (%n) step (%c2) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c2 to %m step %c3 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        memref.store %f, %b[%i, %j] : memref<?x?xf32>
+      } {arts.collapsed}
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<?x?xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  return
+}
+
+func.func @collapsed_chunked(%n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n, %m] : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%q : memref<?xmemref<?x?xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<?x?xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<?x?xf32>> -> memref<?x?xf32>
+    arts.for (%c0) to (%n) step (%c1) schedule(<dynamic>, %c2) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %m step %c1 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        memref.store %f, %b[%i, %j] : memref<?x?xf32>
+      } {arts.collapsed}
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<?x?xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  return
+}
+
+func.func @collapsed_reduction(%n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[] : memref<?xi64>, memref<?xmemref<f32>>
+  %q_g, %q = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<f32>>) : memref<?xi64>, memref<?xmemref<f32>>
+  arts.edt <parallel> <intranode> route(%r) (%q : memref<?xmemref<f32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<f32>>):
+    %sum = arts.db_ref %v[%c0] : memref<?xmemref<f32>> -> memref<f32>
+    arts.for (%c0) to (%n) step (%c1) schedule(<static>) reduction([#arts.reduction<add>] %sum : memref<f32>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %m step %c1 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        %s = memref.load %sum[] : memref<f32>
+        %t = arith.addf %s, %f : f32
+        memref.store %t, %sum[] : memref<f32>
+      } {arts.collapsed}
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<f32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<f32>>)
   return
 }
 }

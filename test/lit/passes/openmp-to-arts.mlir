@@ -140,14 +140,15 @@ func.func @wsloop_inclusive_chunk(%n: i64, %a: memref<?xf32>) {
 
 // -----
 
-// collapse(2): the outer loop is shared, the inner one runs as scf.for inside each iteration.
+// collapse(2): the outer loop becomes the arts.for, the inner one an scf.for marked
+// arts.collapsed inside each iteration (for-lowering may share both loops' iterations).
 // CHECK-LABEL: func.func @wsloop_collapse
 // CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index, %[[A:.*]]: memref<?x?xf32>)
 // CHECK: arts.for (%{{.*}}) to (%[[N]]) step (%{{.*}}) schedule(<guided>) {
 // CHECK-NEXT: ^bb0(%[[I:.*]]: index):
 // CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %[[M]] step %{{.*}} {
 // CHECK-NEXT: memref.store %{{.*}}, %[[A]][%[[I]], %[[J]]]
-// CHECK-NEXT: }
+// CHECK-NEXT: } {arts.collapsed}
 // CHECK-NEXT: }
 // CHECK-NEXT: arts.barrier
 func.func @wsloop_collapse(%n: index, %m: index, %a: memref<?x?xf32>) {
@@ -156,9 +157,45 @@ func.func @wsloop_collapse(%n: index, %m: index, %a: memref<?x?xf32>) {
   %f = arith.constant 1.0 : f32
   omp.parallel {
     omp.wsloop schedule(guided) {
-      // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:7: omp.loop_nest collapse(2): outermost loop -> arts.for, 1 inner loop(s) -> sequential scf.for
+      // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:7: omp.loop_nest collapse(2): outermost loop -> arts.for, 1 inner loop(s) -> scf.for {arts.collapsed}
       omp.loop_nest (%i, %j) : index = (%c0, %c0) to (%n, %m) step (%c1, %c1) collapse(2) {
         memref.store %f, %a[%i, %j] : memref<?x?xf32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// private on a collapsed nest: one copy per innermost iteration, so the alloca_scope sits
+// inside the arts.collapsed loop (for-lowering clones that loop's body per iteration).
+// CHECK-LABEL: func.func @wsloop_collapse_private
+// CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index, %{{.*}}: memref<f32>, %[[A:.*]]: memref<?x?xf32>)
+// CHECK: arts.for (%{{.*}}) to (%[[N]]) step (%{{.*}}) schedule(<static>) {
+// CHECK-NEXT: ^bb0(%[[I:.*]]: index):
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %[[M]] step %{{.*}} {
+// CHECK-NEXT: memref.alloca_scope {
+// CHECK-NEXT: %[[PTMP:.*]] = memref.alloca() : memref<f32>
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[A]][%[[I]], %[[J]]]
+// CHECK-NEXT: memref.store %[[V]], %[[PTMP]][]
+// CHECK-NEXT: }
+// CHECK-NEXT: } {arts.collapsed}
+// CHECK-NEXT: }
+// CHECK-NEXT: arts.barrier
+omp.private {type = private} @collapse_tmp_private : memref<f32>
+func.func @wsloop_collapse_private(%n: index, %m: index, %tmp: memref<f32>, %a: memref<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  omp.parallel {
+    // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+3]]:7: omp.loop_nest collapse(2): outermost loop -> arts.for, 1 inner loop(s) -> scf.for {arts.collapsed}
+    // DEBUG-NEXT: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:5: private @collapse_tmp_private -> memref.alloca memref<f32> per iteration
+    omp.wsloop private(@collapse_tmp_private %tmp -> %ptmp : memref<f32>) {
+      omp.loop_nest (%i, %j) : index = (%c0, %c0) to (%n, %m) step (%c1, %c1) collapse(2) {
+        %v = memref.load %a[%i, %j] : memref<?x?xf32>
+        memref.store %v, %ptmp[] : memref<f32>
         omp.yield
       }
     }

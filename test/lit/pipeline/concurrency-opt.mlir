@@ -2,9 +2,11 @@
 // --concurrency the loops are still arts.for; after --concurrency-opt each loop is one task
 // per chunk inside an epoch, and the datablock decisions are the ones the seed's grep
 // commands look for (partition, full-range, mode), including the second datablock run.
-// Mini loops are too small to feed two workers, so each gets a single chunk; with 8 images
-// (BN_N=8) the image loops keep their static shares, and on two nodes the channel arrays
-// are split too.
+// On one node the collapse(2) loops (normalize, scale, bias) chunk over image x channel
+// pairs, recovering the image as k / 4 and the channel as k mod 4. Mini loops are too small
+// to feed two workers, so each gets a single chunk; with 8 images (BN_N=8) the collapsed
+// loops keep their static shares of 16 pairs; on two nodes they chunk images only, and the
+// image and channel arrays are split.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -DBN_N=8 -I %examples/include -fopenmp --print-debug-info -S -o %t/bn8.mlir
@@ -13,7 +15,7 @@
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency-opt | FileCheck %s --check-prefix=OPT --implicit-check-not=arts.for
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency-opt --debug-only=for_lowering,db,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB
 // RUN: env threads=2 nodeCount=1 carts run %t/bn8.mlir --concurrency-opt --debug-only=db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB8
-// RUN: env threads=1 nodeCount=2 carts run %t/bn8.mlir --concurrency-opt --debug-only=db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES
+// RUN: env threads=1 nodeCount=2 carts run %t/bn8.mlir --concurrency-opt --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES --implicit-check-not='collapse(2)'
 
 // CONC-COUNT-5: arts.for
 // CONC-NOT: arts.edt <task>
@@ -30,38 +32,59 @@
 // OPT-NEXT: arts.db_acquire <in>
 // OPT: arts.edt <task> <intranode>
 // OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 4 : i64}
+// The collapsed loops run the 8 image x channel pairs: image k / 4, channel k mod 4, and
+// normalize's private inv is made per pair, inside the chunk loop.
 // OPT: arts.epoch {
 // OPT-NEXT: arts.db_acquire <in>
 // OPT: arts.edt <task> <intranode>
-// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 2 : i64}
+// OPT-NEXT: ^bb0(
+// OPT-NEXT: scf.for %[[K2:.*]] = %c0 to %c8 step %c1 {
+// OPT-NEXT: %[[B2:.*]] = arith.divui %[[K2]], %c4 : index
+// OPT-NEXT: %[[F2:.*]] = arith.remui %[[K2]], %c4 : index
+// OPT: memref.alloca() {{.*}} : memref<f32>
+// OPT-NEXT: memref.load %{{.*}}[%[[F2]]] : memref<4xf32>
+// OPT: memref.store %{{.*}}, %{{.*}}[%[[B2]], %[[F2]], %{{.*}}] : memref<2x4x64xf32>
+// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 8 : i64}
 // OPT: arts.epoch {
 // OPT-NEXT: arts.db_acquire <in>
 // OPT: arts.edt <task> <intranode>
-// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 2 : i64}
+// OPT-NEXT: ^bb0(
+// OPT-NEXT: scf.for %[[K3:.*]] = %c0 to %c8 step %c1 {
+// OPT-NEXT: %[[B3:.*]] = arith.divui %[[K3]], %c4 : index
+// OPT-NEXT: %[[F3:.*]] = arith.remui %[[K3]], %c4 : index
+// OPT: memref.store %{{.*}}, %{{.*}}[%[[B3]], %[[F3]], %{{.*}}] : memref<2x4x64xf32>
+// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 8 : i64}
 // OPT: arts.epoch {
 // OPT-NEXT: arts.db_acquire <in>
 // OPT: arts.edt <task> <intranode>
-// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 2 : i64}
+// OPT-NEXT: ^bb0(
+// OPT-NEXT: scf.for %[[K4:.*]] = %c0 to %c8 step %c1 {
+// OPT-NEXT: %[[B4:.*]] = arith.divui %[[K4]], %c4 : index
+// OPT-NEXT: %[[F4:.*]] = arith.remui %[[K4]], %c4 : index
+// OPT: memref.store %{{.*}}, %{{.*}}[%[[B4]], %[[F4]], %{{.*}}] : memref<2x4x64xf32>
+// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 8 : i64}
 // OPT-NOT: arts.epoch
 
-// Minimum chunks of the mean, variance, normalize, scale and bias loops: ceil(4096 / weight)
-// channels or images, each above the static share of 4 channels or 2 images over 2 workers.
+// Minimum chunks of the mean and variance loops (channels) and of the collapsed normalize,
+// scale and bias loops (image x channel pairs, weighed by one pair's work): ceil(4096 /
+// weight), each above the static share of 4 channels or 8 pairs over 2 workers.
 // DB: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 6 iterations (about 782 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
 // DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 4 iterations (about 1039 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 3 iterations (about 1825 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 4 iterations (about 1290 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 4 iterations (about 1290 operations each) workers=2
-// On one node x stays one datablock: the mean and variance loops read every image of it.
-// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (one node and a task reads every block)
-// out is split by image, but the single chunk of each image loop is not block 0, so the
-// normalize, scale and bias tasks take their blocks as `concurrent`.
-// DB-NEXT: [db_partitioning] {{.*}}: alloc memref<2x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=no
-// DB-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DB-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
-// DB-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DB-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
-// DB-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DB-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: {{.*}}: chunk=static share ceil(trips/workers), at least 9 iterations (about 458 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: {{.*}}: chunk=static share ceil(trips/workers), at least 13 iterations (about 322 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: {{.*}}: chunk=static share ceil(trips/workers), at least 13 iterations (about 322 operations each) workers=2
+// On one node x stays one datablock: the mean and variance loops read every image of it and
+// the collapsed loops index it by k / 4.
+// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
+// out's image index k / 4 is not the chunk's, so it stays one datablock that the normalize,
+// scale and bias chunks write as `concurrent`.
+// DB-NEXT: [db_partitioning] {{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:143:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:134:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:123:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // mean and variance are written by channel and read whole by the normalize loop: one
 // datablock each, shared by the writing chunks.
 // DB-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
@@ -80,20 +103,20 @@
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<?x4x64xf32>> mode=concurrent partition=block offsets=1d
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=concurrent partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<?x4x64xf32>> mode=concurrent partition=block offsets=1d
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=concurrent partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<?x4x64xf32>> mode=concurrent partition=block offsets=1d
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=concurrent partition=coarse
 
-// 8 images: the image loops' static share of 4 images is above their minimum chunk, so
-// chunk k is block k of out: normalize writes its block as `out`, scale and bias update it
-// as `inout`. x, mean and variance are still read whole, so on one node they stay whole.
-// DB8: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (one node and a task reads every block)
-// DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=no
-// DB8-NEXT: [db_partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
-// DB8-NEXT: [db_partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
-// DB8-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// 8 images on one node: the collapsed loops' chunks are 16 image x channel pairs, whose
+// image k / 4 is still not the chunk's, so out stays one datablock written `concurrent`, as
+// in mini. x, mean and variance are read whole, so on one node they stay whole.
+// DB8: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:143:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:134:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:123:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
 // DB8-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
@@ -101,11 +124,13 @@
 // DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 
-// 8 images on two nodes (one worker each): blocks can live on different nodes, so x and out
-// are split by image and mean and variance by channel (their loops chunk it), all
-// distributed; the mean and variance loops read x full-range and normalize reads mean and
-// variance full-range, and every chunked write keeps its own block.
-// NODES: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// 8 images on two nodes (one worker each): the collapsed loops span nodes, so they keep
+// chunking images (no collapse line) and chunk k stays on the node owning block k. Blocks can
+// live on different nodes, so x and out are split by image and mean and variance by channel
+// (their loops chunk it), all distributed; the mean and variance loops read x full-range and
+// normalize reads mean and variance full-range, and every chunked write keeps its own block.
+// NODES-COUNT-5: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
+// NODES-NEXT: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
 // NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
 // NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)

@@ -2,9 +2,10 @@
 // task is an outlined EDT function created inside its epoch, with one rec_dep per acquire in
 // dependency order; every datablock is a GUID/payload table filled by reserve_guid and
 // db_create and destroyed block by block; no high-level ARTS op is left and the output
-// re-parses. With 8 images (BN_N=8) each of the 2 workers gets 4, more than the minimum chunk
-// of the image loops, so every loop keeps 2 chunks and out's chunks are its blocks; with the
-// 2 images of mini each loop would be a single task.
+// re-parses. With 8 images (BN_N=8) each of the 2 workers gets 2 channels of the mean and
+// variance loops and 16 image x channel pairs of the collapse(2) loops, at least the minimum
+// chunk, so every loop keeps 2 chunks; with the 2 images of mini each loop would be a single
+// task.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -DBN_N=8 -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --pre-lowering | carts-opt \
@@ -35,40 +36,46 @@
 // CHECK-NEXT: arts.rec_dep %[[T1]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
 // CHECK-NEXT: }
 // CHECK-NEXT: arts.wait_on_epoch %[[E1]]
-// The normalize loop: chunk k writes block k of out, the GUIDs of its blocks as a slice.
+// The normalize loop: its image index k / 4 is not the chunk's, so on one node out is one
+// datablock that the chunks write as `concurrent`.
 // CHECK-NEXT: %[[E2:.*]] = arts.create_epoch
 // CHECK-NEXT: scf.for
 // CHECK: %[[T2:.*]] = arts.edt_create @__arts_edt_2({{.*}}) epoch(%[[E2]])
 // CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
 // CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
 // CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
-// CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64, strided<[1], offset: ?>>) modes [#arts.mode<out>]
+// CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
 // CHECK-NEXT: }
 // CHECK-NEXT: arts.wait_on_epoch %[[E2]]
-// The scale and bias loops update their blocks of out in place.
+// The scale and bias loops update out in place, shared the same way.
 // CHECK-NEXT: %[[E3:.*]] = arts.create_epoch
 // CHECK-NEXT: scf.for
 // CHECK: %[[T3:.*]] = arts.edt_create @__arts_edt_3({{.*}}) epoch(%[[E3]])
 // CHECK-NEXT: arts.rec_dep %[[T3]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
-// CHECK-NEXT: arts.rec_dep %[[T3]] slot({{.*}}) ({{.*}} : memref<?xi64, strided<[1], offset: ?>>) modes [#arts.mode<inout>]
+// CHECK-NEXT: arts.rec_dep %[[T3]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
 // CHECK-NEXT: }
 // CHECK-NEXT: arts.wait_on_epoch %[[E3]]
 // CHECK-NEXT: %[[E4:.*]] = arts.create_epoch
 // CHECK-NEXT: scf.for
 // CHECK: %[[T4:.*]] = arts.edt_create @__arts_edt_4({{.*}}) epoch(%[[E4]])
 // CHECK-NEXT: arts.rec_dep %[[T4]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
-// CHECK-NEXT: arts.rec_dep %[[T4]] slot({{.*}}) ({{.*}} : memref<?xi64, strided<[1], offset: ?>>) modes [#arts.mode<inout>]
+// CHECK-NEXT: arts.rec_dep %[[T4]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
 // CHECK-NEXT: }
 // CHECK-NEXT: arts.wait_on_epoch %[[E4]]
 // CHECK-COUNT-6: arts.db_destroy
 
-// DEBUG: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #0 mode=in table=memref<?xmemref<8x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
+// Each collapsed chunk loop is split after every 4 pairs (one image), so the div/rem of its
+// index runs once per image.
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:123:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:134:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:143:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #0 mode=in table=memref<?xmemref<8x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #1 mode=concurrent table=memref<?xmemref<4xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: task -> @__arts_edt_0 params=({{.*}}) deps=2
 // DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_1 params=({{.*}}) deps=3
-// DEBUG: [edt-lowering] {{.*}}: dep #3 mode=out table=memref<?xmemref<?x4x64xf32>>
+// DEBUG: [edt-lowering] {{.*}}: dep #3 mode=concurrent table=memref<?xmemref<8x4x64xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_2 params=({{.*}}) deps=4
-// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=inout table=memref<?xmemref<?x4x64xf32>>
+// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=concurrent table=memref<?xmemref<8x4x64xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_3 params=({{.*}}) deps=2
-// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=inout table=memref<?xmemref<?x4x64xf32>>
+// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=concurrent table=memref<?xmemref<8x4x64xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_4 params=({{.*}}) deps=2
