@@ -101,15 +101,21 @@ int64_t mlir::arts::routeOf(int64_t chunk, int64_t totalChunks, int64_t totalNod
   return (chunk / chunksPerWorker) % std::max<int64_t>(1, totalNodes);
 }
 
-Value mlir::arts::buildRoute(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
-                             int64_t totalNodes, int64_t workersPerNode) {
-  if (totalNodes <= 1)
-    return arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+/// The worker a chunk goes to over all nodes, w = floor(b / chunksPerWorker), as IR.
+static Value workerOfChunk(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
+                           int64_t totalNodes, int64_t workersPerNode) {
   Value workers = arith::ConstantIndexOp::create(builder, loc,
                                                  std::max<int64_t>(1, totalNodes * workersPerNode));
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
   Value perWorker = arith::MaxUIOp::create(builder, loc, ceilDivIndex(builder, loc, totalChunks, workers), one);
-  Value worker = arith::DivUIOp::create(builder, loc, chunk, perWorker);
+  return arith::DivUIOp::create(builder, loc, chunk, perWorker);
+}
+
+Value mlir::arts::buildRoute(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
+                             int64_t totalNodes, int64_t workersPerNode) {
+  if (totalNodes <= 1)
+    return arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+  Value worker = workerOfChunk(builder, loc, chunk, totalChunks, totalNodes, workersPerNode);
   Value nodes = arith::ConstantIndexOp::create(builder, loc, totalNodes);
   Value route = arith::RemUIOp::create(builder, loc, worker, nodes);
   return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), route);
@@ -119,11 +125,8 @@ Value mlir::arts::buildTaskRoute(OpBuilder &builder, Location loc, Value chunk,
                                  Value totalChunks, int64_t totalNodes, int64_t workersPerNode,
                                  int64_t runtimeNodes) {
   totalNodes = std::max<int64_t>(1, totalNodes);
-  Value workers = arith::ConstantIndexOp::create(builder, loc,
-                                                 std::max<int64_t>(1, totalNodes * workersPerNode));
+  Value worker = workerOfChunk(builder, loc, chunk, totalChunks, totalNodes, workersPerNode);
   Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-  Value perWorker = arith::MaxUIOp::create(builder, loc, ceilDivIndex(builder, loc, totalChunks, workers), one);
-  Value worker = arith::DivUIOp::create(builder, loc, chunk, perWorker);
   Value nodes = arith::ConstantIndexOp::create(builder, loc, totalNodes);
   Value node = arith::RemUIOp::create(builder, loc, worker, nodes);
   Value local = arith::DivUIOp::create(builder, loc, worker, nodes);

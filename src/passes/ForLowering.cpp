@@ -460,9 +460,9 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // gives a chunk its own block only when chunk k is exactly block k.
     if (std::optional<int64_t> first = evaluateConstant(lb))
       inner->setAttr("arts.chunk_origin", tb.getI64IntegerAttr(*first));
-    if (std::optional<int64_t> count = evaluateConstant(trips))
-      inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*count));
     std::optional<int64_t> knownTrips = evaluateConstant(trips);
+    if (knownTrips)
+      inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*knownTrips));
     if (!loop.getChunk() && (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
         (minIterations <= 1 ||
          (knownTrips && (*knownTrips + p.workers - 1) / p.workers >= minIterations)))
