@@ -10,18 +10,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
+
 #define EPOCHS 4000
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static void spin(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv) {
   double until = now_us() + (double)paramv[0];

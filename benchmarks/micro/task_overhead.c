@@ -9,21 +9,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "clock.h"
+
 #define TASKS 100000
 #define REPS 11
 #define EPOCHS 20000
 #define HANDOFFS 2000
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
-}
-
-static int by_value(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 static double median(double *v, int n) {
   qsort(v, n, sizeof *v, by_value);
