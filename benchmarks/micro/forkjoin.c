@@ -2,7 +2,8 @@
    each doing a fixed amount of busy work, waited on by the creator (which helps). Prints
    microseconds per epoch (medians); forkjoin_omp.c is the same with `omp parallel for`.
    Tasks either ask for a worker each (chunk k -> worker k, as the compiler routes chunks) or
-   go wherever the scheduler puts them. */
+   go wherever the scheduler puts them. The deps3 variant is a parallel loop's usual
+   acquires: two datablocks every task reads, and the task's own block, which it writes. */
 #define _POSIX_C_SOURCE 200809L
 #include "arts.h"
 
@@ -36,8 +37,39 @@ static void measure(const char *name, uint64_t work_us, int ask_for_worker) {
   fflush(stdout);
 }
 
+static void measure_deps(const char *name) {
+  static double samples[EPOCHS];
+  uint32_t workers = artsGetTotalWorkers();
+  artsGuid_t shared[2], own[512];
+  for (int k = 0; k < 2; k++) {
+    shared[k] = artsReserveGuidRoute(ARTS_DB_READ, 0);
+    artsDbCreateWithGuid(shared[k], 4096);
+  }
+  for (uint32_t w = 0; w < workers && w < 512; w++) {
+    own[w] = artsReserveGuidRoute(ARTS_DB_WRITE, 0);
+    artsDbCreateWithGuid(own[w], 4096);
+  }
+  uint64_t work_us = 0;
+  for (int i = 0; i < EPOCHS; i++) {
+    double t0 = now_us();
+    artsGuid_t e = artsInitializeAndStartEpoch(NULL_GUID, 0);
+    for (uint32_t w = 0; w < workers && w < 512; w++) {
+      artsGuid_t t = artsEdtCreate(spin, 1 + w, 1, &work_us, 3);
+      artsRecordDep(shared[0], t, 0, ARTS_DB_READ);
+      artsRecordDep(shared[1], t, 1, ARTS_DB_READ);
+      artsRecordDep(own[w], t, 2, ARTS_DB_WRITE);
+    }
+    artsWaitOnHandle(e);
+    samples[i] = now_us() - t0;
+  }
+  qsort(samples, EPOCHS, sizeof *samples, by_value);
+  printf("%s: %.3f\n", name, samples[EPOCHS / 2]);
+  fflush(stdout);
+}
+
 static void arts_main(int argc, char **argv) {
   measure("forkjoin.empty.us", 0, 1);
+  measure_deps("forkjoin.deps3.us");
   measure("forkjoin.empty_unrouted.us", 0, 0);
   measure("forkjoin.work20.us", 20, 1);
   measure("forkjoin.work20_unrouted.us", 20, 0);

@@ -45,7 +45,7 @@ typedef struct rt_put {
 
 struct rt_db {
   rt_obj hdr;
-  pthread_mutex_t lock;
+  rt_lock lock;
   db_state state;
   void *payload;
   uint64_t bytes;
@@ -67,7 +67,7 @@ static rt_db *db_new(artsGuid_t guid) {
   if (!d)
     rt_fatal(guid, "out of memory for a datablock");
   d->hdr.guid = guid;
-  pthread_mutex_init(&d->lock, NULL);
+  rt_lock_init(&d->lock);
   d->state = DB_RESERVED;
   d->puts_tail = &d->puts;
   d->version = 1;
@@ -84,19 +84,19 @@ static void check_db_guid(artsGuid_t guid, const char *api) {
 rt_db *rt_db_get(artsGuid_t guid, const char *api) {
   check_db_guid(guid, api);
   rt_shard *s = rt_table_shard(guid);
-  pthread_mutex_lock(&s->lock);
+  rt_lock_acquire(&s->lock);
   rt_db *d = (rt_db *)rt_shard_find(s, guid);
   if (!d) {
     d = db_new(guid);
     rt_shard_insert(s, &d->hdr);
   }
-  pthread_mutex_unlock(&s->lock);
+  rt_lock_release(&s->lock);
   return d;
 }
 
 static RT_NORETURN void destroyed(rt_db *d, const char *api) {
   artsGuid_t guid = d->hdr.guid;
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
   rt_fatal(guid, "%s: the datablock was destroyed", api);
 }
 
@@ -160,18 +160,18 @@ static void grant(rt_db *d, rt_request *r, void *payload) {
     switch (r->kind) {
     case REQ_SLOT:
       if (r->mode != ARTS_DB_READ && rt.net) { /* the content changes: copies elsewhere are stale */
-        pthread_mutex_lock(&d->lock);
+        rt_lock_acquire(&d->lock);
         d->version++;
-        pthread_mutex_unlock(&d->lock);
+        rt_lock_release(&d->lock);
       }
       rt_edt_satisfy(r->edt, r->slot, guid, r->mode, payload);
       break;
     case REQ_REMOTE_SLOT: {
       uint64_t prev;
       int cached;
-      pthread_mutex_lock(&d->lock);
+      rt_lock_acquire(&d->lock);
       uint64_t version = version_for(d, r->node, r->mode, &prev, &cached);
-      pthread_mutex_unlock(&d->lock);
+      rt_lock_release(&d->lock);
       rt_net_grant(r->node, r->edt_guid, r->slot, guid, r->mode, version, prev, cached, payload,
                    d->bytes);
       if (r->mode == ARTS_DB_READ) /* the reader got a snapshot of this generation */
@@ -207,14 +207,14 @@ static rt_request *new_request(rt_db *d, req_kind kind, uint32_t mode) {
 
 /* Join the generation being served, or queue behind the others. */
 static void enqueue(rt_db *d, rt_request *r, const char *api) {
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   if (RT_UNLIKELY(d->state == DB_DESTROYED))
     destroyed(d, api);
   if (d->state == DB_CREATED && !d->head && joins_generation(d, r->mode)) {
     d->holders++;
     d->held_mode = r->mode;
     void *payload = d->payload;
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     r->next = NULL;
     grant(d, r, payload);
     return;
@@ -225,24 +225,24 @@ static void enqueue(rt_db *d, rt_request *r, const char *api) {
   else
     d->head = r;
   d->tail = r;
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
 }
 
 void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
   /* The common case, a datablock free or held in a mode this one shares: satisfy the slot
      at once, with no request to allocate. */
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   if (d->state == DB_CREATED && !d->head && joins_generation(d, mode)) {
     d->holders++;
     d->held_mode = mode;
     if (mode != ARTS_DB_READ && rt.net)
       d->version++; /* the content changes: copies elsewhere are stale */
     void *payload = d->payload;
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     rt_edt_satisfy(t, slot, d->hdr.guid, mode, payload);
     return;
   }
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
   rt_request *r = new_request(d, REQ_SLOT, mode);
   r->edt = t;
   r->slot = slot;
@@ -271,7 +271,7 @@ void rt_db_record(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) {
 void rt_db_write_back(artsGuid_t db, const void *data, uint64_t bytes, int ranges) {
   rt_db *d = rt_db_get(db, "write-back");
   const unsigned char *p = data, *end = p + bytes;
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   uint64_t size = d->bytes;
   if (!ranges) {
     if (d->payload && bytes == size)
@@ -286,7 +286,7 @@ void rt_db_write_back(artsGuid_t db, const void *data, uint64_t bytes, int range
     memcpy((char *)d->payload + head[0], p + 16, head[1]);
     p += 16 + ((head[1] + 7) & ~(uint64_t)7);
   }
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
   if ((!ranges && bytes != size) || p != end)
     rt_fatal(db, "a write-back of %llu bytes does not fit the datablock's %llu",
              (unsigned long long)bytes, (unsigned long long)size);
@@ -347,13 +347,13 @@ void artsGetFromDbEpoch(void *dst, artsGuid_t epoch, artsGuid_t db, uint32_t off
 }
 
 void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot) {
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   if (RT_UNLIKELY(d->state == DB_DESTROYED))
     destroyed(d, "artsSignalEdt");
   if (d->state == DB_CREATED) {
     void *payload = d->payload;
     d->version++; /* an unordered holder may write it */
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     rt_edt_satisfy(t, slot, d->hdr.guid, artsGuidGetType(d->hdr.guid), payload);
     return;
   }
@@ -362,11 +362,11 @@ void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot) {
   r->slot = slot;
   r->next = d->signals;
   d->signals = r;
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
 }
 
 void rt_db_release(rt_db *d) {
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   rt_request *granted = NULL;
   void *payload = d->payload;
   if (--d->holders == 0) {
@@ -378,7 +378,7 @@ void rt_db_release(rt_db *d) {
       granted = next_generation(d);
     }
   }
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
   grant(d, granted, payload);
 }
 
@@ -386,7 +386,7 @@ static void apply_put(rt_db *d, const void *src, uint32_t offset, uint32_t bytes
   if (RT_UNLIKELY((uint64_t)offset + bytes > d->bytes)) {
     artsGuid_t guid = d->hdr.guid;
     uint64_t size = d->bytes;
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     rt_fatal(guid, "artsPutInDbEpoch: bytes %u..%llu are outside the datablock's %llu bytes", offset,
              (unsigned long long)offset + bytes, (unsigned long long)size);
   }
@@ -402,15 +402,15 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
   if (!rt_route_is_local(artsGuidGetRank(guid)))
     return NULL;
   rt_db *d = rt_db_get(guid, api);
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   if (RT_UNLIKELY(d->state != DB_RESERVED)) {
     int was_destroyed = d->state == DB_DESTROYED;
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     rt_fatal(guid, "%s: the datablock %s", api, was_destroyed ? "was destroyed" : "already exists");
   }
   void *payload = calloc(1, bytes ? bytes : 1);
   if (!payload) {
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     rt_fatal(guid, "%s: out of memory for %llu bytes", api, (unsigned long long)bytes);
   }
   d->payload = payload;
@@ -424,7 +424,7 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
   rt_request *signals = d->signals;
   d->signals = NULL;
   rt_request *granted = d->holders == 0 ? next_generation(d) : NULL;
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
 
   while (puts) {
     rt_put *next = puts->next;
@@ -469,11 +469,11 @@ void artsDbDestroy(artsGuid_t guid) {
     return;
   }
   rt_db *d = rt_db_get(guid, api);
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   if (d->state == DB_DESTROYED)
     destroyed(d, api);
   if (d->head || d->signals || d->puts) {
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     rt_fatal(guid, "%s: tasks or puts are still waiting for the datablock", api);
   }
   d->state = DB_DESTROYED;
@@ -483,24 +483,24 @@ void artsDbDestroy(artsGuid_t guid) {
     free(d->payload);
     d->payload = NULL;
   }
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
 }
 
 void rt_db_put(artsGuid_t db, rt_epoch *e, uint32_t offset, const void *src, uint32_t bytes) {
   static const char api[] = "artsPutInDbEpoch";
   rt_db *d = rt_db_get(db, api);
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   if (d->state == DB_DESTROYED)
     destroyed(d, api);
   if (d->state == DB_CREATED) {
     apply_put(d, src, offset, bytes);
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     rt_epoch_finish_one(e);
     return;
   }
   rt_put *p = malloc(sizeof *p + bytes);
   if (!p) {
-    pthread_mutex_unlock(&d->lock);
+    rt_lock_release(&d->lock);
     rt_fatal(db, "%s: out of memory for %u bytes", api, bytes);
   }
   p->next = NULL;
@@ -510,7 +510,7 @@ void rt_db_put(artsGuid_t db, rt_epoch *e, uint32_t offset, const void *src, uin
   memcpy(p->data, src, bytes);
   *d->puts_tail = p;
   d->puts_tail = &p->next;
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
 }
 
 void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint32_t offset, uint32_t bytes) {
@@ -532,7 +532,7 @@ void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint32_t offse
 }
 
 void rt_db_describe_blocked(rt_db *d, rt_blocked *report) {
-  pthread_mutex_lock(&d->lock);
+  rt_lock_acquire(&d->lock);
   uint32_t requests = 0, puts = 0;
   artsGuid_t task = NULL_GUID;
   rt_request *waiting[2] = {d->head, d->signals};
@@ -560,7 +560,7 @@ void rt_db_describe_blocked(rt_db *d, rt_blocked *report) {
     if (!report->first)
       report->first = task ? task : d->hdr.guid;
   }
-  pthread_mutex_unlock(&d->lock);
+  rt_lock_release(&d->lock);
 }
 
 void rt_db_free(rt_db *d, void (*edt_seen)(rt_edt *t, void *arg), void *arg) {
@@ -578,6 +578,5 @@ void rt_db_free(rt_db *d, void (*edt_seen)(rt_edt *t, void *arg), void *arg) {
   }
   free(d->payload);
   free(d->known);
-  pthread_mutex_destroy(&d->lock);
   free(d);
 }

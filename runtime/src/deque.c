@@ -54,6 +54,11 @@ void rt_deque_push(rt_deque *dq, rt_edt *t) {
 }
 
 rt_edt *rt_deque_take(rt_deque *dq) {
+  /* Empty stays empty until the owner (the caller) pushes: thieves only raise top. Saying so
+     without the store and fence below keeps an idle owner from writing its line. */
+  if (atomic_load_explicit(&dq->bottom, memory_order_relaxed) <=
+      atomic_load_explicit(&dq->top, memory_order_relaxed))
+    return NULL;
   int64_t b = atomic_load_explicit(&dq->bottom, memory_order_relaxed) - 1;
   rt_array *a = atomic_load_explicit(&dq->array, memory_order_relaxed);
   atomic_store_explicit(&dq->bottom, b, memory_order_relaxed);

@@ -134,7 +134,7 @@ static rt_edt *claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char
   if (RT_UNLIKELY(artsGuidGetType(guid) != ARTS_EDT))
     rt_fatal(guid, "%s: not a task", api);
   rt_shard *s = rt_table_shard(guid);
-  pthread_mutex_lock(&s->lock);
+  rt_lock_acquire(&s->lock);
   rt_edt *t = (rt_edt *)rt_shard_find(s, guid);
   if (RT_UNLIKELY(!t)) {
     if (defer) {
@@ -146,10 +146,10 @@ static rt_edt *claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char
       *tail = defer;
       atomic_fetch_add(&early_count, 1);
       pthread_mutex_unlock(&early_lock);
-      pthread_mutex_unlock(&s->lock);
+      rt_lock_release(&s->lock);
       return NULL;
     }
-    pthread_mutex_unlock(&s->lock);
+    rt_lock_release(&s->lock);
     if (rt_guid_was_minted(guid))
       rt_fatal(guid, "%s: slot %u of a task that has no unsatisfied slot left (it has run, is "
                      "ready, or was created with fewer dependences)",
@@ -158,17 +158,17 @@ static rt_edt *claim(artsGuid_t guid, uint32_t slot, uintptr_t state, const char
   }
   if (RT_UNLIKELY(slot >= t->depc)) {
     uint32_t depc = t->depc;
-    pthread_mutex_unlock(&s->lock);
+    rt_lock_release(&s->lock);
     rt_fatal(guid, "%s: slot %u out of range (the task has %u dependences)", api, slot, depc);
   }
   if (RT_UNLIKELY(t->slot_state[slot] != RT_SLOT_FREE)) {
-    pthread_mutex_unlock(&s->lock);
+    rt_lock_release(&s->lock);
     rt_fatal(guid, "%s: slot %u is already satisfied", api, slot);
   }
   t->slot_state[slot] = state;
   if (--t->unclaimed == 0)
     rt_shard_remove(s, &t->hdr);
-  pthread_mutex_unlock(&s->lock);
+  rt_lock_release(&s->lock);
   return t;
 }
 
@@ -193,12 +193,12 @@ void rt_edt_publish(rt_edt *t) {
   artsGuid_t guid = t->hdr.guid;
   rt_shard *s = rt_table_shard(guid);
   rt_early *mine = NULL, **mine_tail = &mine;
-  pthread_mutex_lock(&s->lock);
+  rt_lock_acquire(&s->lock);
   rt_shard_insert(s, &t->hdr);
   /* A slot claim that missed the task queued itself under this same shard lock, so the
      count read here cannot miss it. */
   if (RT_LIKELY(atomic_load_explicit(&early_count, memory_order_relaxed) == 0)) {
-    pthread_mutex_unlock(&s->lock);
+    rt_lock_release(&s->lock);
     return;
   }
   pthread_mutex_lock(&early_lock);
@@ -215,7 +215,7 @@ void rt_edt_publish(rt_edt *t) {
     }
   }
   pthread_mutex_unlock(&early_lock);
-  pthread_mutex_unlock(&s->lock);
+  rt_lock_release(&s->lock);
   while (mine) {
     rt_early *next = mine->next;
     rt_edt *claimed = claim(guid, mine->slot, early_state(mine), "a satisfied slot", NULL);

@@ -2,15 +2,24 @@
    until the creator waits (or its task ends); every task or put counted in it adds one, and
    an epoch started inside it adds one until it ends itself. Reaching zero ends the epoch,
    exactly once: the counter is never raised again from zero (lookups by GUID only increment
-   a non-zero counter). */
+   a non-zero counter).
+
+   The creator of an epoch counts the tasks it starts in it locally (`local`), against a
+   credit added to the counter up front, and settles when it releases its hold: the counter
+   cannot reach zero while the hold is there, so nothing can end early, and the creator's
+   task launches do not contend with the workers' finishes on the counter's cache line. */
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#define CREATOR_CREDIT (INT64_C(1) << 40)
 
 rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_slot) {
-  rt_epoch *e = calloc(1, sizeof *e);
+  rt_epoch *e = aligned_alloc(RT_CACHE_LINE, sizeof *e);
   if (!e)
     rt_fatal_plain("out of memory for an epoch");
+  memset(e, 0, sizeof *e);
   e->hdr.guid = rt_guid_make(ARTS_EPOCH, rt.node, rt_mint_key());
   atomic_init(&e->pending, 1); /* the creator's hold */
   atomic_init(&e->counted, 0);
@@ -33,9 +42,9 @@ rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_
 
 static rt_epoch *find_local(artsGuid_t guid, const char *api) {
   rt_shard *s = rt_table_shard(guid);
-  pthread_mutex_lock(&s->lock);
+  rt_lock_acquire(&s->lock);
   rt_epoch *e = (rt_epoch *)rt_shard_find(s, guid);
-  pthread_mutex_unlock(&s->lock);
+  rt_lock_release(&s->lock);
   if (RT_UNLIKELY(!e || e->proxy || atomic_load_explicit(&e->pending, memory_order_relaxed) <= 0))
     rt_fatal(guid, "%s: unknown or already finished epoch", api);
   return e;
@@ -49,12 +58,14 @@ rt_epoch *rt_epoch_at(artsGuid_t guid, const char *api) {
     return find_local(guid, api);
   rt_check_remote(home, guid, api);
   rt_shard *s = rt_table_shard(guid);
-  pthread_mutex_lock(&s->lock);
+  rt_lock_acquire(&s->lock);
   rt_epoch *e = (rt_epoch *)rt_shard_find(s, guid);
   if (!e) {
-    e = calloc(1, sizeof *e);
+    e = aligned_alloc(RT_CACHE_LINE, sizeof *e);
+    if (e)
+      memset(e, 0, sizeof *e);
     if (!e) {
-      pthread_mutex_unlock(&s->lock);
+      rt_lock_release(&s->lock);
       rt_fatal(guid, "out of memory for an epoch proxy");
     }
     e->hdr.guid = guid;
@@ -64,7 +75,7 @@ rt_epoch *rt_epoch_at(artsGuid_t guid, const char *api) {
     atomic_init(&e->refs, 1);
     rt_shard_insert(s, &e->hdr);
   }
-  pthread_mutex_unlock(&s->lock);
+  rt_lock_release(&s->lock);
   return e;
 }
 
@@ -94,18 +105,29 @@ static void count(rt_epoch *e) {
     atomic_fetch_add_explicit(&e->counted, 1, memory_order_relaxed);
 }
 
+/* Count in an epoch the calling task holds (it is on the task's stack of epochs). */
+static inline void count_held(rt_epoch *e) {
+  if (RT_LIKELY(e->credit > 0))
+    e->local++;
+  else
+    count(e);
+}
+
 rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api) {
   rt_ctx *ctx = rt_tls_ctx;
   /* Fast path: the calling task is counted in the epoch or holds it, so it cannot end. */
   if (RT_LIKELY(ctx != NULL)) {
     if (guid == NULL_GUID) {
-      rt_epoch *e = rt_ctx_current_epoch(ctx);
-      count(e);
-      return e;
+      if (ctx->stack_top) {
+        count_held(ctx->stack_top);
+        return ctx->stack_top;
+      }
+      count(ctx->enrolled);
+      return ctx->enrolled;
     }
     for (rt_epoch *e = ctx->stack_top; e; e = e->stack_below)
       if (e->hdr.guid == guid) {
-        count(e);
+        count_held(e);
         return e;
       }
     if (ctx->enrolled && ctx->enrolled->hdr.guid == guid) {
@@ -123,13 +145,13 @@ rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api) {
     return proxy;
   }
   rt_shard *s = rt_table_shard(guid);
-  pthread_mutex_lock(&s->lock);
+  rt_lock_acquire(&s->lock);
   rt_epoch *e = (rt_epoch *)rt_shard_find(s, guid);
   int64_t n = e ? atomic_load_explicit(&e->pending, memory_order_relaxed) : 0;
   while (n > 0 && !atomic_compare_exchange_weak_explicit(&e->pending, &n, n + 1,
                                                          memory_order_relaxed, memory_order_relaxed))
     ;
-  pthread_mutex_unlock(&s->lock);
+  rt_lock_release(&s->lock);
   if (n <= 0)
     rt_fatal(guid, "%s: unknown or already finished epoch", api);
   if (e->finish_edt)
@@ -163,12 +185,22 @@ void rt_epoch_finish_one(rt_epoch *e) {
     terminate(e);
 }
 
+/* The creator lets go of its epoch: settle the credit, then release the hold. */
+static void release_hold(rt_epoch *e) {
+  int64_t settle = 1 + e->credit - e->local;
+  if (e->finish_edt && e->local)
+    atomic_fetch_add_explicit(&e->counted, (uint64_t)e->local, memory_order_relaxed);
+  e->credit = e->local = 0;
+  if (atomic_fetch_sub_explicit(&e->pending, settle, memory_order_acq_rel) == settle)
+    terminate(e);
+}
+
 void rt_ctx_release_epochs(rt_ctx *ctx) {
   rt_epoch *e = ctx->stack_top;
   ctx->stack_top = NULL;
   while (e) {
     rt_epoch *below = e->stack_below;
-    rt_epoch_finish_one(e);
+    release_hold(e);
     e = below;
   }
 }
@@ -181,6 +213,8 @@ artsGuid_t artsInitializeAndStartEpoch(artsGuid_t finishEdt, uint32_t slot) {
   if (finishEdt != NULL_GUID && artsGuidGetType(finishEdt) != ARTS_EDT)
     rt_fatal(finishEdt, "artsInitializeAndStartEpoch: the finish task is not a task");
   rt_epoch *e = rt_epoch_new(rt_ctx_current_epoch(ctx), finishEdt, slot);
+  e->credit = CREATOR_CREDIT;
+  atomic_fetch_add_explicit(&e->pending, CREATOR_CREDIT, memory_order_relaxed);
   e->stack_below = ctx->stack_top;
   ctx->stack_top = e;
   return e->hdr.guid;
@@ -204,16 +238,16 @@ bool artsWaitOnHandle(artsGuid_t epoch) {
       *link = e->stack_below;
       e->stack_below = NULL;
       atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
-      rt_epoch_finish_one(e);
+      release_hold(e);
       break;
     }
   if (!e) { /* someone else's epoch: wait without touching its hold */
     rt_shard *s = rt_table_shard(epoch);
-    pthread_mutex_lock(&s->lock);
+    rt_lock_acquire(&s->lock);
     e = (rt_epoch *)rt_shard_find(s, epoch);
     if (e)
       atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed);
-    pthread_mutex_unlock(&s->lock);
+    rt_lock_release(&s->lock);
     if (!e) {
       if (!rt_guid_was_minted(epoch))
         rt_fatal(epoch, "artsWaitOnHandle: unknown epoch");

@@ -16,6 +16,32 @@
 #define RT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define RT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* ------------------------------------------------------------------ locks
+
+   The runtime's critical sections are a few dozen instructions (a queue link, a counter, a
+   hash bucket), so its hot locks spin rather than sleep: a futex sleep and wake-up costs
+   microseconds, more than the section itself, and under contention the creator of a
+   parallel loop's tasks would sleep on every datablock its workers release. A waiter that
+   spins for long (the holder's thread was preempted: more threads than cores) yields. */
+
+typedef struct rt_lock {
+  _Atomic int held;
+} rt_lock;
+
+void rt_lock_contended(rt_lock *l);
+
+static inline void rt_lock_init(rt_lock *l) { atomic_init(&l->held, 0); }
+
+static inline void rt_lock_acquire(rt_lock *l) {
+  if (__builtin_expect(!atomic_exchange_explicit(&l->held, 1, memory_order_acquire), 1))
+    return;
+  rt_lock_contended(l);
+}
+
+static inline void rt_lock_release(rt_lock *l) {
+  atomic_store_explicit(&l->held, 0, memory_order_release);
+}
+
 /* ------------------------------------------------------------------ configuration */
 
 typedef struct rt_config {
@@ -62,7 +88,7 @@ typedef struct rt_obj {
 } rt_obj;
 
 typedef struct rt_shard {
-  pthread_mutex_t lock;
+  rt_lock lock;
   rt_obj **buckets;
   size_t mask;
   size_t count;
@@ -95,9 +121,14 @@ typedef struct rt_epoch {
   _Atomic int64_t pending;
   _Atomic uint64_t counted; /* tasks and puts ever counted (the finish task's value) */
   _Atomic int32_t refs;     /* the table's reference plus one per waiter */
-  _Atomic int32_t waiters;  /* threads parked on it */
-  _Atomic int32_t done;
   int is_top;
+  /* The creator counts the tasks it starts in the epoch here, without touching `pending`
+     (which the workers finishing its tasks write): `pending` starts `credit` higher, and
+     the creator gives back `credit - local` with its hold. Creator only. */
+  int64_t credit, local;
+  /* Read by the threads waiting for the end: apart from `pending`. */
+  _Alignas(RT_CACHE_LINE) _Atomic int32_t done;
+  _Atomic int32_t waiters; /* threads parked on it */
   /* A proxy stands for an epoch homed on another node: counting in it and finishing it
      become messages to the home; it never ends here. */
   int proxy;
@@ -106,7 +137,7 @@ typedef struct rt_epoch {
   struct rt_epoch *stack_below; /* next epoch on its creator's stack */
   artsGuid_t finish_edt;
   uint32_t finish_slot;
-} rt_epoch;
+} __attribute__((aligned(RT_CACHE_LINE))) rt_epoch;
 
 rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_slot);
 /* Count one more task or put in `guid` (NULL_GUID: the calling task's current epoch). */
@@ -277,23 +308,27 @@ static inline int rt_deque_nonempty(rt_deque *dq) {
 
 typedef struct rt_worker {
   rt_deque deque;
+  /* Written by the owner alone. */
   uint32_t id;
   pthread_t thread;
   uint64_t key_next, key_end; /* this worker's block of run-time GUID keys */
   uint64_t rng;
-  /* Tasks other threads made ready for this worker (their route asked for it): taken before
-     anything is stolen; other workers take them only while this one is busy. */
-  pthread_mutex_t mail_lock;
-  rt_edt *mail_head, *mail_tail;
-  _Atomic uint32_t mail_count;
-  _Atomic int busy; /* running a task (not looking for work) */
-  /* Task memory this worker allocated, for reuse: tasks end on other workers, which hand
-     the memory back through `pool_returned` (pushed one by one, taken all at once). */
-  rt_edt *pool_local;
-  _Atomic(rt_edt *) pool_returned;
-  /* profile=1 counters, written by this worker only */
+  rt_edt *pool_local; /* task memory this worker allocated, for reuse */
+  /* profile counters (ran is always counted) */
   uint64_t ran, stolen, mail_taken, mail_stolen, parks, waits;
   uint64_t idle_ns, run_ns, wait_ns;
+  /* Read by every idle worker: on its own line, so that the owner's other writes do not
+     invalidate it in their caches. */
+  _Alignas(RT_CACHE_LINE) _Atomic int busy; /* running a task (not looking for work) */
+  /* Tasks other threads made ready for this worker (their route asked for it): taken before
+     anything is stolen; other workers take them only while this one is busy. Written by
+     the creators. */
+  _Alignas(RT_CACHE_LINE) rt_lock mail_lock;
+  _Atomic uint32_t mail_count;
+  rt_edt *mail_head, *mail_tail;
+  /* Task memory that ended on other workers comes back here (pushed one by one, taken all
+     at once). */
+  _Alignas(RT_CACHE_LINE) _Atomic(rt_edt *) pool_returned;
 } __attribute__((aligned(RT_CACHE_LINE))) rt_worker;
 
 /* No preferred worker. */
@@ -335,7 +370,7 @@ typedef struct rt_state {
   /* Ready tasks made by threads that are not workers. */
   char pad1[RT_CACHE_LINE];
   _Atomic int64_t inject_count;
-  pthread_mutex_t inject_lock;
+  rt_lock inject_lock;
   rt_edt *inject_head, *inject_tail;
 
   int argc;

@@ -78,7 +78,7 @@ void rt_check_remote(uint32_t node, artsGuid_t guid, const char *api) {
     rt_fatal(guid, "%s: node %u is not this node and no other node is reachable", api, node);
 }
 
-/* ------------------------------------------------------------------ parking */
+/* ------------------------------------------------------------------ locks */
 
 static inline void cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -87,6 +87,21 @@ static inline void cpu_relax(void) {
   __asm__ __volatile__("yield");
 #endif
 }
+
+
+void rt_lock_contended(rt_lock *l) {
+  for (unsigned spins = 0;; spins++) {
+    if (!atomic_load_explicit(&l->held, memory_order_relaxed) &&
+        !atomic_exchange_explicit(&l->held, 1, memory_order_acquire))
+      return;
+    if (spins < 4096)
+      cpu_relax();
+    else
+      sched_yield();
+  }
+}
+
+/* ------------------------------------------------------------------ parking */
 
 static inline uint64_t now_ns(void) {
   struct timespec ts;
@@ -196,20 +211,20 @@ static void idle(rt_epoch *e) {
 
 static void mail(rt_worker *to, rt_edt *t) {
   t->hdr.next = NULL;
-  pthread_mutex_lock(&to->mail_lock);
+  rt_lock_acquire(&to->mail_lock);
   if (to->mail_tail)
     to->mail_tail->hdr.next = &t->hdr;
   else
     to->mail_head = t;
   to->mail_tail = t;
   atomic_fetch_add_explicit(&to->mail_count, 1, memory_order_relaxed);
-  pthread_mutex_unlock(&to->mail_lock);
+  rt_lock_release(&to->mail_lock);
 }
 
 static rt_edt *mail_take(rt_worker *from) {
   if (atomic_load_explicit(&from->mail_count, memory_order_relaxed) == 0)
     return NULL;
-  pthread_mutex_lock(&from->mail_lock);
+  rt_lock_acquire(&from->mail_lock);
   rt_edt *t = from->mail_head;
   if (t) {
     from->mail_head = (rt_edt *)t->hdr.next;
@@ -217,7 +232,7 @@ static rt_edt *mail_take(rt_worker *from) {
       from->mail_tail = NULL;
     atomic_fetch_sub_explicit(&from->mail_count, 1, memory_order_relaxed);
   }
-  pthread_mutex_unlock(&from->mail_lock);
+  rt_lock_release(&from->mail_lock);
   return t;
 }
 
@@ -236,20 +251,20 @@ void rt_sched_push(rt_edt *t) {
     rt_deque_push(&w->deque, t);
   } else {
     t->hdr.next = NULL;
-    pthread_mutex_lock(&rt.inject_lock);
+    rt_lock_acquire(&rt.inject_lock);
     if (rt.inject_tail)
       rt.inject_tail->hdr.next = &t->hdr;
     else
       rt.inject_head = t;
     rt.inject_tail = t;
     atomic_fetch_add_explicit(&rt.inject_count, 1, memory_order_relaxed);
-    pthread_mutex_unlock(&rt.inject_lock);
+    rt_lock_release(&rt.inject_lock);
   }
   wake_one();
 }
 
 static rt_edt *inject_pop(void) {
-  pthread_mutex_lock(&rt.inject_lock);
+  rt_lock_acquire(&rt.inject_lock);
   rt_edt *t = rt.inject_head;
   if (t) {
     rt.inject_head = (rt_edt *)t->hdr.next;
@@ -257,7 +272,7 @@ static rt_edt *inject_pop(void) {
       rt.inject_tail = NULL;
     atomic_fetch_sub_explicit(&rt.inject_count, 1, memory_order_relaxed);
   }
-  pthread_mutex_unlock(&rt.inject_lock);
+  rt_lock_release(&rt.inject_lock);
   return t;
 }
 
@@ -490,7 +505,6 @@ static void teardown(void) {
       next = (rt_edt *)t->hdr.next;
       rt_edt_free(t);
     }
-    pthread_mutex_destroy(&rt.workers[i].mail_lock);
   }
   for (rt_edt *t = rt.inject_head, *next; t; t = next) {
     next = (rt_edt *)t->hdr.next;
@@ -513,7 +527,6 @@ static void teardown(void) {
   rt.top = NULL;
   pthread_mutex_destroy(&rt.park_lock);
   pthread_cond_destroy(&rt.park_cond);
-  pthread_mutex_destroy(&rt.inject_lock);
   pthread_mutex_destroy(&gate.lock);
   pthread_cond_destroy(&gate.cond);
 }
@@ -540,7 +553,7 @@ static void reset_state(const rt_config *cfg) {
   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
   pthread_cond_init(&rt.park_cond, &attr);
   pthread_condattr_destroy(&attr);
-  pthread_mutex_init(&rt.inject_lock, NULL);
+  rt_lock_init(&rt.inject_lock);
   pthread_mutex_init(&gate.lock, NULL);
   pthread_cond_init(&gate.cond, NULL);
   gate.arrived = 0;
@@ -556,7 +569,7 @@ static void reset_state(const rt_config *cfg) {
     w->id = i;
     w->rng = UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
     rt_deque_init(&w->deque, DEQUE_INITIAL_SIZE);
-    pthread_mutex_init(&w->mail_lock, NULL);
+    rt_lock_init(&w->mail_lock);
   }
 }
 

@@ -22,7 +22,7 @@ static inline uint64_t guid_hash(artsGuid_t guid) {
 void rt_table_init(void) {
   for (unsigned i = 0; i < SHARD_COUNT; i++) {
     rt_shard *s = &shards[i];
-    pthread_mutex_init(&s->lock, NULL);
+    rt_lock_init(&s->lock);
     s->buckets = calloc(INITIAL_BUCKETS, sizeof *s->buckets);
     if (!s->buckets)
       rt_fatal_plain("out of memory for the GUID table");
@@ -35,7 +35,6 @@ void rt_table_destroy(void) {
   for (unsigned i = 0; i < SHARD_COUNT; i++) {
     free(shards[i].buckets);
     shards[i].buckets = NULL;
-    pthread_mutex_destroy(&shards[i].lock);
   }
 }
 
@@ -91,26 +90,26 @@ void rt_shard_remove(rt_shard *s, rt_obj *obj) {
 
 void rt_table_insert(rt_obj *obj) {
   rt_shard *s = rt_table_shard(obj->guid);
-  pthread_mutex_lock(&s->lock);
+  rt_lock_acquire(&s->lock);
   rt_shard_insert(s, obj);
-  pthread_mutex_unlock(&s->lock);
+  rt_lock_release(&s->lock);
 }
 
 void rt_table_remove(rt_obj *obj) {
   rt_shard *s = rt_table_shard(obj->guid);
-  pthread_mutex_lock(&s->lock);
+  rt_lock_acquire(&s->lock);
   rt_shard_remove(s, obj);
-  pthread_mutex_unlock(&s->lock);
+  rt_lock_release(&s->lock);
 }
 
 void rt_table_visit(void (*visit)(rt_obj *obj, void *arg), void *arg) {
   for (unsigned i = 0; i < SHARD_COUNT; i++) {
     rt_shard *s = &shards[i];
-    pthread_mutex_lock(&s->lock);
+    rt_lock_acquire(&s->lock);
     for (size_t b = 0; b <= s->mask; b++)
       for (rt_obj *o = s->buckets[b]; o; o = o->next)
         visit(o, arg);
-    pthread_mutex_unlock(&s->lock);
+    rt_lock_release(&s->lock);
   }
 }
 
