@@ -37,6 +37,7 @@ METRICS: dict[str, tuple[str, float | None]] = {
     "epoch.one_task.us": ("same with one empty task inside", None),
     "forkjoin.empty.us": ("an epoch of one empty task per worker, chunk k asking for worker k", None),
     "forkjoin.empty_unrouted.us": ("same, the tasks placed by the scheduler", None),
+    "forkjoin.empty.launch.us": ("of which the creator's creating the tasks", None),
     "forkjoin.deps3.us": ("same, each task reading two shared datablocks and writing its own", None),
     "omp.forkjoin.empty.us": ("OpenMP: parallel for, one empty iteration per thread", None),
     "forkjoin.work20.us": ("an epoch of one 20 us task per worker, chunk k asking for worker k", None),

@@ -28,6 +28,10 @@ static rt_edt *pool_take(rt_worker *w) {
       return NULL;
   }
   w->pool_local = (rt_edt *)t->hdr.next;
+  /* The next one was freed by another worker and sits in its cache: ask for it (for
+     writing) now, so that the transfer overlaps this task's creation. */
+  if (w->pool_local)
+    __builtin_prefetch(w->pool_local, 1);
   return t;
 }
 
@@ -425,9 +429,11 @@ static artsGuid_t create(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t
     rt_net_create_edt(e->proxy ? e->home : route, guid, fn, paramc, paramv, depc, e->hdr.guid);
     return guid;
   }
+  uint32_t asked = worker > 0 && rt.cfg.affinity ? (worker - 1) % rt.threads : RT_ANY_WORKER;
+  if (asked != RT_ANY_WORKER && depc == 0)
+    rt_sched_prefetch_mail(asked); /* overlap the mailbox's transfer with the task's setup */
   rt_edt *t = rt_edt_new(fn, guid, paramc, paramv, depc, e);
-  if (worker > 0 && rt.cfg.affinity)
-    t->worker = (worker - 1) % rt.threads;
+  t->worker = asked;
   if (depc == 0)
     rt_sched_push(t);
   else

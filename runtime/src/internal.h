@@ -378,6 +378,11 @@ typedef struct rt_state {
 } rt_state;
 
 extern rt_state rt;
+
+/* Start moving worker `w`'s mailbox into this core's cache (a task for it is coming). */
+static inline void rt_sched_prefetch_mail(uint32_t w) {
+  __builtin_prefetch(&rt.workers[w].mail_lock, 1);
+}
 extern _Thread_local rt_worker *rt_tls_worker;
 extern _Thread_local rt_ctx *rt_tls_ctx;
 

@@ -109,23 +109,35 @@ static inline uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Whether the calling worker (`self`, NULL for other threads) could find something to run. */
-static int work_visible(rt_worker *self) {
+/* Whether the calling worker (`self`, NULL for other threads) could find something to run:
+   in its own mailbox and deque, or, with `others`, anywhere it may take from. A mailbox's
+   line is read only when its owner is busy (an idle owner empties it itself): reading every
+   mailbox in every idle worker's loop made each task a creator routes cost several
+   cache-line transfers. */
+static int work_visible(rt_worker *self, int others) {
+  if (self && (rt_deque_nonempty(&self->deque) ||
+               atomic_load_explicit(&self->mail_count, memory_order_relaxed) > 0))
+    return 1;
+  if (!others)
+    return 0;
   if (atomic_load_explicit(&rt.inject_count, memory_order_relaxed) > 0)
     return 1;
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_worker *w = &rt.workers[i];
+    if (w == self)
+      continue;
     if (rt_deque_nonempty(&w->deque))
       return 1;
-    if (atomic_load_explicit(&w->mail_count, memory_order_relaxed) > 0 &&
-        (w == self || atomic_load_explicit(&w->busy, memory_order_relaxed)))
+    if (atomic_load_explicit(&w->busy, memory_order_relaxed) &&
+        atomic_load_explicit(&w->mail_count, memory_order_relaxed) > 0)
       return 1;
   }
   return 0;
 }
 
-static inline int should_stop_idling(rt_epoch *e) {
-  return work_visible(rt_tls_worker) || atomic_load_explicit(&rt.shutdown, memory_order_relaxed) ||
+static inline int should_stop_idling(rt_epoch *e, int others) {
+  return work_visible(rt_tls_worker, others) ||
+         atomic_load_explicit(&rt.shutdown, memory_order_relaxed) ||
          (e && atomic_load_explicit(&e->done, memory_order_relaxed));
 }
 
@@ -152,8 +164,9 @@ static void idle_wait(rt_epoch *e) {
   uint64_t start = now_ns(), spin = (uint64_t)rt.cfg.spin_ns;
   rt_worker *self = rt_tls_worker;
   for (;;) {
+    /* the worker's own work every round, the others' every eighth */
     for (int i = 0; i < 32; i++) {
-      if (should_stop_idling(e)) {
+      if (should_stop_idling(e, (i & 7) == 0)) {
         if (self && rt.cfg.profile)
           self->idle_ns += now_ns() - start;
         return;
@@ -173,8 +186,9 @@ static void idle_wait(rt_epoch *e) {
   atomic_fetch_add_explicit(&rt.sleepers, 1, memory_order_seq_cst);
   if (e)
     atomic_fetch_add_explicit(&e->waiters, 1, memory_order_seq_cst);
+  atomic_thread_fence(memory_order_seq_cst); /* before the re-check's relaxed reads */
   int stuck = 0;
-  if (!should_stop_idling(e)) {
+  if (!should_stop_idling(e, 1)) {
     int watch = rt.cfg.deadlock_s > 0 && !rt.net &&
                 atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads;
     uint64_t wait_ns = watch ? (uint64_t)(rt.cfg.deadlock_s * 1e9) : PARK_BACKSTOP_NS;
@@ -197,7 +211,7 @@ static void idle_wait(rt_epoch *e) {
   if (self && rt.cfg.profile)
     self->idle_ns += now_ns() - start;
   if (stuck && atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads &&
-      !should_stop_idling(e))
+      !should_stop_idling(e, 1))
     rt_report_deadlock();
 }
 
@@ -217,7 +231,9 @@ static void mail(rt_worker *to, rt_edt *t) {
   else
     to->mail_head = t;
   to->mail_tail = t;
-  atomic_fetch_add_explicit(&to->mail_count, 1, memory_order_relaxed);
+  /* seq_cst: the full barrier that orders this before the pusher's read of `sleepers` (a
+     locked add on x86, so no separate fence waits for the unlock's store) */
+  atomic_fetch_add_explicit(&to->mail_count, 1, memory_order_seq_cst);
   rt_lock_release(&to->mail_lock);
 }
 
@@ -242,8 +258,7 @@ void rt_sched_push(rt_edt *t) {
     mail(&rt.workers[t->worker], t);
     /* Parked workers share one condition variable: wake them all so that the one asked
        for is among them (a parallel loop's chunks need every worker anyway). */
-    atomic_thread_fence(memory_order_seq_cst);
-    if (atomic_load_explicit(&rt.sleepers, memory_order_relaxed) > 0)
+    if (atomic_load_explicit(&rt.sleepers, memory_order_seq_cst) > 0)
       rt_sched_wake_all();
     return;
   }
