@@ -13,8 +13,8 @@
 // owner's queue hands a boundary block to one chunk at a time. On one node a collapse(2)
 // loop (its body a single `arts.collapsed` scf.for) with no requested chunk and no reduction
 // chunks the product of both loops' iterations.
-// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning,canonicalize,cse)' | FileCheck %s
-// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering,arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering{min-chunk-ops=4096},arts-db-partitioning,canonicalize,cse)' | FileCheck %s
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering{min-chunk-ops=4096},arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // Two nodes of 2 threads, internode loops: chunk tasks are routed by
 // route(b) = floor(b / ceil(chunks / 4)) % 2 and the written array is split into blocks of

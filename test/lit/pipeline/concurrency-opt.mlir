@@ -4,9 +4,8 @@
 // commands look for (partition, full-range, mode), including the second datablock run.
 // On one node the collapse(2) loops (normalize, scale, bias) chunk over image x channel
 // pairs, recovering the image as k / 4 and the channel as k mod 4. Mini loops are too small
-// to feed two workers, so each gets a single chunk; with 8 images (BN_N=8) the collapsed
-// loops keep their static shares of 16 pairs; on two nodes they chunk images only, and the
-// image and channel arrays are split.
+// to feed two workers, so each gets a single chunk, as do the collapsed loops of 8 images
+// (BN_N=8); on two nodes they chunk images only, and the image and channel arrays are split.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -DBN_N=8 -I %examples/include -fopenmp --print-debug-info -S -o %t/bn8.mlir
@@ -66,16 +65,16 @@
 // OPT-NOT: arts.epoch
 
 // Minimum chunks of the mean and variance loops (channels) and of the collapsed normalize,
-// scale and bias loops (image x channel pairs, weighed by one pair's work): ceil(4096 /
+// scale and bias loops (image x channel pairs, weighed by one pair's work): ceil(16384 /
 // weight), each above the static share of 4 channels or 8 pairs over 2 workers.
-// DB: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 6 iterations (about 782 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
-// DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 4 iterations (about 1039 operations each) workers=2
+// DB: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 21 iterations (about 782 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
+// DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 16 iterations (about 1039 operations each) workers=2
 // DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: {{.*}}: chunk=static share ceil(trips/workers), at least 9 iterations (about 458 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: {{.*}}: chunk=static share ceil(trips/workers), at least 36 iterations (about 458 operations each) workers=2
 // DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: {{.*}}: chunk=static share ceil(trips/workers), at least 13 iterations (about 322 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: {{.*}}: chunk=static share ceil(trips/workers), at least 51 iterations (about 322 operations each) workers=2
 // DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: {{.*}}: chunk=static share ceil(trips/workers), at least 13 iterations (about 322 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: {{.*}}: chunk=static share ceil(trips/workers), at least 51 iterations (about 322 operations each) workers=2
 // On one node x stays one datablock: the mean and variance loops read every image of it and
 // the collapsed loops index it by k / 4.
 // DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
@@ -109,8 +108,8 @@
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=concurrent partition=coarse
 
-// 8 images on one node: the collapsed loops' chunks are 16 image x channel pairs, whose
-// image k / 4 is still not the chunk's, so out stays one datablock written `concurrent`, as
+// 8 images on one node: the collapsed loops' chunk is all 32 image x channel pairs, whose
+// image k / 4 is not the chunk's, so out stays one datablock written `concurrent`, as
 // in mini. x, mean and variance are read whole, so on one node they stay whole.
 // DB8: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
