@@ -308,6 +308,31 @@ def Epochs : Pass<"arts-epochs", "ModuleOp"> {
   let dependentDialects = ["::mlir::arts::ArtsDialect"];
 }
 
+def EpochFusion : Pass<"arts-epoch-fusion", "ModuleOp"> {
+  let summary = "adjacent epochs whose datablocks already order their tasks become one";
+  let description = [{
+    Runs after arts-epochs, on one node only (`arts.nodes`). Two epochs next
+    to each other in one block, with only pure arithmetic between them, become
+    one epoch: the later loop's tasks are created while the earlier loop's
+    still run, and wait for them through their datablock acquires instead of
+    the creator's wait (the runtime grants each datablock in registration
+    order). Epochs stay apart when both acquire one datablock `concurrent`
+    (the later writers would share the earlier generation), when the later
+    one has host code with memory effects besides its acquires and launches,
+    when an acquire's datablock is not a db_alloc in sight, or when an epoch's
+    handle is used. Channel: `epochs` (each fusion or refusal, with why).
+
+    ```mlir
+    // before
+    %e0 = arts.epoch { ... acquire <concurrent> %q ... }
+    %e1 = arts.epoch { ... acquire <in> %q ... }
+    // after
+    %e0 = arts.epoch { ... acquire <concurrent> %q ... acquire <in> %q ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect"];
+}
+
 def HostSync : Pass<"arts-host-sync", "ModuleOp"> {
   let summary = "keep the host's view of distributed datablocks coherent with their owners";
   let description = [{

@@ -1,0 +1,153 @@
+// arts-epoch-fusion: on one node, adjacent epochs become one when their datablocks already
+// order the later tasks after the earlier ones; both acquiring one datablock `concurrent`,
+// host code with memory effects in the later epoch or between them, and several nodes keep
+// them apart. The decisions are printed on the `epochs` channel.
+// RUN: split-file %s %t --leading-lines
+// RUN: carts-opt %t/one.mlir --split-input-file --pass-pipeline='builtin.module(arts-epoch-fusion)' | FileCheck %s
+// RUN: carts-opt %t/one.mlir --split-input-file --pass-pipeline='builtin.module(arts-epoch-fusion)' --debug-only=epochs 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/nodes.mlir --pass-pipeline='builtin.module(arts-epoch-fusion)' --debug-only=epochs 2>&1 | FileCheck %s --check-prefix=NODES
+
+//--- one.mlir
+
+// A loop writing a `concurrent`, then loops reading it and writing b `concurrent`: the
+// reads wait for the writes through a's datablock, so the three launches share one epoch
+// (the constant between the first two moves before it). The third writes b `concurrent`
+// again and stays apart.
+// CHECK-LABEL: func.func @chain
+// CHECK: arith.constant 7 : index
+// CHECK-NEXT: arts.epoch {
+// CHECK: arts.db_acquire <concurrent> (%[[GA:[^,]*]],
+// CHECK: arts.db_acquire <in> (%[[GA]],
+// CHECK: arts.db_acquire <concurrent> (%[[GB:[^,]*]],
+// CHECK-NOT: arts.epoch
+// CHECK: arts.db_release
+// CHECK-NEXT: arts.db_release
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: arts.epoch {
+// CHECK: arts.db_acquire <concurrent> (%[[GB]],
+// DEBUG: [epochs] {{.*}}one.mlir:[[#@LINE+21]]:{{.*}}: epoch fused into the one at {{.*}}one.mlir:[[#@LINE+12]]:{{.*}}: its datablocks order its tasks after the earlier ones
+// DEBUG-NEXT: [epochs] {{.*}}one.mlir:[[#@LINE+31]]:{{.*}}: epoch kept apart from the one at {{.*}}one.mlir:[[#@LINE+11]]:{{.*}}: both write the datablock of {{.*}}one.mlir:[[#@LINE+9]]:{{.*}} concurrent
+// DEBUG-NEXT: [epochs] {{.*}}: 1 epochs fused
+module attributes {arts.nodes = 1 : i64} {
+func.func @chain() {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    %ag, %ap = arts.db_acquire <concurrent> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  %c7 = arith.constant 7 : index
+  %e1 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    %bg, %bp = arts.db_acquire <concurrent> (%gb, %pb : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%ap, %bp : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) {
+    ^bb0(%va: memref<?xmemref<?xf32>>, %vb: memref<?xmemref<?xf32>>):
+      arts.db_release(%va : memref<?xmemref<?xf32>>)
+      arts.db_release(%vb : memref<?xmemref<?xf32>>)
+    }
+  }
+  %e2 = arts.epoch {
+    %bg, %bp = arts.db_acquire <concurrent> (%gb, %pb : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%bp : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  return
+}
+}
+
+// -----
+
+// Host code between two epochs, or with memory effects inside the later one, keeps them
+// apart: it must run after the earlier tasks end.
+// CHECK-LABEL: func.func @host_code
+// CHECK: arts.epoch {
+// CHECK: memref.store
+// CHECK-NEXT: arts.epoch {
+// CHECK: arts.epoch {
+// CHECK-NEXT: memref.store
+// DEBUG: [epochs] {{.*}}one.mlir:[[#@LINE+26]]:{{.*}}: epoch kept apart from the one at {{.*}}one.mlir:[[#@LINE+18]]:{{.*}}: its host code memref.store would run before the earlier tasks end
+// DEBUG-NEXT: [epochs] {{.*}}: 0 epochs fused
+module attributes {arts.nodes = 1 : i64} {
+func.func @host_code(%m: memref<f32>, %v: f32) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  memref.store %v, %m[] : memref<f32>
+  %e1 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  %e2 = arts.epoch {
+    memref.store %v, %m[] : memref<f32>
+    %ag, %ap = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  return
+}
+}
+
+//--- nodes.mlir
+
+// Several nodes: host sync works epoch by epoch, so nothing is fused.
+// NODES: [epochs] {{.*}}: several nodes: epochs not fused (host sync works epoch by epoch)
+// NODES: arts.epoch {
+// NODES: arts.epoch {
+module attributes {arts.nodes = 2 : i64} {
+func.func @two(%n: index) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  %e1 = arts.epoch {
+    %ag, %ap = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <internode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+    ^bb0(%view: memref<?xmemref<?xf32>>):
+      arts.db_release(%view : memref<?xmemref<?xf32>>)
+    }
+  }
+  return
+}
+}
