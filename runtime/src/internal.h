@@ -314,6 +314,7 @@ typedef struct rt_worker {
   uint64_t key_next, key_end; /* this worker's block of run-time GUID keys */
   uint64_t rng;
   rt_edt *pool_local; /* task memory this worker allocated, for reuse */
+  int take_stale_mail; /* its idle wait was long: steal may empty idle workers' mailboxes */
   /* profile counters (ran is always counted) */
   uint64_t ran, stolen, mail_taken, mail_stolen, parks, waits;
   uint64_t idle_ns, run_ns, wait_ns;

@@ -109,16 +109,27 @@ static inline uint64_t now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Whether the calling worker (`self`, NULL for other threads) could find something to run:
-   in its own mailbox and deque, or, with `others`, anywhere it may take from. A mailbox's
-   line is read only when its owner is busy (an idle owner empties it itself): reading every
-   mailbox in every idle worker's loop made each task a creator routes cost several
-   cache-line transfers. */
-static int work_visible(rt_worker *self, int others) {
+/* How far an idle worker looks for work (work_visible, steal). */
+enum {
+  LOOK_OWN,    /* its own deque and mailbox */
+  LOOK_OTHERS, /* also the others' deques, and the mailboxes of workers that are busy */
+  LOOK_STALE,  /* also the mailboxes of idle workers: their owner has not emptied them for
+                  a while (its thread was descheduled, or it sleeps) */
+};
+
+/* An idle worker looks into idle workers' mailboxes after this long. An idle owner empties
+   its mailbox within a microsecond unless its thread is not running. */
+#define STALE_MAIL_NS 20000
+
+/* Whether the calling worker (`self`, NULL for other threads) could find something to run,
+   looking as far as `look` says. A mailbox's line is read only when its owner is busy, or
+   has left it alone for long: reading every mailbox in every idle worker's loop made each
+   task a creator routes cost several cache-line transfers. */
+static int work_visible(rt_worker *self, int look) {
   if (self && (rt_deque_nonempty(&self->deque) ||
                atomic_load_explicit(&self->mail_count, memory_order_relaxed) > 0))
     return 1;
-  if (!others)
+  if (look == LOOK_OWN)
     return 0;
   if (atomic_load_explicit(&rt.inject_count, memory_order_relaxed) > 0)
     return 1;
@@ -128,15 +139,15 @@ static int work_visible(rt_worker *self, int others) {
       continue;
     if (rt_deque_nonempty(&w->deque))
       return 1;
-    if (atomic_load_explicit(&w->busy, memory_order_relaxed) &&
+    if ((look == LOOK_STALE || atomic_load_explicit(&w->busy, memory_order_relaxed)) &&
         atomic_load_explicit(&w->mail_count, memory_order_relaxed) > 0)
       return 1;
   }
   return 0;
 }
 
-static inline int should_stop_idling(rt_epoch *e, int others) {
-  return work_visible(rt_tls_worker, others) ||
+static inline int should_stop_idling(rt_epoch *e, int look) {
+  return work_visible(rt_tls_worker, look) ||
          atomic_load_explicit(&rt.shutdown, memory_order_relaxed) ||
          (e && atomic_load_explicit(&e->done, memory_order_relaxed));
 }
@@ -161,19 +172,23 @@ static inline void wake_one(void) {
 /* Nothing to run: poll for a while, then sleep until work appears, `e` ends or shutdown.
    The last worker to go idle watches for a run that can no longer progress. */
 static void idle_wait(rt_epoch *e) {
-  uint64_t start = now_ns(), spin = (uint64_t)rt.cfg.spin_ns;
+  uint64_t start = now_ns(), spin = (uint64_t)rt.cfg.spin_ns, spent = 0;
   rt_worker *self = rt_tls_worker;
   for (;;) {
     /* the worker's own work every round, the others' every eighth */
+    int far = spent > STALE_MAIL_NS ? LOOK_STALE : LOOK_OTHERS;
     for (int i = 0; i < 32; i++) {
-      if (should_stop_idling(e, (i & 7) == 0)) {
-        if (self && rt.cfg.profile)
-          self->idle_ns += now_ns() - start;
+      if (should_stop_idling(e, (i & 7) == 0 ? far : LOOK_OWN)) {
+        if (self) {
+          self->take_stale_mail = far == LOOK_STALE;
+          if (rt.cfg.profile)
+            self->idle_ns += now_ns() - start;
+        }
         return;
       }
       cpu_relax();
     }
-    uint64_t spent = now_ns() - start;
+    spent = now_ns() - start;
     if (spent > spin)
       break;
     if (spent > 50000)
@@ -188,7 +203,9 @@ static void idle_wait(rt_epoch *e) {
     atomic_fetch_add_explicit(&e->waiters, 1, memory_order_seq_cst);
   atomic_thread_fence(memory_order_seq_cst); /* before the re-check's relaxed reads */
   int stuck = 0;
-  if (!should_stop_idling(e, 1)) {
+  if (self)
+    self->take_stale_mail = 1; /* it waited long: any mailbox is fair game afterwards */
+  if (!should_stop_idling(e, LOOK_STALE)) {
     int watch = rt.cfg.deadlock_s > 0 && !rt.net &&
                 atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads;
     uint64_t wait_ns = watch ? (uint64_t)(rt.cfg.deadlock_s * 1e9) : PARK_BACKSTOP_NS;
@@ -211,7 +228,7 @@ static void idle_wait(rt_epoch *e) {
   if (self && rt.cfg.profile)
     self->idle_ns += now_ns() - start;
   if (stuck && atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads &&
-      !should_stop_idling(e, 1))
+      !should_stop_idling(e, LOOK_STALE))
     rt_report_deadlock();
 }
 
@@ -300,9 +317,11 @@ static inline uint32_t next_random(rt_worker *w) {
   return (uint32_t)(x >> 32);
 }
 
-static rt_edt *steal(rt_worker *w, uint32_t n);
+static rt_edt *steal(rt_worker *w, uint32_t n, int stale);
 
 static rt_edt *find_work(rt_worker *w) {
+  int stale = w->take_stale_mail;
+  w->take_stale_mail = 0;
   rt_edt *t = rt_deque_take(&w->deque);
   if (t)
     return t;
@@ -315,10 +334,10 @@ static rt_edt *find_work(rt_worker *w) {
   uint32_t n = rt.threads;
   if (n == 1)
     return NULL;
-  return steal(w, n);
+  return steal(w, n, stale);
 }
 
-static rt_edt *steal(rt_worker *w, uint32_t n) {
+static rt_edt *steal(rt_worker *w, uint32_t n, int stale) {
   rt_edt *t;
   uint32_t start = next_random(w) % n;
   for (int round = 0; round < 4; round++) {
@@ -338,10 +357,11 @@ static rt_edt *steal(rt_worker *w, uint32_t n) {
     if (!lost_race)
       break;
   }
-  /* Last, the mail of workers that are busy with something else. */
+  /* Last, the mail of workers that are busy with something else, or (after a long idle
+     wait) that have left it alone. */
   for (uint32_t i = 0; i < n; i++) {
     rt_worker *victim = &rt.workers[(start + i) % n];
-    if (victim != w && atomic_load_explicit(&victim->busy, memory_order_relaxed) &&
+    if (victim != w && (stale || atomic_load_explicit(&victim->busy, memory_order_relaxed)) &&
         (t = mail_take(victim))) {
       w->mail_stolen++;
       return t;
