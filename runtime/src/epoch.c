@@ -107,10 +107,12 @@ static void count(rt_epoch *e) {
 
 /* Count in an epoch the calling task holds (it is on the task's stack of epochs). */
 static inline void count_held(rt_epoch *e) {
-  if (RT_LIKELY(e->credit > 0))
+  if (RT_LIKELY(e->credit > 0)) {
+    rt_epoch_before_launch(e);
     e->local++;
-  else
+  } else {
     count(e);
+  }
 }
 
 rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api) {

@@ -145,6 +145,21 @@ rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api);
 /* One task, put, nested epoch or hold counted in `e` has finished. */
 void rt_epoch_finish_one(rt_epoch *e);
 void rt_epoch_unref(rt_epoch *e);
+/* Tasks the creator of `e` started in it that have not finished (creator only). */
+static inline int64_t rt_epoch_outstanding(rt_epoch *e) {
+  return e->local + atomic_load_explicit(&e->pending, memory_order_relaxed) - 1 - e->credit;
+}
+/* Run ready tasks while more than `above` tasks of `e`, which the caller created, are
+   unfinished; never waits (what is left may wait for the caller). */
+void rt_sched_run_ready_while(rt_epoch *e, int64_t above);
+/* Called by the creator before each task it starts in an epoch it holds (the previous one
+   has its dependences by then): past 64Ki unfinished ones (a loop launched far ahead of its
+   dependences), it runs ready tasks itself until half are done, so memory stays bounded. */
+static inline void rt_epoch_before_launch(rt_epoch *e) {
+  if (__builtin_expect((e->local & 1023) == 1023, 0) &&
+      rt_epoch_outstanding(e) > 65536)
+    rt_sched_run_ready_while(e, 32768);
+}
 /* The epoch `guid` as a task of this node is counted in it: the live local epoch, or the
    proxy of an epoch homed elsewhere (created on first use). */
 rt_epoch *rt_epoch_at(artsGuid_t guid, const char *api);
@@ -339,6 +354,7 @@ typedef struct rt_worker {
 void rt_sched_push(rt_edt *t);
 /* Run ready tasks until `e` has ended; false if the runtime shut down first. */
 int rt_sched_help_until(rt_epoch *e);
+
 /* Wake every parked thread (an epoch some thread waits on ended, or shutdown). */
 void rt_sched_wake_all(void);
 void rt_request_shutdown(void);

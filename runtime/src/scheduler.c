@@ -408,6 +408,20 @@ int rt_sched_help_until(rt_epoch *e) {
   return ok;
 }
 
+void rt_sched_run_ready_while(rt_epoch *e, int64_t above) {
+  rt_worker *w = rt_tls_worker;
+  if (!w)
+    return;
+  int was_busy = atomic_load_explicit(&w->busy, memory_order_relaxed);
+  while (rt_epoch_outstanding(e) > above) {
+    rt_edt *t = find_work(w);
+    if (!t)
+      break;
+    run_ready(w, t);
+  }
+  atomic_store_explicit(&w->busy, was_busy, memory_order_relaxed);
+}
+
 void rt_request_shutdown(void) {
   atomic_store_explicit(&rt.shutdown, 1, memory_order_seq_cst);
   rt_sched_wake_all();
