@@ -61,9 +61,9 @@ STAGES: tuple[Stage, ...] = (
           "the datablock pass again on the new tasks",
           "chunk boundaries decide block boundaries, so for-lowering runs first"),
     Stage("epochs", ("arts-epochs", "arts-epoch-fusion", "arts-host-sync"),
-          "barriers become epochs around the task launches before them; on one node, adjacent "
-          "epochs whose datablocks order their tasks fused; with several nodes, "
-          "host flushes/fetches of distributed datablocks around them",
+          "barriers become epochs around the task launches before them; on one node, epochs "
+          "whose datablocks order their tasks fused, also across a loop's iterations; with "
+          "several nodes, host flushes/fetches of distributed datablocks around them",
           "the last high-level stage: all launches exist now"),
     Stage("pre-lowering", ("loop-invariant-code-motion", "arts-edt-lowering", "arts-db-lowering",
                            "arts-epoch-lowering", "canonicalize", "cse", "arts-verify-lowered"),

@@ -1,14 +1,15 @@
-//===- EpochFusion.cpp - adjacent epochs ordered by their datablocks ------===//
+//===- EpochFusion.cpp - epochs ordered by their datablocks ---------------===//
 //
 // Description in Passes.td (EpochFusion). Safety argument: within one epoch the runtime
 // serves each datablock's requests in registration order, and a request joins the
 // generation being served only when nothing is queued ahead of it and both are READ or
-// both CONCURRENT. So the tasks of a later epoch, registered after every task of the
-// earlier one, wait for every conflicting access of the earlier one, except where both
-// epochs acquire one datablock CONCURRENT (the later writers would join the earlier
-// generation): such epochs stay apart. Tasks reach memory only through their acquires
-// (arts-verify-edt-deps), and host code of the later epoch other than acquires, launches
-// and pure arithmetic would run before the earlier tasks end, so it also keeps them apart.
+// both CONCURRENT. So tasks registered later wait for every conflicting access registered
+// earlier, except a CONCURRENT acquire right behind another loop's CONCURRENT acquire of
+// the same datablock, which would join its generation; an acquire of another mode between
+// them, registered on every path (no loop that may not run, no branch), prevents that.
+// Tasks reach memory only through their acquires (arts-verify-edt-deps), and host code of
+// a later epoch other than acquires, launches and pure arithmetic would run before the
+// earlier tasks end, so it keeps epochs apart.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+
+#include <set>
+#include <string>
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_EPOCHFUSION
@@ -30,11 +34,23 @@ using namespace mlir::arts;
 namespace {
 constexpr const char *kChannel = "epochs";
 
-/// What one epoch's launches acquire: the datablocks (their db_alloc) acquired
-/// `concurrent`; why it cannot be fused with any neighbour (`refusal`), or only not into
-/// an earlier one (`asLater`: host code that would no longer wait for the earlier tasks).
+/// One acquire an epoch's host code registers, in program order. `group` is the loop that
+/// launches the task (its chunk tasks may share a generation), `copy` tells two iterations
+/// of an enclosing loop apart, and `guaranteed` says the acquire runs whenever the epoch
+/// does (every loop around it inside the epoch has constant, non-empty bounds).
+struct AcquireRecord {
+  Operation *db; ///< its db_alloc, or null when it cannot be told
+  ArtsMode mode;
+  Operation *group;
+  int copy;
+  bool guaranteed;
+};
+
+/// What an epoch's host code acquires; why it cannot be fused with any neighbour
+/// (`refusal`), or only not behind an earlier one (`asLater`: host code that would no
+/// longer wait for the earlier tasks).
 struct EpochFacts {
-  llvm::DenseSet<Operation *> concurrent;
+  SmallVector<AcquireRecord> records;
   std::string refusal, asLater;
 };
 
@@ -42,6 +58,13 @@ struct EpochFacts {
 Operation *allocOf(DbAcquireOp acquire) {
   Operation *def = acquire.getSourceGuids().getDefiningOp();
   return isa_and_nonnull<DbAllocOp>(def) ? def : nullptr;
+}
+
+bool runsAtLeastOnce(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+  return lb && ub && step && *step > 0 && *lb < *ub;
 }
 
 EpochFacts factsOf(EpochOp epoch) {
@@ -54,14 +77,21 @@ EpochFacts factsOf(EpochOp epoch) {
     if (isa<EdtOp>(op))
       return WalkResult::skip(); // the task's body runs inside the task
     if (auto acquire = dyn_cast<DbAcquireOp>(op)) {
-      if (acquire.getMode() == ArtsMode::concurrent) {
-        Operation *alloc = allocOf(acquire);
-        if (!alloc) {
-          facts.refusal = "an acquire's datablock is not a db_alloc of this function";
-          return WalkResult::interrupt();
-        }
-        facts.concurrent.insert(alloc);
+      AcquireRecord record{allocOf(acquire), acquire.getMode(), op, 0, true};
+      bool nearest = true;
+      for (Operation *up = op->getParentOp(); up != epoch.getOperation(); up = up->getParentOp()) {
+        auto loop = dyn_cast<scf::ForOp>(up);
+        if (loop && nearest)
+          record.group = loop;
+        nearest = nearest && !loop;
+        if (!loop || !runsAtLeastOnce(loop))
+          record.guaranteed = false;
       }
+      if (!record.db && record.mode == ArtsMode::concurrent) {
+        facts.refusal = "an acquire's datablock is not a db_alloc of this function";
+        return WalkResult::interrupt();
+      }
+      facts.records.push_back(record);
       return WalkResult::advance();
     }
     if (facts.asLater.empty() && !isa<YieldOp, scf::ForOp, scf::IfOp, scf::YieldOp>(op) &&
@@ -73,12 +103,164 @@ EpochFacts factsOf(EpochOp epoch) {
   return facts;
 }
 
+/// Why registering `records` in this order, in one epoch, could let a `concurrent`
+/// acquire join the generation of another loop's (empty: it cannot). A request shares the
+/// generation being served only when nothing is queued ahead of it, so two `concurrent`
+/// acquires of one datablock from different loops are safe only with an acquire of another
+/// mode of it, one that surely runs, registered between them.
+std::string hazardOf(ArrayRef<AcquireRecord> records) {
+  llvm::DenseMap<Operation *, const AcquireRecord *> lastConcurrent;
+  llvm::DenseSet<Operation *> separated;
+  for (const AcquireRecord &r : records) {
+    if (!r.db)
+      continue;
+    if (r.mode != ArtsMode::concurrent) {
+      if (r.guaranteed)
+        separated.insert(r.db);
+      continue;
+    }
+    auto it = lastConcurrent.find(r.db);
+    if (it != lastConcurrent.end() && !separated.contains(r.db) &&
+        (it->second->group != r.group || it->second->copy != r.copy))
+      return "two loops write the datablock of " + locationString(r.db->getLoc()) +
+             " concurrent with nothing ordering them";
+    lastConcurrent[r.db] = &r;
+    separated.erase(r.db);
+  }
+  return "";
+}
+
 /// Ops strictly between `a` and `b` (one block) that are pure and do not use `a`.
-bool onlyPureBetween(EpochOp a, EpochOp b) {
+bool onlyPureBetween(Operation *a, Operation *b) {
   for (Operation *op = a->getNextNode(); op != b; op = op->getNextNode())
     if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
       return false;
   return true;
+}
+
+/// Moves `next`'s body to the end of `into`'s; the pure ops between them go before `into`.
+void fuseInto(EpochOp into, EpochOp next) {
+  for (Operation *op = into->getNextNode(); op != next.getOperation();) {
+    Operation *following = op->getNextNode();
+    op->moveBefore(into);
+    op = following;
+  }
+  Block &dst = into.getBody().front();
+  Block &src = next.getBody().front();
+  Operation *dstYield = dst.getTerminator();
+  src.getTerminator()->erase();
+  dst.getOperations().splice(Block::iterator(dstYield), src.getOperations());
+  next.erase();
+}
+
+/// Fuses the runs of adjacent epochs of every block; returns how many epochs went. A
+/// refusal is printed once, though later rounds look at the same epochs again.
+unsigned fuseAdjacent(ModuleOp module, std::set<std::string> &said) {
+  SmallVector<SmallVector<EpochOp>> runs;
+  module.walk([&](Block *block) {
+    SmallVector<EpochOp> run;
+    for (Operation &op : *block) {
+      auto epoch = dyn_cast<EpochOp>(&op);
+      if (!epoch)
+        continue;
+      if (!run.empty() && !onlyPureBetween(run.back(), epoch)) {
+        if (run.size() > 1)
+          runs.push_back(run);
+        run.clear();
+      }
+      run.push_back(epoch);
+    }
+    if (run.size() > 1)
+      runs.push_back(run);
+  });
+  unsigned fused = 0;
+  for (auto &run : runs) {
+    EpochOp into = run.front();
+    EpochFacts acc = factsOf(into);
+    for (EpochOp next : llvm::drop_begin(run)) {
+      EpochFacts facts = factsOf(next);
+      std::string why = !acc.refusal.empty()     ? "the earlier epoch: " + acc.refusal
+                        : !facts.refusal.empty() ? facts.refusal
+                                                 : facts.asLater;
+      if (why.empty()) {
+        SmallVector<AcquireRecord> both(acc.records);
+        both.append(facts.records.begin(), facts.records.end());
+        why = hazardOf(both);
+      }
+      if (!why.empty()) {
+        std::string line = "epoch kept apart from the one at " +
+                           locationString(into->getLoc()) + ": " + why;
+        if (said.insert(locationString(next->getLoc()) + line).second)
+          CARTS_DEBUG(kChannel, next) << line << "\n";
+        into = next;
+        acc = std::move(facts);
+        continue;
+      }
+      CARTS_DEBUG(kChannel, next) << "epoch fused into the one at "
+                                  << locationString(into->getLoc())
+                                  << ": its datablocks order its tasks after the earlier ones\n";
+      fuseInto(into, next);
+      acc.records.append(facts.records.begin(), facts.records.end());
+      ++fused;
+    }
+  }
+  return fused;
+}
+
+/// A host loop whose body is one epoch and pure ops gets the epoch around it instead, when
+/// the datablocks order each iteration's tasks after the previous one's. Returns how many.
+unsigned hoistOutOfLoops(ModuleOp module, std::set<std::string> &said) {
+  SmallVector<std::pair<scf::ForOp, EpochOp>> candidates;
+  module.walk([&](scf::ForOp loop) {
+    if (loop->getParentOfType<EdtOp>() || loop->getNumResults() != 0)
+      return;
+    EpochOp only;
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (auto epoch = dyn_cast<EpochOp>(&op)) {
+        if (only)
+          return;
+        only = epoch;
+      } else if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0) {
+        return;
+      }
+    }
+    if (only)
+      candidates.push_back({loop, only});
+  });
+  unsigned hoisted = 0;
+  for (auto [loop, epoch] : candidates) {
+    EpochFacts facts = factsOf(epoch);
+    std::string why = !facts.refusal.empty() ? facts.refusal : facts.asLater;
+    if (why.empty()) {
+      // Two iterations back to back: the second one's loops are other loops.
+      SmallVector<AcquireRecord> twice(facts.records);
+      for (AcquireRecord r : facts.records) {
+        r.copy = 1;
+        twice.push_back(r);
+      }
+      why = hazardOf(twice);
+    }
+    if (!why.empty()) {
+      std::string line = "loop keeps an epoch per iteration: " + why;
+      if (said.insert(locationString(loop->getLoc()) + line).second)
+        CARTS_DEBUG(kChannel, loop) << line << "\n";
+      continue;
+    }
+    CARTS_DEBUG(kChannel, loop) << "loop inside one epoch: its datablocks order each "
+                                   "iteration's tasks after the previous one's\n";
+    OpBuilder b(loop);
+    auto outer = EpochOp::create(b, epoch.getLoc(), b.getI64Type());
+    Block *body = b.createBlock(&outer.getBody());
+    b.setInsertionPointToEnd(body);
+    auto yield = YieldOp::create(b, epoch.getLoc());
+    loop->moveBefore(yield);
+    Block &inner = epoch.getBody().front();
+    inner.getTerminator()->erase();
+    loop.getBody()->getOperations().splice(Block::iterator(epoch), inner.getOperations());
+    epoch.erase();
+    ++hoisted;
+  }
+  return hoisted;
 }
 
 struct EpochFusion : arts::impl::EpochFusionBase<EpochFusion> {
@@ -92,67 +274,18 @@ struct EpochFusion : arts::impl::EpochFusionBase<EpochFusion> {
                                        "epoch by epoch)\n";
       return;
     }
-    // Runs of epochs adjacent in one block, in program order.
-    SmallVector<SmallVector<EpochOp>> runs;
-    module.walk([&](Block *block) {
-      SmallVector<EpochOp> run;
-      for (Operation &op : *block) {
-        auto epoch = dyn_cast<EpochOp>(&op);
-        if (!epoch)
-          continue;
-        if (!run.empty() && !onlyPureBetween(run.back(), epoch)) {
-          if (run.size() > 1)
-            runs.push_back(run);
-          run.clear();
-        }
-        run.push_back(epoch);
-      }
-      if (run.size() > 1)
-        runs.push_back(run);
-    });
-    unsigned fused = 0;
-    for (auto &run : runs) {
-      EpochOp into = run.front();
-      EpochFacts acc = factsOf(into);
-      for (EpochOp next : llvm::drop_begin(run)) {
-        EpochFacts facts = factsOf(next);
-        std::string why = !acc.refusal.empty()     ? "the earlier epoch: " + acc.refusal
-                          : !facts.refusal.empty() ? facts.refusal
-                                                   : facts.asLater;
-        if (why.empty())
-          for (Operation *alloc : facts.concurrent)
-            if (acc.concurrent.contains(alloc)) {
-              why = "both write the datablock of " + locationString(alloc->getLoc()) +
-                    " concurrent";
-              break;
-            }
-        if (!why.empty()) {
-          CARTS_DEBUG(kChannel, next) << "epoch kept apart from the one at "
-                                      << locationString(into->getLoc()) << ": " << why << "\n";
-          into = next;
-          acc = std::move(facts);
-          continue;
-        }
-        CARTS_DEBUG(kChannel, next) << "epoch fused into the one at "
-                                    << locationString(into->getLoc())
-                                    << ": its datablocks order its tasks after the earlier ones\n";
-        // The pure ops in between go first, then next's body joins the end of into's.
-        for (Operation *op = into->getNextNode(); op != next.getOperation();) {
-          Operation *following = op->getNextNode();
-          op->moveBefore(into);
-          op = following;
-        }
-        Block &dst = into.getBody().front();
-        Block &src = next.getBody().front();
-        Operation *dstYield = dst.getTerminator();
-        src.getTerminator()->erase();
-        dst.getOperations().splice(Block::iterator(dstYield), src.getOperations());
-        next.erase();
-        acc.concurrent.insert(facts.concurrent.begin(), facts.concurrent.end());
-        ++fused;
-      }
+    // Fusing can make a loop's body one epoch, and hoisting can make epochs adjacent.
+    unsigned fused = 0, hoisted = 0;
+    std::set<std::string> said;
+    for (;;) {
+      unsigned f = fuseAdjacent(module, said), h = hoistOutOfLoops(module, said);
+      fused += f;
+      hoisted += h;
+      if (f + h == 0)
+        break;
     }
-    CARTS_DEBUG(kChannel, module) << fused << " epochs fused\n";
+    CARTS_DEBUG(kChannel, module) << fused << " epochs fused, " << hoisted
+                                  << " loops inside one epoch\n";
   }
 };
 } // namespace

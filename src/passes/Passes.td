@@ -309,18 +309,26 @@ def Epochs : Pass<"arts-epochs", "ModuleOp"> {
 }
 
 def EpochFusion : Pass<"arts-epoch-fusion", "ModuleOp"> {
-  let summary = "adjacent epochs whose datablocks already order their tasks become one";
+  let summary = "epochs whose datablocks already order their tasks become one";
   let description = [{
     Runs after arts-epochs, on one node only (`arts.nodes`). Two epochs next
     to each other in one block, with only pure arithmetic between them, become
     one epoch: the later loop's tasks are created while the earlier loop's
     still run, and wait for them through their datablock acquires instead of
     the creator's wait (the runtime grants each datablock in registration
-    order). Epochs stay apart when both acquire one datablock `concurrent`
-    (the later writers would share the earlier generation), when the later
-    one has host code with memory effects besides its acquires and launches,
-    when an acquire's datablock is not a db_alloc in sight, or when an epoch's
-    handle is used. Channel: `epochs` (each fusion or refusal, with why).
+    order, and a request shares the generation being served only when nothing
+    is queued ahead of it). A host loop whose body is one epoch and pure
+    arithmetic then gets the epoch around it, when each iteration's acquires
+    order its tasks after the previous iteration's: a time loop of a stencil
+    becomes one epoch of dataflow. Repeated until nothing changes.
+
+    Epochs stay apart (and loops keep an epoch per iteration) when two loops
+    acquire one datablock `concurrent` with no acquire of another mode of it
+    that surely runs in between (the later writers would share the earlier
+    generation), when the later epoch has host code with memory effects
+    besides its acquires and launches, when a `concurrent` acquire's datablock
+    is not a db_alloc in sight, or when an epoch's handle is used. Channel:
+    `epochs` (each fusion, hoist or refusal, with why).
 
     ```mlir
     // before
