@@ -248,7 +248,7 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"minChunkOps", "min-chunk-ops", "int64_t", /*default=*/"16384",
+    Option<"minChunkOps", "min-chunk-ops", "int64_t", /*default=*/"65536",
            "Within one node, a static loop's chunks get at least ceil(min-chunk-ops / "
            "weight) iterations, weight being a rough operation count of one iteration "
            "(0: always the static share)">

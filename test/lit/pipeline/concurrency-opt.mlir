@@ -65,16 +65,16 @@
 // OPT-NOT: arts.epoch
 
 // Minimum chunks of the mean and variance loops (channels) and of the collapsed normalize,
-// scale and bias loops (image x channel pairs, weighed by one pair's work): ceil(16384 /
+// scale and bias loops (image x channel pairs, weighed by one pair's work): ceil(65536 /
 // weight), each above the static share of 4 channels or 8 pairs over 2 workers.
-// DB: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 21 iterations (about 782 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
-// DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 16 iterations (about 1039 operations each) workers=2
+// DB: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 84 iterations (about 782 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
+// DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 64 iterations (about 1039 operations each) workers=2
 // DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: {{.*}}: chunk=static share ceil(trips/workers), at least 36 iterations (about 458 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: {{.*}}: chunk=static share ceil(trips/workers), at least 144 iterations (about 458 operations each) workers=2
 // DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: {{.*}}: chunk=static share ceil(trips/workers), at least 51 iterations (about 322 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
 // DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: {{.*}}: chunk=static share ceil(trips/workers), at least 51 iterations (about 322 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
 // On one node x stays one datablock: the mean and variance loops read every image of it and
 // the collapsed loops index it by k / 4.
 // DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)

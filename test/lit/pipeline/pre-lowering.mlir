@@ -1,13 +1,13 @@
-// Exit invariants of pre-lowering on batchnorm (mini with 32 images, 2 workers): every chunk
+// Exit invariants of pre-lowering on batchnorm (mini with 128 images, 2 workers): every chunk
 // task is an outlined EDT function created inside its epoch, with one rec_dep per acquire in
 // dependency order; every datablock is a GUID/payload table filled by reserve_guid and
 // db_create and destroyed block by block; no high-level ARTS op is left and the output
-// re-parses. With 32 images (BN_N=32) each of the 2 workers gets 2 channels of the mean and
-// variance loops and 64 image x channel pairs of the collapse(2) loops, at least the minimum
+// re-parses. With 128 images (BN_N=128) each of the 2 workers gets 2 channels of the mean and
+// variance loops and 256 image x channel pairs of the collapse(2) loops, at least the minimum
 // chunk, so every loop keeps 2 chunks; with the 2 images of mini each loop would be a single
 // task.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -DBN_N=32 -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
+// RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -DBN_N=128 -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --pre-lowering | carts-opt \
 // RUN:   | FileCheck %s --implicit-check-not='arts.edt <' --implicit-check-not=arts.epoch \
 // RUN:       --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_acquire --implicit-check-not=arts.db_ref \
@@ -67,13 +67,13 @@
 // DEBUG: [edt-lowering] {{.*}}batchnorm.c:123:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:134:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:143:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
-// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #0 mode=in table=memref<?xmemref<32x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #0 mode=in table=memref<?xmemref<128x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #1 mode=concurrent table=memref<?xmemref<4xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: task -> @__arts_edt_0 params=({{.*}}) deps=2
 // DEBUG: [edt-lowering] {{.*}}: task -> @__arts_edt_1 params=({{.*}}) deps=3
-// DEBUG: [edt-lowering] {{.*}}: dep #3 mode=concurrent table=memref<?xmemref<32x4x64xf32>>
+// DEBUG: [edt-lowering] {{.*}}: dep #3 mode=concurrent table=memref<?xmemref<128x4x64xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_2 params=({{.*}}) deps=4
-// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=concurrent table=memref<?xmemref<32x4x64xf32>>
+// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=concurrent table=memref<?xmemref<128x4x64xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_3 params=({{.*}}) deps=2
-// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=concurrent table=memref<?xmemref<32x4x64xf32>>
+// DEBUG: [edt-lowering] {{.*}}: dep #1 mode=concurrent table=memref<?xmemref<128x4x64xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}: task -> @__arts_edt_4 params=({{.*}}) deps=2
