@@ -19,6 +19,7 @@ from mlir import ir
 from mlir.dialects import arith, func, llvm, memref, scf
 
 from ..errors import CartsError
+from ..openmp_routines import OPENMP_ROUTINES
 from . import clang_support as cs
 from . import typemap as tm
 from .typemap import scalar_of
@@ -80,7 +81,8 @@ class CallEmitter:
                 return result
         if name in ("realloc", "qsort", "bsearch", "setjmp", "longjmp", "signal"):
             raise cs.unsupported(c, f"call to '{name}'")
-        if not callee.canonical.location.is_in_system_header and not _libc_has(name):
+        if (not callee.canonical.location.is_in_system_header and not _libc_has(name)
+                and name not in OPENMP_ROUTINES):
             raise CartsError(f"call to '{name}', which is declared but never defined",
                              cs.location_of(c))
         ftype = tm.canon(callee.type)

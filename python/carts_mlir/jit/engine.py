@@ -1,9 +1,9 @@
 """LLVM IR text -> machine code with llvmlite (MCJIT, host CPU, -O3) -> ``main(argc, argv)``.
 
 Library symbols (libc, libm) resolve from the process.  The OpenMP routines a sequential
-program may call are defined here in LLVM IR, for one thread: ``omp_get_thread_num`` is
-0, ``omp_get_num_threads``/``omp_get_max_threads`` are 1, ``omp_get_wtime`` reads
-``CLOCK_MONOTONIC``.
+program may call are defined in LLVM IR (``openmp_routines.py``) and linked here, for one
+thread: ``omp_get_thread_num`` is 0, ``omp_get_num_threads``/``omp_get_max_threads`` are 1,
+``omp_get_wtime`` reads ``CLOCK_MONOTONIC``.
 """
 
 from __future__ import annotations
@@ -18,33 +18,7 @@ from dataclasses import dataclass
 import llvmlite.binding as llvm
 
 from ..errors import CartsError
-
-#: Definitions the JIT links next to the program (sequential OpenMP runtime).
-SEQUENTIAL_RUNTIME_IR = r"""
-%timespec = type { i64, i64 }
-declare i32 @clock_gettime(i32, ptr)
-
-define double @omp_get_wtime() {
-  %ts = alloca %timespec
-  %rc = call i32 @clock_gettime(i32 1, ptr %ts)
-  %sec_ptr = getelementptr %timespec, ptr %ts, i32 0, i32 0
-  %nsec_ptr = getelementptr %timespec, ptr %ts, i32 0, i32 1
-  %sec = load i64, ptr %sec_ptr
-  %nsec = load i64, ptr %nsec_ptr
-  %s = sitofp i64 %sec to double
-  %ns = sitofp i64 %nsec to double
-  %frac = fmul double %ns, 1.0e-9
-  %t = fadd double %s, %frac
-  ret double %t
-}
-define double @omp_get_wtick() { ret double 1.0e-9 }
-define i32 @omp_get_thread_num() { ret i32 0 }
-define i32 @omp_get_num_threads() { ret i32 1 }
-define i32 @omp_get_max_threads() { ret i32 1 }
-define i32 @omp_get_num_procs() { ret i32 1 }
-define i32 @omp_in_parallel() { ret i32 0 }
-define void @omp_set_num_threads(i32 %n) { ret void }
-"""
+from ..openmp_routines import SEQUENTIAL_RUNTIME_IR
 
 
 #: LLVM options, set once per process. ``-force-ordered-reductions``: a loop accumulating a

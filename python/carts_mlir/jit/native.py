@@ -9,7 +9,7 @@ emission, and the system C compiler as the linker.
 An ARTS program links against the native runtime (``libcartsrt.so``) with an rpath, so the
 executable runs from anywhere: the runtime's own directory by default, or ``rpath`` (e.g.
 ``$ORIGIN`` when the library is copied next to the executable). The OpenMP routines a program
-calls resolve as in the JIT: the definitions of :data:`engine.SEQUENTIAL_RUNTIME_IR` that the
+calls resolve as in the JIT: the definitions of :data:`openmp_routines.SEQUENTIAL_RUNTIME_IR` that the
 program does not define itself are compiled into the executable.
 """
 
