@@ -35,9 +35,10 @@ namespace {
 constexpr const char *kChannel = "epochs";
 
 /// One acquire an epoch's host code registers, in program order. `group` is the loop that
-/// launches the task (its chunk tasks may share a generation), `copy` tells two iterations
-/// of an enclosing loop apart, and `guaranteed` says the acquire runs whenever the epoch
-/// does (every loop around it inside the epoch has constant, non-empty bounds).
+/// launches the chunk tasks of one work-sharing loop (they may share a generation), else the
+/// acquire itself; `copy` tells two iterations of an enclosing loop apart, and `guaranteed`
+/// says the acquire runs whenever the epoch does (every loop around it inside the epoch has
+/// constant, non-empty bounds).
 struct AcquireRecord {
   Operation *db; ///< its db_alloc, or null when it cannot be told
   ArtsMode mode;
@@ -60,6 +61,17 @@ Operation *allocOf(DbAcquireOp acquire) {
   return isa_and_nonnull<DbAllocOp>(def) ? def : nullptr;
 }
 
+/// The loop launching the chunk tasks (`arts.team_workers`) this acquire feeds, directly
+/// around it; else the acquire alone.
+Operation *groupOf(DbAcquireOp acquire) {
+  auto loop = dyn_cast<scf::ForOp>(acquire->getParentOp());
+  if (loop)
+    for (Operation *user : acquire->getUsers())
+      if (isa<EdtOp>(user) && user->hasAttr("arts.team_workers"))
+        return loop;
+  return acquire;
+}
+
 bool runsAtLeastOnce(scf::ForOp loop) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
@@ -77,13 +89,9 @@ EpochFacts factsOf(EpochOp epoch) {
     if (isa<EdtOp>(op))
       return WalkResult::skip(); // the task's body runs inside the task
     if (auto acquire = dyn_cast<DbAcquireOp>(op)) {
-      AcquireRecord record{allocOf(acquire), acquire.getMode(), op, 0, true};
-      bool nearest = true;
+      AcquireRecord record{allocOf(acquire), acquire.getMode(), groupOf(acquire), 0, true};
       for (Operation *up = op->getParentOp(); up != epoch.getOperation(); up = up->getParentOp()) {
         auto loop = dyn_cast<scf::ForOp>(up);
-        if (loop && nearest)
-          record.group = loop;
-        nearest = nearest && !loop;
         if (!loop || !runsAtLeastOnce(loop))
           record.guaranteed = false;
       }

@@ -233,7 +233,7 @@ func.func @time_loop(%steps: index) {
             : memref<?xi64>, memref<?xmemref<?xf32>>
         %bg, %bp = arts.db_acquire <concurrent> (%gb, %pb : memref<?xi64>, memref<?xmemref<?xf32>>)
             : memref<?xi64>, memref<?xmemref<?xf32>>
-        arts.edt <task> <intranode> route(%r) (%ap, %bp : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) {
+        arts.edt <task> <intranode> route(%r) (%ap, %bp : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) attributes {arts.team_workers = 2 : i64} {
         ^bb0(%va: memref<?xmemref<?xf32>>, %vb: memref<?xmemref<?xf32>>):
           arts.db_release(%va : memref<?xmemref<?xf32>>)
           arts.db_release(%vb : memref<?xmemref<?xf32>>)
@@ -246,7 +246,7 @@ func.func @time_loop(%steps: index) {
             : memref<?xi64>, memref<?xmemref<?xf32>>
         %ag, %ap = arts.db_acquire <concurrent> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
             : memref<?xi64>, memref<?xmemref<?xf32>>
-        arts.edt <task> <intranode> route(%r) (%bp, %ap : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) {
+        arts.edt <task> <intranode> route(%r) (%bp, %ap : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) attributes {arts.team_workers = 2 : i64} {
         ^bb0(%vb: memref<?xmemref<?xf32>>, %va: memref<?xmemref<?xf32>>):
           arts.db_release(%vb : memref<?xmemref<?xf32>>)
           arts.db_release(%va : memref<?xmemref<?xf32>>)
@@ -259,7 +259,7 @@ func.func @time_loop(%steps: index) {
       scf.for %k = %c0 to %c2 step %c1 {
         %ag, %ap = arts.db_acquire <concurrent> (%ga, %pa : memref<?xi64>, memref<?xmemref<?xf32>>)
             : memref<?xi64>, memref<?xmemref<?xf32>>
-        arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) {
+        arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xf32>>) attributes {arts.team_workers = 2 : i64} {
         ^bb0(%va: memref<?xmemref<?xf32>>):
           arts.db_release(%va : memref<?xmemref<?xf32>>)
         }
