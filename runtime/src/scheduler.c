@@ -4,11 +4,12 @@
    its own deque (LIFO for locality), idle workers steal from the top of others' deques.
    Threads that are not workers hand ready tasks over through a small injection queue. A task
    whose route asks for a worker goes to that worker's mailbox instead; the worker looks there
-   right after its own deque, and others take from it only while its owner is busy.
+   right after its own deque, and others take from it only while its owner is busy, or once
+   they have been idle for a while (its owner's thread may be descheduled, or asleep).
 
    Idle workers spin briefly, then park on a condition variable. A thread about to park
    announces itself in `sleepers` and re-checks for work; a thread that makes work visible
-   checks `sleepers` after a full fence and, if needed, bumps `park_seq` and signals. One of
+   checks `sleepers` after a full barrier and, if needed, bumps `park_seq` and signals. One of
    the two always sees the other, so no wake-up is lost (the timed wait is only a backstop).
 
    A task waiting on an epoch keeps its worker busy: it runs other ready tasks until the
