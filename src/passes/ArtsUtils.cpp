@@ -30,6 +30,12 @@ static bool parsePositive(llvm::StringRef text, int64_t &out) {
   return true;
 }
 
+int64_t mlir::arts::moduleNodes(ModuleOp module) {
+  if (auto attr = module->getAttrOfType<IntegerAttr>("arts.nodes"))
+    return std::max<int64_t>(1, attr.getInt());
+  return 1;
+}
+
 LogicalResult mlir::arts::readMachineConfig(llvm::StringRef path, int64_t threadsOverride,
                                             int64_t nodesOverride, MachineConfig &config,
                                             std::string &error) {

@@ -41,6 +41,10 @@ LogicalResult readMachineConfig(llvm::StringRef path, int64_t threadsOverride,
                                 int64_t nodesOverride, MachineConfig &config,
                                 std::string &error);
 
+/// The node count a module was compiled for (`arts.nodes`, set by arts-concurrency);
+/// 1 when absent.
+int64_t moduleNodes(ModuleOp module);
+
 //===----------------------------------------------------------------------===//
 // Routing: the one rule for task routes and datablock owners
 //===----------------------------------------------------------------------===//

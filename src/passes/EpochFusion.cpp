@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/ArtsUtils.h"
 #include "passes/Debug.h"
 #include "passes/PassDetail.h"
 
@@ -274,10 +275,7 @@ unsigned hoistOutOfLoops(ModuleOp module, std::set<std::string> &said) {
 struct EpochFusion : arts::impl::EpochFusionBase<EpochFusion> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int64_t nodes = 1;
-    if (auto attr = module->getAttrOfType<IntegerAttr>("arts.nodes"))
-      nodes = attr.getInt();
-    if (nodes > 1) {
+    if (moduleNodes(module) > 1) {
       CARTS_DEBUG(kChannel, module) << "several nodes: epochs not fused (host sync works "
                                        "epoch by epoch)\n";
       return;

@@ -54,8 +54,7 @@ struct Placement {
 Placement placementOf(EdtOp parallel) {
   Placement p;
   auto module = parallel->getParentOfType<ModuleOp>();
-  if (auto attr = module->getAttrOfType<IntegerAttr>("arts.nodes"))
-    p.nodes = std::max<int64_t>(1, attr.getInt());
+  p.nodes = moduleNodes(module);
   p.runNodes = p.nodes;
   if (auto attr = module->getAttrOfType<IntegerAttr>("arts.threads"))
     p.workersPerNode = std::max<int64_t>(1, attr.getInt());

@@ -42,6 +42,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/ArtsUtils.h"
 #include "passes/Debug.h"
 #include "passes/PassDetail.h"
 
@@ -388,10 +389,7 @@ void HostSyncWalker::visitIf(scf::IfOp op, SyncState &state, Mode mode) {
 struct HostSync : arts::impl::HostSyncBase<HostSync> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int64_t nodes = 1;
-    if (auto attr = module->getAttrOfType<IntegerAttr>("arts.nodes"))
-      nodes = attr.getInt();
-    if (nodes <= 1) {
+    if (moduleNodes(module) <= 1) {
       CARTS_DEBUG(kChannel, module) << "one node: no host sync\n";
       return;
     }
