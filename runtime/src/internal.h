@@ -345,6 +345,12 @@ typedef struct rt_worker {
   /* Task memory that ended on other workers comes back here (pushed one by one, taken all
      at once). */
   _Alignas(RT_CACHE_LINE) _Atomic(rt_edt *) pool_returned;
+  /* Parking: the worker sleeps on a condition variable of its own until `park_seq` moves,
+     so that a task routed to it wakes it alone. */
+  _Alignas(RT_CACHE_LINE) _Atomic int sleeping;
+  _Atomic uint64_t park_seq;
+  pthread_mutex_t park_lock;
+  pthread_cond_t park_cond;
 } __attribute__((aligned(RT_CACHE_LINE))) rt_worker;
 
 /* No preferred worker. */
@@ -355,7 +361,7 @@ void rt_sched_push(rt_edt *t);
 /* Run ready tasks until `e` has ended; false if the runtime shut down first. */
 int rt_sched_help_until(rt_epoch *e);
 
-/* Wake every parked thread (an epoch some thread waits on ended, or shutdown). */
+/* Wake every parked worker (an epoch a worker waits on ended, or shutdown). */
 void rt_sched_wake_all(void);
 void rt_request_shutdown(void);
 
@@ -376,13 +382,9 @@ typedef struct rt_state {
   _Atomic uint64_t init_key; /* next deterministic key */
   _Atomic uint64_t run_seq;  /* next block of run-time keys */
 
-  /* Parking: idle threads sleep on `park_cond` until `park_seq` moves. */
   char pad0[RT_CACHE_LINE];
-  _Atomic int32_t sleepers;
+  _Atomic int32_t sleepers;     /* parked workers */
   _Atomic int32_t idle_workers; /* workers with nothing to run (spinning or parked) */
-  _Atomic uint64_t park_seq;
-  pthread_mutex_t park_lock;
-  pthread_cond_t park_cond;
 
   /* Ready tasks made by threads that are not workers. */
   char pad1[RT_CACHE_LINE];

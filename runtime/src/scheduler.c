@@ -7,10 +7,12 @@
    right after its own deque, and others take from it only while its owner is busy, or once
    they have been idle for a while (its owner's thread may be descheduled, or asleep).
 
-   Idle workers spin briefly, then park on a condition variable. A thread about to park
-   announces itself in `sleepers` and re-checks for work; a thread that makes work visible
-   checks `sleepers` after a full barrier and, if needed, bumps `park_seq` and signals. One of
-   the two always sees the other, so no wake-up is lost (the timed wait is only a backstop).
+   Idle workers spin briefly, then park, each on a condition variable of its own. A worker
+   about to park sets its `sleeping` flag and re-checks for work; a thread that makes work
+   visible reads the flag after a full barrier and, if it is set, bumps the worker's
+   `park_seq` and signals. One of the two always sees the other, so no wake-up is lost (the
+   timed wait is only a backstop). A task routed to a worker wakes that worker alone; other
+   ready tasks wake one parked worker; an epoch some worker waits on, ending, wakes them all.
 
    A task waiting on an epoch keeps its worker busy: it runs other ready tasks until the
    epoch ends (nested waits run on the same stack). */
@@ -153,25 +155,43 @@ static inline int should_stop_idling(rt_epoch *e, int look) {
          (e && atomic_load_explicit(&e->done, memory_order_relaxed));
 }
 
-void rt_sched_wake_all(void) {
-  pthread_mutex_lock(&rt.park_lock);
-  atomic_fetch_add_explicit(&rt.park_seq, 1, memory_order_relaxed);
-  pthread_cond_broadcast(&rt.park_cond);
-  pthread_mutex_unlock(&rt.park_lock);
+/* Wake worker `w` if it is parked. The caller made work visible with a full barrier before,
+   and the worker announces `sleeping` with one before it re-checks for work: one of the two
+   sees the other. */
+static inline void wake_worker(rt_worker *w) {
+  if (atomic_load_explicit(&w->sleeping, memory_order_seq_cst)) {
+    pthread_mutex_lock(&w->park_lock);
+    atomic_fetch_add_explicit(&w->park_seq, 1, memory_order_relaxed);
+    pthread_cond_signal(&w->park_cond);
+    pthread_mutex_unlock(&w->park_lock);
+  }
 }
 
+void rt_sched_wake_all(void) {
+  atomic_thread_fence(memory_order_seq_cst);
+  for (uint32_t i = 0; i < rt.threads; i++)
+    wake_worker(&rt.workers[i]);
+}
+
+/* Work anyone may take appeared: wake one parked worker, if there is one. */
 static inline void wake_one(void) {
   atomic_thread_fence(memory_order_seq_cst);
-  if (atomic_load_explicit(&rt.sleepers, memory_order_relaxed) > 0) {
-    pthread_mutex_lock(&rt.park_lock);
-    atomic_fetch_add_explicit(&rt.park_seq, 1, memory_order_relaxed);
-    pthread_cond_signal(&rt.park_cond);
-    pthread_mutex_unlock(&rt.park_lock);
+  if (atomic_load_explicit(&rt.sleepers, memory_order_relaxed) <= 0)
+    return;
+  rt_worker *self = rt_tls_worker;
+  uint32_t start = self ? self->id + 1 : 0;
+  for (uint32_t i = 0; i < rt.threads; i++) {
+    rt_worker *w = &rt.workers[(start + i) % rt.threads];
+    if (atomic_load_explicit(&w->sleeping, memory_order_seq_cst)) {
+      wake_worker(w);
+      return;
+    }
   }
 }
 
 /* Nothing to run: poll for a while, then sleep until work appears, `e` ends or shutdown.
-   The last worker to go idle watches for a run that can no longer progress. */
+   Workers alone wait here. The last worker to go idle watches for a run that can no longer
+   progress. */
 static void idle_wait(rt_epoch *e) {
   uint64_t start = now_ns(), spin = (uint64_t)rt.cfg.spin_ns, spent = 0;
   rt_worker *self = rt_tls_worker;
@@ -180,11 +200,9 @@ static void idle_wait(rt_epoch *e) {
     int far = spent > STALE_MAIL_NS ? LOOK_STALE : LOOK_OTHERS;
     for (int i = 0; i < 32; i++) {
       if (should_stop_idling(e, (i & 7) == 0 ? far : LOOK_OWN)) {
-        if (self) {
-          self->take_stale_mail = far == LOOK_STALE;
-          if (rt.cfg.profile)
-            self->idle_ns += now_ns() - start;
-        }
+        self->take_stale_mail = far == LOOK_STALE;
+        if (rt.cfg.profile)
+          self->idle_ns += now_ns() - start;
         return;
       }
       cpu_relax();
@@ -195,17 +213,16 @@ static void idle_wait(rt_epoch *e) {
     if (spent > 50000)
       sched_yield(); /* on a busy machine, let runnable threads (ours too) have the core */
   }
-  if (self)
-    self->parks++;
+  self->parks++;
 
-  uint64_t seq = atomic_load_explicit(&rt.park_seq, memory_order_seq_cst);
+  uint64_t seq = atomic_load_explicit(&self->park_seq, memory_order_relaxed);
   atomic_fetch_add_explicit(&rt.sleepers, 1, memory_order_seq_cst);
+  atomic_store_explicit(&self->sleeping, 1, memory_order_seq_cst);
   if (e)
     atomic_fetch_add_explicit(&e->waiters, 1, memory_order_seq_cst);
   atomic_thread_fence(memory_order_seq_cst); /* before the re-check's relaxed reads */
   int stuck = 0;
-  if (self)
-    self->take_stale_mail = 1; /* it waited long: any mailbox is fair game afterwards */
+  self->take_stale_mail = 1; /* it waited long: any mailbox is fair game afterwards */
   if (!should_stop_idling(e, LOOK_STALE)) {
     int watch = rt.cfg.deadlock_s > 0 && !rt.net &&
                 atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads;
@@ -216,17 +233,18 @@ static void idle_wait(rt_epoch *e) {
     until.tv_nsec += (long)(wait_ns % 1000000000u);
     until.tv_sec += until.tv_nsec / 1000000000;
     until.tv_nsec %= 1000000000;
-    pthread_mutex_lock(&rt.park_lock);
+    pthread_mutex_lock(&self->park_lock);
     int timed_out = 0;
-    while (atomic_load_explicit(&rt.park_seq, memory_order_relaxed) == seq && !timed_out)
-      timed_out = pthread_cond_timedwait(&rt.park_cond, &rt.park_lock, &until) == ETIMEDOUT;
-    stuck = watch && timed_out && atomic_load_explicit(&rt.park_seq, memory_order_relaxed) == seq;
-    pthread_mutex_unlock(&rt.park_lock);
+    while (atomic_load_explicit(&self->park_seq, memory_order_relaxed) == seq && !timed_out)
+      timed_out = pthread_cond_timedwait(&self->park_cond, &self->park_lock, &until) == ETIMEDOUT;
+    stuck = watch && timed_out && atomic_load_explicit(&self->park_seq, memory_order_relaxed) == seq;
+    pthread_mutex_unlock(&self->park_lock);
   }
   if (e)
     atomic_fetch_sub_explicit(&e->waiters, 1, memory_order_relaxed);
+  atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
   atomic_fetch_sub_explicit(&rt.sleepers, 1, memory_order_relaxed);
-  if (self && rt.cfg.profile)
+  if (rt.cfg.profile)
     self->idle_ns += now_ns() - start;
   if (stuck && atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads &&
       !should_stop_idling(e, LOOK_STALE))
@@ -273,11 +291,9 @@ static rt_edt *mail_take(rt_worker *from) {
 void rt_sched_push(rt_edt *t) {
   rt_worker *w = rt_tls_worker;
   if (t->worker != RT_ANY_WORKER && (w == NULL || w->id != t->worker)) {
-    mail(&rt.workers[t->worker], t);
-    /* Parked workers share one condition variable: wake them all so that the one asked
-       for is among them (a parallel loop's chunks need every worker anyway). */
-    if (atomic_load_explicit(&rt.sleepers, memory_order_seq_cst) > 0)
-      rt_sched_wake_all();
+    rt_worker *to = &rt.workers[t->worker];
+    mail(to, t); /* its seq_cst add orders the mail before the read of `sleeping` */
+    wake_worker(to);
     return;
   }
   if (RT_LIKELY(w != NULL)) {
@@ -570,13 +586,14 @@ static void teardown(void) {
   free(unrun.items);
   rt_edt_pools_destroy();
   rt_table_destroy();
-  for (uint32_t i = 0; i < rt.threads; i++)
+  for (uint32_t i = 0; i < rt.threads; i++) {
     rt_deque_destroy(&rt.workers[i].deque);
+    pthread_mutex_destroy(&rt.workers[i].park_lock);
+    pthread_cond_destroy(&rt.workers[i].park_cond);
+  }
   free(rt.workers);
   rt.workers = NULL;
   rt.top = NULL;
-  pthread_mutex_destroy(&rt.park_lock);
-  pthread_cond_destroy(&rt.park_cond);
   pthread_mutex_destroy(&gate.lock);
   pthread_cond_destroy(&gate.cond);
 }
@@ -593,16 +610,9 @@ static void reset_state(const rt_config *cfg) {
   atomic_store(&rt.run_seq, 0);
   atomic_store(&rt.sleepers, 0);
   atomic_store(&rt.idle_workers, 0);
-  atomic_store(&rt.park_seq, 0);
   atomic_store(&rt.inject_count, 0);
   rt.inject_head = rt.inject_tail = NULL;
 
-  pthread_mutex_init(&rt.park_lock, NULL);
-  pthread_condattr_t attr;
-  pthread_condattr_init(&attr);
-  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-  pthread_cond_init(&rt.park_cond, &attr);
-  pthread_condattr_destroy(&attr);
   rt_lock_init(&rt.inject_lock);
   pthread_mutex_init(&gate.lock, NULL);
   pthread_cond_init(&gate.cond, NULL);
@@ -614,13 +624,19 @@ static void reset_state(const rt_config *cfg) {
   if (!rt.workers)
     rt_fatal_plain("out of memory for %u workers", rt.threads);
   memset(rt.workers, 0, sizeof(rt_worker) * rt.threads);
+  pthread_condattr_t attr; /* parked workers time out on the monotonic clock */
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_worker *w = &rt.workers[i];
     w->id = i;
     w->rng = UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
     rt_deque_init(&w->deque, DEQUE_INITIAL_SIZE);
     rt_lock_init(&w->mail_lock);
+    pthread_mutex_init(&w->park_lock, NULL);
+    pthread_cond_init(&w->park_cond, &attr);
   }
+  pthread_condattr_destroy(&attr);
 }
 
 int artsRT(int argc, char **argv) {
