@@ -242,6 +242,27 @@ def Arts_DbSyncOp : Arts_Op<"db_sync"> {
   let hasVerifier = 1;
 }
 
+def Arts_DependOp : Arts_Op<"depend"> {
+  let summary = "a task's declared dependence on a memref (an OpenMP depend item)";
+  let description = [{
+    Sits in a task's body and says that the task orders itself on `target` as
+    `mode` says, whether or not its loads and stores touch it: create-dbs makes
+    `target` a dependency of the task and counts the op as a read (`in`), a
+    write (`out`) or both (`inout`) when it derives the acquire's mode. It has
+    no effect of its own; edt-lowering erases it.
+
+    ```mlir
+    arts.edt <task> <intranode> route(%c0) {
+      arts.depend <out> %a : memref<?xf64>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Arts_ModeAttr:$mode,
+                       Arg<AnyMemRef, "the memref the task orders on", [MemRead, MemWrite]>:$target);
+  let assemblyFormat = "$mode $target attr-dict `:` type($target)";
+}
+
 //===----------------------------------------------------------------------===//
 // Scalars and queries
 //===----------------------------------------------------------------------===//

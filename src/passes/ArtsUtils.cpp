@@ -222,6 +222,11 @@ void mlir::arts::accumulateUse(Operation *op, Value memref, MemrefUse &use) {
   }
   if (isa<memref::DeallocOp>(op))
     return;
+  if (auto depend = dyn_cast<DependOp>(op)) {
+    use.reads |= depend.getMode() != ArtsMode::out;
+    use.writes |= depend.getMode() != ArtsMode::in;
+    return;
+  }
   if (isa<ViewLikeOpInterface, memref::CastOp, DbRefOp>(op)) {
     for (Value result : op->getResults())
       for (Operation *user : result.getUsers())

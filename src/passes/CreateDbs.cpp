@@ -83,8 +83,26 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     return success();
   }
 
+  /// A cast of an outside memref that the task uses (a depend item's view of an
+  /// array with a static shape) is made inside the task, so the task captures
+  /// the array itself.
+  void sinkCasts(EdtOp task) {
+    Block &body = task.getBody().front();
+    for (Value captured : capturedMemrefs(task.getBody())) {
+      auto cast = captured.getDefiningOp<memref::CastOp>();
+      if (!cast)
+        continue;
+      OpBuilder builder(&body, body.begin());
+      Operation *inner = builder.clone(*cast);
+      captured.replaceUsesWithIf(inner->getResult(0), [&](OpOperand &operand) {
+        return task.getBody().isAncestor(operand.getOwner()->getParentRegion());
+      });
+    }
+  }
+
   /// Makes every memref `task` captures a dependency of it.
   LogicalResult acquireCaptured(EdtOp task, llvm::MapVector<Operation *, Datablock> &datablocks) {
+    sinkCasts(task);
     for (Value captured : capturedMemrefs(task.getBody())) {
       Operation *def = captured.getDefiningOp();
       if (!def) {

@@ -8,7 +8,8 @@
 //   arts.rec_dep %edt slot(%first) (%guidSubtable : ...) modes [#arts.mode<...>]  // per acquire
 //
 // Tasks are outlined innermost first, so a task that creates tasks is outlined
-// with their creation code already in its body.
+// with their creation code already in its body. `arts.depend` ops go first:
+// create-dbs has turned them into acquires.
 //
 // Slots: the acquires of a task, in dependency order, each fill as many
 // consecutive slots as they select blocks (row-major over the acquired box).
@@ -684,6 +685,8 @@ void EdtLowering::runOnOperation() {
   ModuleOp module = getOperation();
   SymbolTable symbolTable(module);
   symbols = &symbolTable;
+  // Declared dependences did their work in create-dbs (the acquires they shaped).
+  module.walk([](DependOp depend) { depend.erase(); });
   splitTaskLoopsAtBlockBoundaries(module);
 
   // Numbers in source order (an outer task before the tasks nested in it);

@@ -11,6 +11,12 @@
 //   omp.single              -> arts.edt <single> [+ arts.barrier unless nowait]
 //   omp.masked, omp.master  -> arts.edt <single>
 //   omp.barrier             -> arts.barrier
+//   omp.task                -> arts.edt <task>, one arts.depend per depend item
+//   omp.taskwait            -> arts.barrier
+//   omp.taskgroup           -> its body + arts.barrier
+//   omp.parallel whose whole body is one omp.single/master creating tasks
+//                           -> that body as host code + arts.barrier (the
+//                              runtime's workers are the team that runs them)
 //   omp_get_thread_num()    -> arts.runtime_query <current_worker>
 //   omp_get_{num,max}_threads() -> arts.runtime_query <total_workers>
 //   (outside a parallel region omp_get_thread_num() is 0, omp_get_num_threads() 1)
@@ -198,12 +204,16 @@ private:
   LogicalResult checkPrivates(Operation *owner, ValueRange vars, std::optional<ArrayAttr> syms);
   LogicalResult checkReductions(omp::WsloopOp op);
   LogicalResult checkRuntimeQuery(func::CallOp call);
+  LogicalResult checkTask(omp::TaskOp op);
   LogicalResult decideLoopBinding(omp::WsloopOp op);
+  Operation *taskCreator(omp::ParallelOp op);
 
   void convertParallel(omp::ParallelOp op);
   void convertWsloop(omp::WsloopOp op);
   void convertSingleTask(Operation *op, Region &body, bool barrierAfter, ValueRange privateVars,
                          std::optional<ArrayAttr> privateSyms);
+  void convertTaskTeam(omp::ParallelOp op, Operation *creator);
+  void convertTask(omp::TaskOp op);
   void convertRuntimeQueries();
   void eraseDeadDeclarations();
 
@@ -223,6 +233,8 @@ private:
   DenseSet<Operation *> orphanedLoops;
   /// Functions called from inside an omp.parallel region.
   DenseSet<StringAttr> calledInParallel;
+  /// Parallel regions that become host code creating tasks, with their single/master.
+  DenseMap<Operation *, Operation *> taskTeams;
 };
 } // namespace
 
@@ -252,6 +264,18 @@ LogicalResult Converter::checkConstruct(Operation *op) {
       .Case([&](omp::LoopNestOp nest) { return checkLoopNest(nest); })
       .Case([&](omp::SingleOp single) { return checkSingle(single); })
       .Case([&](omp::MaskedOp masked) { return checkMasked(masked); })
+      .Case([&](omp::TaskOp task) { return checkTask(task); })
+      .Case([&](omp::TaskwaitOp wait) -> LogicalResult {
+        if (!wait.getDependVars().empty() || wait.getNowait())
+          return wait.emitError("'depend' and 'nowait' on omp.taskwait are not supported");
+        return success();
+      })
+      .Case([&](omp::TaskgroupOp group) -> LogicalResult {
+        if (!group.getTaskReductionVars().empty() || !group.getAllocateVars().empty())
+          return group.emitError("'task_reduction' and 'allocate' on omp.taskgroup are not "
+                                 "supported");
+        return success();
+      })
       .Case<omp::MasterOp, omp::BarrierOp, omp::TerminatorOp, omp::YieldOp,
             omp::DeclareReductionOp, omp::PrivateClauseOp>([](Operation *) { return success(); })
       .Default([](Operation *other) {
@@ -278,7 +302,66 @@ LogicalResult Converter::checkParallel(omp::ParallelOp op) {
     return op.emitError() << "omp.parallel in @" << fn.getSymName()
                           << ", which is called inside a parallel region: nested parallelism "
                              "is not supported";
+  bool createsTasks = false;
+  op.walk([&](omp::TaskOp) { createsTasks = true; });
+  if (createsTasks) {
+    Operation *creator = taskCreator(op);
+    if (!creator)
+      return op.emitError("omp.task in a parallel region is supported when one 'single' or "
+                          "'master' construct is the whole region (tasks that every thread "
+                          "of the team creates are not)");
+    taskTeams[op] = creator;
+  }
   return checkPrivates(op, op.getPrivateVars(), op.getPrivateSyms());
+}
+
+/// The one single/master/masked construct that makes up the whole of a parallel
+/// region (besides allocas and constants), or null.
+Operation *Converter::taskCreator(omp::ParallelOp op) {
+  if (!op.getPrivateVars().empty() || !op.getRegion().hasOneBlock())
+    return nullptr;
+  Operation *creator = nullptr;
+  for (Operation &inner : op.getRegion().front().without_terminator()) {
+    if (isa<memref::AllocaOp, arith::ConstantOp>(inner))
+      continue;
+    if (creator || !isa<omp::SingleOp, omp::MasterOp, omp::MaskedOp>(inner))
+      return nullptr;
+    creator = &inner;
+  }
+  if (auto single = dyn_cast_or_null<omp::SingleOp>(creator))
+    if (!single.getPrivateVars().empty() || !single.getCopyprivateVars().empty())
+      return nullptr;
+  return creator;
+}
+
+LogicalResult Converter::checkTask(omp::TaskOp op) {
+  if (!op.getInReductionVars().empty())
+    return op.emitError("'in_reduction' on omp.task is not supported");
+  if (!op.getAllocateVars().empty())
+    return op.emitError("'allocate' on omp.task is not supported");
+  if (op.getEventHandle())
+    return op.emitError("'detach' on omp.task is not supported");
+  if (!op.getPrivateVars().empty())
+    return op.emitError("private clauses on omp.task are expected as plain allocas");
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp()) {
+    if (isa<omp::TaskOp>(parent))
+      return op.emitError("omp.task nested in another task is not supported (create the "
+                          "inner tasks from a function the outer task calls)");
+    if (isa<omp::WsloopOp>(parent))
+      return op.emitError("omp.task inside a work-sharing loop is not supported");
+    if (isa<omp::ParallelOp, func::FuncOp>(parent))
+      break;
+  }
+  if (std::optional<ArrayAttr> kinds = op.getDependKinds())
+    for (Attribute kind : *kinds) {
+      auto dep = cast<omp::ClauseTaskDependAttr>(kind).getValue();
+      if (dep != omp::ClauseTaskDepend::taskdependin &&
+          dep != omp::ClauseTaskDepend::taskdependout &&
+          dep != omp::ClauseTaskDepend::taskdependinout)
+        return op.emitError() << "depend(" << omp::stringifyClauseTaskDepend(dep)
+                              << ") on omp.task is not supported (in, out, inout are)";
+    }
+  return success();
 }
 
 LogicalResult Converter::checkWsloop(omp::WsloopOp op) {
@@ -428,12 +511,36 @@ void Converter::convertAll() {
   SmallVector<Operation *> constructs;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<omp::ParallelOp, omp::WsloopOp, omp::SingleOp, omp::MaskedOp, omp::MasterOp,
-            omp::BarrierOp>(op))
+            omp::BarrierOp, omp::TaskOp, omp::TaskwaitOp, omp::TaskgroupOp>(op))
       constructs.push_back(op);
   });
+  DenseSet<Operation *> creators;
+  for (auto &[team, creator] : taskTeams)
+    creators.insert(creator);
   for (Operation *op : constructs) {
+    if (creators.contains(op))
+      continue; // converted with its parallel region
     llvm::TypeSwitch<Operation *>(op)
-        .Case([&](omp::ParallelOp parallel) { convertParallel(parallel); })
+        .Case([&](omp::ParallelOp parallel) {
+          if (Operation *creator = taskTeams.lookup(parallel))
+            convertTaskTeam(parallel, creator);
+          else
+            convertParallel(parallel);
+        })
+        .Case([&](omp::TaskOp task) { convertTask(task); })
+        .Case([&](omp::TaskwaitOp wait) {
+          CARTS_DEBUG("tasks", wait) << "omp.taskwait -> arts.barrier (an epoch ends here)\n";
+          rewriter.setInsertionPoint(wait);
+          rewriter.replaceOpWithNewOp<BarrierOp>(wait);
+        })
+        .Case([&](omp::TaskgroupOp group) {
+          CARTS_DEBUG("tasks", group) << "omp.taskgroup -> its body + arts.barrier (an epoch "
+                                         "ends at its end)\n";
+          moveRegionBody(group.getRegion(), group, {});
+          rewriter.setInsertionPoint(group);
+          BarrierOp::create(rewriter, group.getLoc());
+          rewriter.eraseOp(group);
+        })
         .Case([&](omp::WsloopOp loop) { convertWsloop(loop); })
         .Case([&](omp::SingleOp single) {
           convertSingleTask(single, single.getRegion(), !single.getNowait(),
@@ -476,6 +583,76 @@ void Converter::convertParallel(omp::ParallelOp op) {
   moveRegionBody(op.getRegion(), end, entryArgs);
   rewriter.setInsertionPoint(end);
   emitDeallocs(privates);
+  rewriter.eraseOp(op);
+}
+
+void Converter::convertTaskTeam(omp::ParallelOp op, Operation *creator) {
+  CARTS_DEBUG("tasks", op) << "omp.parallel around one " << creator->getName()
+                           << " that creates tasks -> host code; the runtime's workers run "
+                              "the tasks; arts.barrier at its end\n";
+  Location loc = op.getLoc();
+  moveRegionBody(creator->getRegion(0), creator, {});
+  rewriter.eraseOp(creator);
+  moveRegionBody(op.getRegion(), op, {});
+  rewriter.setInsertionPoint(op);
+  BarrierOp::create(rewriter, loc);
+  rewriter.eraseOp(op);
+}
+
+void Converter::convertTask(omp::TaskOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  EdtOp edt = createTask(loc, EdtType::task, {});
+  Operation *end = edt.getBody().front().getTerminator();
+  moveRegionBody(op.getRegion(), end, {});
+  rewriter.setInsertionPointToStart(&edt.getBody().front());
+  std::string text = "omp.task -> arts.edt <task>";
+  llvm::raw_string_ostream line(text);
+  if (std::optional<ArrayAttr> kinds = op.getDependKinds()) {
+    for (auto [var, kind] : llvm::zip_equal(op.getDependVars(), *kinds)) {
+      ArtsMode mode;
+      switch (cast<omp::ClauseTaskDepend>(cast<omp::ClauseTaskDependAttr>(kind).getValue())) {
+      case omp::ClauseTaskDepend::taskdependin:
+        mode = ArtsMode::in;
+        break;
+      case omp::ClauseTaskDepend::taskdependout:
+        mode = ArtsMode::out;
+        break;
+      default:
+        mode = ArtsMode::inout;
+        break;
+      }
+      DependOp::create(rewriter, loc, ArtsModeAttr::get(rewriter.getContext(), mode), var);
+      line << "; depend(" << stringifyArtsMode(mode) << ") on the memref of "
+           << locationString(var.getLoc()) << " -> arts.depend <" << stringifyArtsMode(mode)
+           << ">";
+    }
+  }
+  if (op.getFinal())
+    line << "; 'final' ignored (ARTS tasks are always deferred)";
+  if (op.getPriority())
+    line << "; 'priority' ignored";
+  if (op.getUntied() || op.getMergeable())
+    line << "; 'untied'/'mergeable' ignored (hints)";
+  if (Value cond = op.getIfExpr()) {
+    // if(false): an undeferred task. The same task runs in an epoch of its own, so
+    // the creator continues once it has finished; its acquires still order it
+    // after the earlier tasks it depends on.
+    rewriter.setInsertionPoint(edt);
+    auto branch = scf::IfOp::create(rewriter, loc, cond, /*withElseRegion=*/true);
+    rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
+    Operation *deferred = rewriter.clone(*edt);
+    rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+    auto epoch = EpochOp::create(rewriter, loc, rewriter.getI64Type());
+    Block *inner = rewriter.createBlock(&epoch.getBody());
+    rewriter.setInsertionPointToEnd(inner);
+    YieldOp::create(rewriter, loc);
+    edt->moveBefore(inner->getTerminator());
+    (void)deferred;
+    line << "; 'if' -> scf.if: the task when true, else the task in an epoch of its own "
+            "(undeferred)";
+  }
+  CARTS_DEBUG("tasks", op) << text << "\n";
   rewriter.eraseOp(op);
 }
 

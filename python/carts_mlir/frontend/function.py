@@ -25,6 +25,7 @@ from mlir.dialects import arith, func, memref
 from . import clang_support as cs
 from . import typemap as tm
 from .analysis import FunctionAnalysis, decl_key, var_initializer
+from .pragmas import depend_base
 from .typemap import Scalar
 
 if TYPE_CHECKING:
@@ -104,6 +105,8 @@ class FunctionEmitter:
             for c in p.clauses:
                 if c.name in ("private", "firstprivate", "lastprivate", "reduction"):
                     clause_names.update(a.strip() for a in c.args)
+                elif c.name == "depend":  # a scalar depend item needs storage to order on
+                    clause_names.update(depend_base(a) for a in c.args if "[" not in a)
         self.analysis = FunctionAnalysis(cursor, clause_names)
         self.vars: dict[tuple, Var] = {}
         self.scopes: list[NameScope] = []

@@ -17,19 +17,20 @@ Loop bounds of a combined ``parallel for`` are computed before the ``omp.paralle
 
 from __future__ import annotations
 
+import ast
 import re
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 from mlir import ir
-from mlir.dialects import memref
+from mlir.dialects import arith, memref
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
-from .analysis import CanonicalLoop, decl_key
+from .analysis import CanonicalLoop, decl_key, referenced_decl
 from .function import AllocaScope, LoopFlags, Var
-from .pragmas import SUPPORTED, Pragma, constant_value, expand_macros
+from .pragmas import DEPEND_KINDS, SUPPORTED, Pragma, constant_value, depend_base, expand_macros
 from .typemap import Scalar, scalar_of
 
 if TYPE_CHECKING:
@@ -44,6 +45,10 @@ _SCHEDULES = {"static", "dynamic", "guided", "auto", "runtime"}
 class OmpEmitter:
     def __init__(self, fn: "FunctionEmitter") -> None:
         self.fn = fn
+        # Per enclosing ``parallel`` construct: the variables visible at its start, with the
+        # value they had then. A task shares what is still bound the same way (shared in
+        # the parallel region); everything else it captures is firstprivate.
+        self.team_vars: list[dict[tuple, ir.Value]] = []
 
     # ------------------------------------------------------------------ entry points
 
@@ -54,6 +59,9 @@ class OmpEmitter:
         with self.fn.loc_of_pragma(p):
             if p.directive == "barrier":
                 omp.BarrierOp()
+            elif p.directive == "taskwait":
+                omp.TaskwaitOp([])
+            # taskyield: a scheduling point; ARTS tasks run to completion, so nothing to do
 
     def construct(self, pragmas: list[Pragma], stmt: ci.Cursor) -> None:
         """Directives (outermost first) applied to ``stmt``."""
@@ -82,6 +90,10 @@ class OmpEmitter:
             self.single(p, body)
         elif d == "master":
             self.master(p, body)
+        elif d == "task":
+            self.task(p, body, stmt)
+        elif d == "taskgroup":
+            self.taskgroup(p, body)
 
     # ------------------------------------------------------------------ validation
 
@@ -113,6 +125,7 @@ class OmpEmitter:
             op = omp.ParallelOp([], [], [], [r[1] for r in reductions], num_threads=num_threads,
                                 **self._reduction_attrs(reductions))
             block = op.region.blocks.append(*[r[1].type for r in reductions])
+        self.team_vars.append({key: var.value for key, var in fn.vars.items()})
         with ir.InsertionPoint(block), ExitStack() as stack:
             fn.alloca_scopes.append(AllocaScope(block))
             fn.omp_depth += 1
@@ -130,6 +143,7 @@ class OmpEmitter:
             finally:
                 fn.omp_depth -= 1
                 fn.alloca_scopes.pop()
+                self.team_vars.pop()
 
     def single(self, p: Pragma, body) -> None:
         fn = self.fn
@@ -160,6 +174,214 @@ class OmpEmitter:
                     omp.TerminatorOp()
             finally:
                 fn.omp_depth -= 1
+
+    # ------------------------------------------------------------------ tasks
+
+    def task(self, p: Pragma, body, stmt: ci.Cursor) -> None:
+        """``#pragma omp task``: an ``omp.task`` whose region holds the statement.
+
+        Data sharing as OpenMP says when no clause names a variable: globals, and
+        variables still bound as they were when the enclosing ``parallel`` began, are
+        shared; every other variable the task uses is firstprivate (its value is read when
+        the task is created and the task works on a copy of its own). Arrays are never
+        copied: a task uses them where they are. ``depend`` items name the variable they
+        order on; ``if``, ``final`` and ``priority`` keep their values on the op."""
+        fn = self.fn
+        shared, copied, private = self._task_sharing(p, stmt)
+        with fn.loc_of_pragma(p):
+            captured = [(key, var, fn.load(var.value)) for key, var in copied]
+            depend_vars, depend_kinds = [], []
+            for clause in p.all("depend"):
+                if clause.modifier not in DEPEND_KINDS:
+                    raise p.error(f"unsupported C construct: depend({clause.modifier}: ...) "
+                                  "(in, out and inout are supported)")
+                for item in clause.args:
+                    name = depend_base(item)
+                    if not name:
+                        raise p.error(f"depend item '{item}' does not name a variable")
+                    depend_vars.append(self._depend_target(p, item, name))
+                    depend_kinds.append(ir.Attribute.parse(
+                        f"#omp<clause_task_depend({DEPEND_KINDS[clause.modifier]})>"))
+            attrs = {}
+            if depend_kinds:
+                attrs["depend_kinds"] = ir.ArrayAttr.get(depend_kinds)
+            for name in ("if", "final"):
+                if p.clause(name):
+                    attrs["if_expr" if name == "if" else name] = self._condition(p, p.clause(name).args[0])
+            if p.clause("priority"):
+                attrs["priority"] = arith.TruncIOp(fn.types.i(32), self._clause_expr(p, p.clause("priority").args[0])).result
+            for name in ("untied", "mergeable"):
+                if p.clause(name):
+                    attrs[name] = ir.UnitAttr.get()
+            op = omp.TaskOp([], [], depend_vars, [], [], **attrs)
+            block = op.region.blocks.append()
+        with ir.InsertionPoint(block), ExitStack() as stack:
+            fn.alloca_scopes.append(AllocaScope(block))
+            fn.omp_depth += 1
+            try:
+                with fn.loc_of_pragma(p):
+                    for key, var, value in captured:
+                        fresh = fn.alloca(var.value.type)
+                        memref.StoreOp(value, fresh, [])
+                        stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fresh)))
+                    for key, var in private:
+                        stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fn.alloca(var.value.type))))
+                body()
+                with fn.loc_of_pragma(p):
+                    omp.TerminatorOp()
+            finally:
+                fn.omp_depth -= 1
+                fn.alloca_scopes.pop()
+
+    def _depend_target(self, p: Pragma, item: str, name: str) -> ir.Value:
+        """The memref a depend item orders on: the array of ``a[i]`` / ``a[lo:len]`` (the
+        whole array: datablocks are per array until partitioned), the variable ``x``."""
+        fn = self.fn
+        _, var = self._variable(p, name)
+        subscripted = "[" in item
+        if var.kind == "ssa" and isinstance(var.value.type, ir.MemRefType):
+            if subscripted:
+                return var.value
+        elif var.kind == "mem":
+            mtype = ir.MemRefType(var.value.type)
+            if not subscripted or var.is_array:
+                return var.value
+            if mtype.rank == 0 and isinstance(mtype.element_type, ir.MemRefType):
+                return fn.load(var.value)
+        raise p.error(f"depend item '{item}': unsupported C construct (a scalar variable, or "
+                      "an element or section of an array, is supported)")
+
+    def _task_sharing(self, p: Pragma, stmt: ci.Cursor):
+        """(shared, firstprivate, private) variables of a task: lists of (key, Var) for the
+        scalars kept in memory that the task's statement uses and does not declare."""
+        fn = self.fn
+        explicit: dict[tuple, str] = {}
+        for clause in p.clauses:
+            if clause.name in ("shared", "firstprivate", "private"):
+                for name in clause.args:
+                    key, _ = self._variable(p, name)
+                    explicit[key] = clause.name
+        default = p.clause("default").args[0] if p.clause("default") else None
+        team = self.team_vars[-1] if self.team_vars else {}
+        start, end = stmt.extent.start.offset, stmt.extent.end.offset
+        seen: set[tuple] = set()
+        shared, copied, private = [], [], []
+        for c in cs.walk(stmt):
+            if c.kind != K.DECL_REF_EXPR:
+                continue
+            decl = referenced_decl(c)
+            if decl is None:
+                continue
+            key = decl_key(decl)
+            if key in seen:
+                continue
+            seen.add(key)
+            loc = decl.location
+            if loc.file is not None and loc.file.name == stmt.location.file.name and \
+                    start <= loc.offset < end:
+                continue  # declared inside the task
+            var = fn.vars.get(key)
+            if var is None or var.kind == "global":
+                continue  # globals are shared
+            kind = explicit.get(key)
+            if kind is None:
+                if default == "none":
+                    raise p.error(f"'{decl.spelling}' not specified in enclosing 'task' "
+                                  "(default(none))")
+                kind = "shared" if default == "shared" or team.get(key) is var.value else "firstprivate"
+            if var.kind != "mem" or var.is_array:
+                continue  # values are copied anyway; arrays are used in place
+            if ir.MemRefType(var.value.type).rank:
+                continue
+            (shared if kind == "shared" else copied if kind == "firstprivate" else private).append((key, var))
+        for key, kind in explicit.items():
+            if key not in seen and kind == "private":
+                var = fn.vars.get(key)
+                if var is not None and var.kind == "mem":
+                    private.append((key, var))
+        return shared, copied, private
+
+    def _condition(self, p: Pragma, text: str) -> ir.Value:
+        """An ``if``/``final`` clause argument as an ``i1``."""
+        value = self._clause_expr(p, text)
+        zero = self.fn.const_int(0, self.fn.types.i(64))
+        return arith.CmpIOp(arith.CmpIPredicate.ne, value, zero).result
+
+    def _clause_expr(self, p: Pragma, text: str) -> ir.Value:
+        """An integer clause expression as an ``i64``: literals, macros and integer
+        variables combined with ``+ - * / %``, comparisons, ``&& || !`` and parentheses."""
+        fn = self.fn
+        i64 = Scalar("int", 64)
+        expanded = text
+        for _ in range(20):  # object-like macros, in place (the operators stay as written)
+            done = re.sub(r"[A-Za-z_]\w*", lambda m: "(" + " ".join(fn.module.macros[m.group(0)]) + ")"
+                          if m.group(0) in fn.module.macros else m.group(0), expanded)
+            if done == expanded:
+                break
+            expanded = done
+        py = re.sub(r"!(?!=)", " not ", expanded.replace("&&", " and ").replace("||", " or "))
+        py = re.sub(r"(?<=\d)[uUlL]+\b", "", py)
+        try:
+            tree = ast.parse(py.strip(), mode="eval").body
+        except SyntaxError:
+            raise p.error(f"unsupported C construct: clause expression '{text}'") from None
+
+        def bool_of(v: ir.Value) -> ir.Value:
+            return arith.CmpIOp(arith.CmpIPredicate.ne, v, fn.const_int(0, fn.types.i(64))).result
+
+        def int_of(b: ir.Value) -> ir.Value:
+            return arith.ExtUIOp(fn.types.i(64), b).result
+
+        def ev(node) -> ir.Value:
+            if isinstance(node, ast.Constant) and isinstance(node.value, int):
+                return fn.const_int(node.value, fn.types.i(64))
+            if isinstance(node, ast.Name):
+                _, var = self._variable(p, node.id)
+                sc = scalar_of(var.ctype)
+                if sc is None or sc.is_float:
+                    raise p.error(f"clause variable '{node.id}' must be an integer")
+                v = var.value if var.kind == "ssa" else fn.iv_value(var) if var.kind == "iv" \
+                    else memref.LoadOp(var.value, []).result
+                return fn.convert(v, sc, i64)
+            if isinstance(node, ast.UnaryOp):
+                v = ev(node.operand)
+                if isinstance(node.op, ast.USub):
+                    return arith.SubIOp(fn.const_int(0, fn.types.i(64)), v).result
+                if isinstance(node.op, ast.UAdd):
+                    return v
+                if isinstance(node.op, ast.Not):
+                    return int_of(arith.XOrIOp(bool_of(v), fn.const_int(1, ir.IntegerType.get_signless(1))).result)
+            if isinstance(node, ast.BinOp):
+                ops = {ast.Add: arith.AddIOp, ast.Sub: arith.SubIOp, ast.Mult: arith.MulIOp,
+                       ast.Div: arith.DivSIOp, ast.FloorDiv: arith.DivSIOp, ast.Mod: arith.RemSIOp}
+                if type(node.op) in ops:
+                    return ops[type(node.op)](ev(node.left), ev(node.right)).result
+            if isinstance(node, ast.BoolOp):
+                values = [bool_of(ev(v)) for v in node.values]
+                combine = arith.AndIOp if isinstance(node.op, ast.And) else arith.OrIOp
+                out = values[0]
+                for v in values[1:]:
+                    out = combine(out, v).result
+                return int_of(out)
+            if isinstance(node, ast.Compare) and len(node.ops) == 1:
+                preds = {ast.Lt: "slt", ast.LtE: "sle", ast.Gt: "sgt", ast.GtE: "sge",
+                         ast.Eq: "eq", ast.NotEq: "ne"}
+                if type(node.ops[0]) in preds:
+                    pred = getattr(arith.CmpIPredicate, preds[type(node.ops[0])])
+                    return int_of(arith.CmpIOp(pred, ev(node.left), ev(node.comparators[0])).result)
+            raise p.error(f"unsupported C construct: clause expression '{text}'")
+
+        return ev(tree)
+
+    def taskgroup(self, p: Pragma, body) -> None:
+        fn = self.fn
+        with fn.loc_of_pragma(p):
+            op = omp.TaskgroupOp([], [], [])
+            block = op.region.blocks.append()
+        with ir.InsertionPoint(block):
+            body()
+            with fn.loc_of_pragma(p):
+                omp.TerminatorOp()
 
     # ------------------------------------------------------------------ loops
 

@@ -34,9 +34,17 @@ SUPPORTED = {
     "single": {"private", "firstprivate", "nowait"},
     "master": set(),
     "barrier": set(),
+    "task": {"depend", "shared", "private", "firstprivate", "default", "if", "final",
+             "priority", "untied", "mergeable"},
+    "taskwait": set(),
+    "taskgroup": set(),
+    "taskyield": set(),
 }
 
-STANDALONE = {"barrier"}
+STANDALONE = {"barrier", "taskwait", "taskyield"}
+
+#: ``depend`` kinds and how a task then uses the item.
+DEPEND_KINDS = {"in": "taskdependin", "out": "taskdependout", "inout": "taskdependinout"}
 
 _TOKEN_RE = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\d[\w.]*)|(\S))")
 
@@ -152,6 +160,11 @@ def _make_clause(name: str, inner: str | None, where: str) -> Clause:
             raise CartsError("reduction clause needs 'operator: list'", where)
         op, _, names = inner.partition(":")
         return Clause(name, tuple(_split_top_level(names)), op.strip())
+    if name == "depend":
+        kind, colon, items = inner.partition(":")
+        if not colon:
+            raise CartsError("depend clause needs 'kind: list'", where)
+        return Clause(name, tuple(_split_top_level(items)), kind.strip())
     if name == "schedule":
         parts = _split_top_level(inner)
         kind = parts[0].strip() if parts else ""
@@ -240,6 +253,13 @@ def _strip_comments(text: str) -> str:
 # --------------------------------------------------------------------------------------
 # Clause arguments
 # --------------------------------------------------------------------------------------
+
+
+def depend_base(item: str) -> str:
+    """The variable a ``depend`` item names: ``a`` of ``a``, ``a[i]``, ``a[i][j]``,
+    ``a[lo:len]`` (empty if the item does not start with one)."""
+    m = re.match(r"\s*([A-Za-z_]\w*)", item)
+    return m.group(1) if m else ""
 
 
 def expand_macros(text: str, macros: dict[str, list[str]], depth: int = 0) -> str:

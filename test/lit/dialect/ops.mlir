@@ -28,6 +28,8 @@ func.func @high_level(%n: index, %src: memref<?x?xf32>) {
         %x = memref.load %b[%i, %i] : memref<?x?xf32>
         // CHECK: arts.atomic_add %{{.*}}, %{{.*}}[] : memref<f32>
         arts.atomic_add %x, %acc[] : memref<f32>
+        // CHECK: arts.depend <inout> %{{.*}} : memref<f32>
+        arts.depend <inout> %acc : memref<f32>
       }
       // CHECK: arts.barrier
       arts.barrier

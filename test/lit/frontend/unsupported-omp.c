@@ -1,5 +1,6 @@
-// RUN: not carts cgeist %s -S -fopenmp -DTASK 2>&1 | FileCheck %s --check-prefix=TASK
-// RUN: not carts cgeist %s -S -DTASK 2>&1 | FileCheck %s --check-prefix=TASK
+// RUN: not carts cgeist %s -S -fopenmp -DATOMIC 2>&1 | FileCheck %s --check-prefix=ATOMIC
+// RUN: not carts cgeist %s -S -DATOMIC 2>&1 | FileCheck %s --check-prefix=ATOMIC
+// RUN: not carts cgeist %s -S -fopenmp -DDEPEND 2>&1 | FileCheck %s --check-prefix=DEPEND
 // RUN: not carts cgeist %s -S -fopenmp -DLASTPRIVATE 2>&1 | FileCheck %s --check-prefix=CLAUSE
 // RUN: not carts cgeist %s -S -fopenmp -DWHILE 2>&1 | FileCheck %s --check-prefix=LOOP
 // RUN: not carts cgeist %s -S -fopenmp -DCRITICAL 2>&1 | FileCheck %s --check-prefix=CRITICAL
@@ -9,13 +10,18 @@
 int main(void) {
   int x = 0;
   int a[8];
-#ifdef TASK
+#ifdef ATOMIC
 #pragma omp parallel
   {
-    // TASK: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: omp task
-#pragma omp task
-    x = 42;
+    // ATOMIC: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: omp atomic
+#pragma omp atomic
+    x += 42;
   }
+#endif
+#ifdef DEPEND
+  // DEPEND: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: depend(mutexinoutset: ...) (in, out and inout are supported)
+#pragma omp task depend(mutexinoutset: x)
+  x = 42;
 #endif
 #ifdef LASTPRIVATE
   // CLAUSE: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: 'lastprivate' clause on omp parallel for

@@ -94,6 +94,40 @@ func.func @inout_2d(%n: index) {
 // DEBUG: [db] {{.*}}create.mlir:[[#]]:3: acquire memref<?xmemref<?xf32>> mode=in partition=coarse
 // DEBUG: [db] {{.*}}create.mlir:[[#]]:3: acquire memref<?xmemref<?xf32>> mode=out partition=coarse
 
+// -----
+
+// Declared dependences: a task that only names a scalar in `arts.depend <out>` still
+// acquires its datablock (out); a depend <in> on an array the task also writes makes
+// inout; a cast of the array (a depend item's view) is made inside the task, so the
+// task acquires the allocation itself.
+// CHECK-LABEL: func.func @declared
+// CHECK: %[[GT:.*]], %[[PT:.*]] = arts.db_alloc <inout> <write> <coarse> {{.*}} : memref<?xi64>, memref<?xmemref<i32>>
+// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <inout> <write> <coarse> {{.*}} : memref<?xi64>, memref<?xmemref<8xf64>>
+// CHECK: %{{.*}}, %[[QT:.*]] = arts.db_acquire <out> (%[[GT]], %[[PT]]
+// CHECK: arts.edt <task> <intranode> route(%{{.*}}) (%[[QT]] : memref<?xmemref<i32>>) {
+// CHECK: arts.depend <out>
+// CHECK: %{{.*}}, %[[QA:.*]] = arts.db_acquire <inout> (%[[GA]], %[[PA]]
+// CHECK: arts.edt <task> <intranode> route(%{{.*}}) (%[[QA]] : memref<?xmemref<8xf64>>) {
+// CHECK: memref.cast %{{.*}} : memref<8xf64> to memref<?xf64>
+// CHECK: arts.depend <in>
+func.func @declared() {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %f = arith.constant 1.0 : f64
+  %token = memref.alloca() : memref<i32>
+  %a = memref.alloc() : memref<8xf64>
+  %view = memref.cast %a : memref<8xf64> to memref<?xf64>
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    arts.depend <out> %token : memref<i32>
+  }
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    arts.depend <in> %view : memref<?xf64>
+    memref.store %f, %a[%c0] : memref<8xf64>
+  }
+  memref.dealloc %a : memref<8xf64>
+  return
+}
+
 //--- invalid.mlir
 
 // A memref argument has no allocation to turn into a datablock.

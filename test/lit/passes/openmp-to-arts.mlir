@@ -678,10 +678,10 @@ func.func @runtime_queries(%m: memref<3xi32>) -> f64 {
 //--- invalid.mlir
 
 // Constructs without an ARTS counterpart fail at their location.
-func.func @unsupported_task() {
+func.func @unsupported_critical() {
   omp.parallel {
-    // expected-error @+1 {{unsupported OpenMP construct 'omp.task'}}
-    omp.task {
+    // expected-error @+1 {{unsupported OpenMP construct 'omp.critical'}}
+    omp.critical {
       omp.terminator
     }
     omp.terminator

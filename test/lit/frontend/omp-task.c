@@ -1,0 +1,52 @@
+// RUN: carts cgeist %s -S -fopenmp | FileCheck %s
+
+// Tasks: depend items name the array or the scalar they order on; a variable the
+// task does not share is read when the task is created and copied into the task;
+// taskwait and taskgroup keep their place; clause expressions are evaluated.
+
+#define CUTOFF 4
+
+// CHECK-LABEL: func.func @blocks(
+// CHECK: omp.parallel {
+// CHECK: omp.single {
+// CHECK: scf.while
+// CHECK: %[[B:.*]] = memref.load %[[BLK:.*]][] : memref<i32>
+// CHECK: omp.task depend(taskdependout -> %arg0 : memref<?xf64>) {
+// CHECK-NEXT: %[[COPY:.*]] = memref.alloca() : memref<i32>
+// CHECK-NEXT: memref.store %[[B]], %[[COPY]][] : memref<i32>
+// CHECK: omp.terminator
+// CHECK: omp.taskwait
+// CHECK: omp.taskgroup {
+// CHECK: omp.task depend(taskdependin -> %arg0 : memref<?xf64>, taskdependinout -> %{{.*}} : memref<f64>) {
+void blocks(double *a, int n) {
+  double total = 0.0;
+#pragma omp parallel
+#pragma omp single
+  {
+    int blk;
+    for (blk = 0; blk < 4; blk++) {
+#pragma omp task depend(out: a[blk * n / 4])
+      for (int i = blk * n / 4; i < (blk + 1) * n / 4; i++)
+        a[i] = blk;
+      blk = blk + 0;
+    }
+#pragma omp taskwait
+#pragma omp taskgroup
+    {
+#pragma omp task depend(in: a[0:n]) depend(inout: total) shared(total)
+      total += a[0];
+    }
+  }
+}
+
+// CHECK-LABEL: func.func @clauses(
+// CHECK: %[[GT:.*]] = arith.cmpi sgt
+// CHECK: %[[IF:.*]] = arith.cmpi ne
+// CHECK: omp.task final(%{{.*}}) if(%[[IF]]) mergeable priority(%{{.*}} : i32) untied {
+long clauses(int n) {
+  long x = 0;
+#pragma omp task shared(x) if(n > CUTOFF) final(n <= CUTOFF && !(n == 0)) priority(n % 3) untied mergeable
+  x = n;
+#pragma omp taskwait
+  return x;
+}

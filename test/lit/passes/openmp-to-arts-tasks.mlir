@@ -1,0 +1,138 @@
+// arts-openmp-to-arts on OpenMP tasks: a task becomes a task EDT whose depend items are
+// arts.depend ops, taskwait and the end of a taskgroup become barriers, and a parallel
+// region made of one single that creates tasks becomes host code (the runtime's workers
+// are the team). What has no ARTS form fails at its location before the IR changes.
+// RUN: split-file %s %t --leading-lines
+// RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-openmp-to-arts)' | FileCheck %s
+// RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=tasks 2>&1 | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-openmp-to-arts)' --verify-diagnostics
+
+//--- convert.mlir
+
+// The single's body runs on the host; each task is an EDT with its dependences
+// declared at the top of its body; taskwait and the implicit barrier of the region
+// become arts.barrier.
+// CHECK-LABEL: func.func @team_of_tasks
+// CHECK-NOT: arts.edt <parallel>
+// CHECK-NOT: arts.edt <single>
+// CHECK: arts.edt <task> <intranode> route(%{{.*}}) attributes {no_verify} {
+// CHECK-NEXT: arts.depend <out> %arg0 : memref<?xf64>
+// CHECK-NEXT: memref.store
+// CHECK: arts.edt <task> <intranode> route(%{{.*}}) attributes {no_verify} {
+// CHECK-NEXT: arts.depend <in> %arg0 : memref<?xf64>
+// CHECK-NEXT: arts.depend <inout> %arg1 : memref<f64>
+// CHECK: arts.barrier
+// CHECK-NEXT: memref.load %arg1[]
+// CHECK: arts.barrier
+// CHECK-NEXT: return
+// CHECK-NOT: omp.
+func.func @team_of_tasks(%a: memref<?xf64>, %s: memref<f64>) {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant 1.0 : f64
+  // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.parallel around one omp.single that creates tasks -> host code; the runtime's workers run the tasks; arts.barrier at its end
+  omp.parallel {
+    omp.single {
+      // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:7: omp.task -> arts.edt <task>; depend(out) on the memref of {{.*}} -> arts.depend <out>
+      omp.task depend(taskdependout -> %a : memref<?xf64>) {
+        memref.store %f, %a[%c0] : memref<?xf64>
+        omp.terminator
+      }
+      // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:7: omp.task -> arts.edt <task>; depend(in) on the memref of {{.*}} -> arts.depend <in>; depend(inout) on the memref of {{.*}} -> arts.depend <inout>
+      omp.task depend(taskdependin -> %a : memref<?xf64>, taskdependinout -> %s : memref<f64>) {
+        %v = memref.load %a[%c0] : memref<?xf64>
+        memref.store %v, %s[] : memref<f64>
+        omp.terminator
+      }
+      // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:7: omp.taskwait -> arts.barrier (an epoch ends here)
+      omp.taskwait
+      %r = memref.load %s[] : memref<f64>
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// A taskgroup is its body followed by a barrier; hints are noted and dropped.
+// CHECK-LABEL: func.func @group_and_hints
+// CHECK: arts.edt <task>
+// CHECK: arts.barrier
+// CHECK-NEXT: return
+func.func @group_and_hints(%m: memref<f32>, %p: i32, %fin: i1) {
+  %f = arith.constant 1.0 : f32
+  // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.taskgroup -> its body + arts.barrier (an epoch ends at its end)
+  omp.taskgroup {
+    // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:5: omp.task -> arts.edt <task>; 'final' ignored (ARTS tasks are always deferred); 'priority' ignored; 'untied'/'mergeable' ignored (hints)
+    omp.task final(%fin) priority(%p : i32) untied {
+      memref.store %f, %m[] : memref<f32>
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// if(c): the task when c holds, else the same task inside an epoch of its own.
+// CHECK-LABEL: func.func @undeferred
+// CHECK: scf.if %arg1 {
+// CHECK-NEXT: arts.edt <task>
+// CHECK: } else {
+// CHECK-NEXT: arts.epoch {
+// CHECK-NEXT: arts.edt <task>
+func.func @undeferred(%m: memref<f32>, %c: i1) {
+  %f = arith.constant 1.0 : f32
+  omp.task if(%c) {
+    memref.store %f, %m[] : memref<f32>
+    omp.terminator
+  }
+  return
+}
+
+//--- invalid.mlir
+
+// Tasks every thread of a team creates have no host to come from.
+func.func @task_per_thread() {
+  // expected-error @+1 {{omp.task in a parallel region is supported when one 'single' or 'master' construct is the whole region}}
+  omp.parallel {
+    omp.task {
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @nested_task() {
+  omp.task {
+    // expected-error @+1 {{omp.task nested in another task is not supported}}
+    omp.task {
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @mutexinoutset(%m: memref<f32>) {
+  // expected-error @+1 {{depend(taskdependmutexinoutset) on omp.task is not supported}}
+  omp.task depend(taskdependmutexinoutset -> %m : memref<f32>) {
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @taskwait_depend(%m: memref<f32>) {
+  // expected-error @+1 {{'depend' and 'nowait' on omp.taskwait are not supported}}
+  omp.taskwait depend(taskdependin -> %m : memref<f32>)
+  return
+}
