@@ -100,16 +100,41 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     }
   }
 
+  /// True if a depend item of `task` names `memref`.
+  static bool dependsOn(EdtOp task, Value memref) {
+    bool found = false;
+    task.getBody().walk([&](DependOp depend) {
+      Value target = depend.getTarget();
+      while (auto cast = target.getDefiningOp<memref::CastOp>())
+        target = cast.getSource();
+      found |= target == memref;
+    });
+    return found;
+  }
+
   /// Makes every memref `task` captures a dependency of it.
   LogicalResult acquireCaptured(EdtOp task, llvm::MapVector<Operation *, Datablock> &datablocks) {
     sinkCasts(task);
     for (Value captured : capturedMemrefs(task.getBody())) {
       Operation *def = captured.getDefiningOp();
       if (!def) {
+        // An array the function was given: no allocation to make a datablock of. A task
+        // may still use it in place (on one node) when nothing but epochs orders it:
+        // tasks that split a caller's array and a taskwait (recursive divide and conquer).
         auto arg = cast<BlockArgument>(captured);
+        if (task.getEdtType() == EdtType::task && !dependsOn(task, captured)) {
+          CARTS_DEBUG("create-dbs", task)
+              << "memref argument #" << arg.getArgNumber()
+              << " stays shared memory in this task (no allocation to make a datablock of; "
+                 "only epochs order its uses)\n";
+          continue;
+        }
         return task.emitError("task uses memref argument #")
                << arg.getArgNumber()
-               << " of its function; datablocks need the allocation (inline the caller)";
+               << " of its function; datablocks need the allocation (inline the caller)"
+               << (task.getEdtType() == EdtType::task
+                       ? ", and a depend item on it needs a datablock to order on"
+                       : "");
       }
       if (isa<memref::GetGlobalOp>(def)) {
         CARTS_DEBUG("create-dbs", def) << "global " << describeType(captured.getType())

@@ -140,7 +140,8 @@ enum class CaptureKind {
   Packed,         // a scalar, one parameter word
   Rematerialized, // a constant-like op, cloned
   DepGuids,       // the GUID table of one of the task's own acquires: rebuilt from depv
-  GuidsByAddress, // an allocation's GUID table the body creates tasks on: address + extents
+  GuidsByAddress, // an allocation's GUID table the body creates tasks on, or an array its
+                  // function was given (shared memory on one node): address + extents
 };
 
 struct Capture {
@@ -272,6 +273,12 @@ LogicalResult EdtLowering::analyze(EdtOp edt, TaskPlan &plan) {
         plan.captures.push_back({v, CaptureKind::GuidsByAddress});
         continue;
       }
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()) &&
+          hasIdentityLayout(v.getType())) {
+        plan.captures.push_back({v, CaptureKind::GuidsByAddress});
+        continue;
+      }
       bool isDatablock = v.getDefiningOp<DbAllocOp>() || v.getDefiningOp<DbAcquireOp>() ||
                          (isa<BlockArgument>(v) &&
                           isa<EdtOp>(cast<BlockArgument>(v).getOwner()->getParentOp()));
@@ -395,7 +402,13 @@ void EdtLowering::rewrite(TaskPlan &plan) {
     auto alloc = c.value.getDefiningOp<DbAllocOp>();
     auto type = cast<MemRefType>(c.value.getType());
     ByAddress entry{c.value, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, c.value), {}};
-    entry.extents = shapeValues(b, loc, type, alloc.getSizes());
+    SmallVector<Value> dims;
+    if (alloc)
+      dims.append(alloc.getSizes().begin(), alloc.getSizes().end());
+    else
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        dims.push_back(memref::DimOp::create(b, loc, c.value, d));
+    entry.extents = shapeValues(b, loc, type, dims);
     need(entry.address);
     llvm::for_each(entry.extents, need);
     byAddress.push_back(std::move(entry));
