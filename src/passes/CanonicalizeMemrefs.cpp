@@ -457,6 +457,8 @@ struct TablePlan {
   SmallVector<RowAccess> accesses;
   SmallVector<memref::DeallocOp> rowFrees, tableFrees;
   SmallVector<memref::ExtractAlignedPointerAsIndexOp> nullChecks;
+  /// Depend items of tasks naming the table: they name the N-D array instead.
+  SmallVector<OpOperand *> taskDepends;
 
   unsigned rank() const { return levels.size(); }
   memref::AllocOp rowAlloc(unsigned level) {
@@ -555,6 +557,11 @@ LogicalResult TableRaiser::collectRows(TablePlan &plan) {
       }
       if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
         (row.level == 0 ? plan.tableFrees : plan.rowFrees).push_back(dealloc);
+        continue;
+      }
+      if (auto task = dyn_cast<omp::TaskOp>(user); task && row.level == 0 &&
+          llvm::is_contained(task.getDependVars(), use.get())) {
+        plan.taskDepends.push_back(&use);
         continue;
       }
       // `a == NULL`, `a[i] != NULL`: the N-D array answers for its rows.
@@ -806,6 +813,8 @@ void TableRaiser::raiseAll() {
     }
     for (memref::ExtractAlignedPointerAsIndexOp pointer : plan.nullChecks)
       pointer.getSourceMutable().assign(array);
+    for (OpOperand *depend : plan.taskDepends)
+      depend->set(array);
   }
 
   // Then the old accesses, rows and frees of every table, noting the loops

@@ -115,6 +115,19 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
   /// Makes every memref `task` captures a dependency of it.
   LogicalResult acquireCaptured(EdtOp task, llvm::MapVector<Operation *, Datablock> &datablocks) {
     sinkCasts(task);
+    WalkResult globals = task.getBody().walk([&](DependOp depend) {
+      Value target = depend.getTarget();
+      while (auto cast = target.getDefiningOp<memref::CastOp>())
+        target = cast.getSource();
+      if (!target.getDefiningOp<memref::GetGlobalOp>())
+        return WalkResult::advance();
+      depend.emitError("a depend item on a global variable is not supported: globals are "
+                       "not datablocks, so nothing would order the task (allocate the array, "
+                       "or declare the variable in a function)");
+      return WalkResult::interrupt();
+    });
+    if (globals.wasInterrupted())
+      return failure();
     for (Value captured : capturedMemrefs(task.getBody())) {
       Operation *def = captured.getDefiningOp();
       if (!def) {

@@ -17,6 +17,9 @@
 #include "passes/Debug.h"
 #include "passes/PassDetail.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -80,6 +83,30 @@ bool runsAtLeastOnce(scf::ForOp loop) {
   return lb && ub && step && *step > 0 && *lb < *ub;
 }
 
+/// What of memory `task` may touch that no acquire of it orders: a global, an array
+/// captured from outside (its function's argument), or what a function of the module it
+/// calls touches. Empty if nothing.
+std::string unorderedMemoryOf(EdtOp task) {
+  if (!capturedMemrefs(task.getBody()).empty())
+    return "an array that is not one of its datablocks";
+  std::string what;
+  task.getBody().walk([&](Operation *op) {
+    if (isa<memref::GetGlobalOp, LLVM::AddressOfOp>(op)) {
+      what = "a global";
+      return WalkResult::interrupt();
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(op, call.getCalleeAttr());
+      if (callee && !callee.isExternal()) {
+        what = "what @" + callee.getSymName().str() + " touches";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return what;
+}
+
 EpochFacts factsOf(EpochOp epoch) {
   EpochFacts facts;
   if (!epoch->use_empty()) {
@@ -87,8 +114,14 @@ EpochFacts factsOf(EpochOp epoch) {
     return facts;
   }
   epoch.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (isa<EdtOp>(op))
+    if (auto task = dyn_cast<EdtOp>(op)) {
+      std::string unordered = unorderedMemoryOf(task);
+      if (!unordered.empty()) {
+        facts.refusal = "a task of it uses " + unordered + ", which no datablock orders";
+        return WalkResult::interrupt();
+      }
       return WalkResult::skip(); // the task's body runs inside the task
+    }
     if (auto acquire = dyn_cast<DbAcquireOp>(op)) {
       AcquireRecord record{allocOf(acquire), acquire.getMode(), groupOf(acquire), 0, true};
       for (Operation *up = op->getParentOp(); up != epoch.getOperation(); up = up->getParentOp()) {

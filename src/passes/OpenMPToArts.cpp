@@ -233,6 +233,8 @@ private:
   DenseSet<Operation *> orphanedLoops;
   /// Functions called from inside an omp.parallel region.
   DenseSet<StringAttr> calledInParallel;
+  /// Functions that create tasks, themselves or through the functions they call.
+  DenseSet<StringAttr> taskCreatingFunctions;
   /// Parallel regions that become host code creating tasks, with their single/master.
   DenseMap<Operation *, Operation *> taskTeams;
 };
@@ -243,6 +245,21 @@ private:
 //===----------------------------------------------------------------------===//
 
 LogicalResult Converter::checkAll() {
+  // Task-creating functions: those with an omp.task, then their callers, to a fixpoint.
+  DenseMap<StringAttr, SmallVector<StringAttr>> callers;
+  SmallVector<StringAttr> worklist;
+  module.walk([&](func::FuncOp fn) {
+    fn.walk([&](Operation *op) {
+      if (isa<omp::TaskOp>(op) && taskCreatingFunctions.insert(fn.getSymNameAttr()).second)
+        worklist.push_back(fn.getSymNameAttr());
+      else if (auto call = dyn_cast<func::CallOp>(op))
+        callers[call.getCalleeAttr().getAttr()].push_back(fn.getSymNameAttr());
+    });
+  });
+  while (!worklist.empty())
+    for (StringAttr caller : callers.lookup(worklist.pop_back_val()))
+      if (taskCreatingFunctions.insert(caller).second)
+        worklist.push_back(caller);
   module.walk([&](omp::ParallelOp parallel) {
     parallel.walk(
         [&](func::CallOp call) { calledInParallel.insert(call.getCalleeAttr().getAttr()); });
@@ -303,13 +320,19 @@ LogicalResult Converter::checkParallel(omp::ParallelOp op) {
                           << ", which is called inside a parallel region: nested parallelism "
                              "is not supported";
   bool createsTasks = false;
-  op.walk([&](omp::TaskOp) { createsTasks = true; });
+  op.walk([&](Operation *inner) {
+    if (isa<omp::TaskOp, omp::TaskwaitOp, omp::TaskgroupOp>(inner))
+      createsTasks = true;
+    else if (auto call = dyn_cast<func::CallOp>(inner))
+      createsTasks |= taskCreatingFunctions.contains(call.getCalleeAttr().getAttr());
+  });
   if (createsTasks) {
     Operation *creator = taskCreator(op);
     if (!creator)
       return op.emitError("omp.task in a parallel region is supported when one 'single' or "
                           "'master' construct is the whole region (tasks that every thread "
                           "of the team creates are not)");
+    CARTS_DEBUG("tasks", op) << "creates tasks (itself or through the functions it calls)\n";
     taskTeams[op] = creator;
   }
   return checkPrivates(op, op.getPrivateVars(), op.getPrivateSyms());

@@ -4,6 +4,7 @@
 // RUN: split-file %s %t --leading-lines
 // RUN: carts-opt %t/create.mlir --split-input-file --pass-pipeline='builtin.module(arts-create-dbs,arts-verify-edt-deps)' | FileCheck %s
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs,db 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs 2>&1 >/dev/null | FileCheck %s --check-prefix=ARG
 // RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-create-dbs)' --verify-diagnostics
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs,arts-create-dbs)' | carts-opt --pass-pipeline='builtin.module(arts-verify-edt-deps)' | FileCheck %s --check-prefix=TWICE
 
@@ -128,6 +129,24 @@ func.func @declared() {
   return
 }
 
+// -----
+
+// A task that splits its caller's array uses it in place: no acquire.
+// CHECK-LABEL: func.func @argument_in_place
+// CHECK-NOT: arts.db_acquire
+// CHECK: arts.edt <task> <intranode> route(%{{.*}}) {
+// CHECK-NEXT: memref.store %{{.*}}, %arg0[%{{.*}}] : memref<?xf32>
+// ARG: [create-dbs] {{.*}}create.mlir:[[@LINE+5]]:3: memref argument #0 stays shared memory in this task (no allocation to make a datablock of; only epochs order its uses)
+func.func @argument_in_place(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %f = arith.constant 1.0 : f32
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    memref.store %f, %a[%c0] : memref<?xf32>
+  }
+  return
+}
+
 //--- invalid.mlir
 
 // A memref argument has no allocation to turn into a datablock.
@@ -141,6 +160,24 @@ func.func @argument(%a: memref<?xf32>, %n: index) {
     ^bb0(%i: index):
       %v = memref.load %a[%i] : memref<?xf32>
     }
+  }
+  return
+}
+
+// -----
+
+// A task (not a parallel task) may use an array its function was given, in place; a
+// depend item on it has no datablock to order on.
+func.func @argument_depend(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %f = arith.constant 1.0 : f32
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    memref.store %f, %a[%c0] : memref<?xf32>
+  }
+  // expected-error @+1 {{task uses memref argument #0 of its function; datablocks need the allocation (inline the caller), and a depend item on it needs a datablock to order on}}
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    arts.depend <out> %a : memref<?xf32>
   }
   return
 }
