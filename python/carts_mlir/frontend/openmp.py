@@ -289,8 +289,15 @@ class OmpEmitter:
                     raise p.error(f"'{decl.spelling}' not specified in enclosing 'task' "
                                   "(default(none))")
                 kind = "shared" if default == "shared" or team.get(key) is var.value else "firstprivate"
+            if var.is_array and kind == "firstprivate":
+                raise p.error(f"'{decl.spelling}' is an array the task would copy "
+                              "(firstprivate): not supported; name it in shared(...) if the "
+                              "task may use it in place")
+            if var.is_array and kind == "private" and var.kind == "mem":
+                private.append((key, var))  # a fresh array of the task's own
+                continue
             if var.kind != "mem" or var.is_array:
-                continue  # values are copied anyway; arrays are used in place
+                continue  # values are copied anyway; shared arrays are used in place
             if ir.MemRefType(var.value.type).rank:
                 continue
             (shared if kind == "shared" else copied if kind == "firstprivate" else private).append((key, var))
