@@ -100,15 +100,18 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     }
   }
 
+  /// The memref a depend item names, through casts.
+  static Value dependTarget(DependOp depend) {
+    Value target = depend.getTarget();
+    while (auto cast = target.getDefiningOp<memref::CastOp>())
+      target = cast.getSource();
+    return target;
+  }
+
   /// True if a depend item of `task` names `memref`.
   static bool dependsOn(EdtOp task, Value memref) {
     bool found = false;
-    task.getBody().walk([&](DependOp depend) {
-      Value target = depend.getTarget();
-      while (auto cast = target.getDefiningOp<memref::CastOp>())
-        target = cast.getSource();
-      found |= target == memref;
-    });
+    task.getBody().walk([&](DependOp depend) { found |= dependTarget(depend) == memref; });
     return found;
   }
 
@@ -116,10 +119,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
   LogicalResult acquireCaptured(EdtOp task, llvm::MapVector<Operation *, Datablock> &datablocks) {
     sinkCasts(task);
     WalkResult globals = task.getBody().walk([&](DependOp depend) {
-      Value target = depend.getTarget();
-      while (auto cast = target.getDefiningOp<memref::CastOp>())
-        target = cast.getSource();
-      if (!target.getDefiningOp<memref::GetGlobalOp>())
+      if (!dependTarget(depend).getDefiningOp<memref::GetGlobalOp>())
         return WalkResult::advance();
       depend.emitError("a depend item on a global variable is not supported: globals are "
                        "not datablocks, so nothing would order the task (allocate the array, "

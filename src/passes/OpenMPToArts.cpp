@@ -664,14 +664,13 @@ void Converter::convertTask(omp::TaskOp op) {
     rewriter.setInsertionPoint(edt);
     auto branch = scf::IfOp::create(rewriter, loc, cond, /*withElseRegion=*/true);
     rewriter.setInsertionPoint(branch.thenBlock()->getTerminator());
-    Operation *deferred = rewriter.clone(*edt);
+    rewriter.clone(*edt);
     rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
     auto epoch = EpochOp::create(rewriter, loc, rewriter.getI64Type());
     Block *inner = rewriter.createBlock(&epoch.getBody());
     rewriter.setInsertionPointToEnd(inner);
     YieldOp::create(rewriter, loc);
     edt->moveBefore(inner->getTerminator());
-    (void)deferred;
     line << "; 'if' -> scf.if: the task when true, else the task in an epoch of its own "
             "(undeferred)";
   }
