@@ -88,7 +88,10 @@ def Arts_QueryAttr : Arts_EnumAttr<Arts_Query, "query">;
 
 def Arts_Reduction : I32EnumAttr<"ReductionKind", "reduction operator of a work-sharing loop", [
     I32EnumAttrCase<"add", 0>, I32EnumAttrCase<"mul", 1>,
-    I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>]> {
+    I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>,
+    I32EnumAttrCase<"umax", 4>, I32EnumAttrCase<"umin", 5>,
+    I32EnumAttrCase<"band", 6>, I32EnumAttrCase<"bor", 7>, I32EnumAttrCase<"bxor", 8>,
+    I32EnumAttrCase<"land", 9>, I32EnumAttrCase<"lor", 10>]> {
   let cppNamespace = "::mlir::arts";
   let genSpecializedAttr = 0;
 }

@@ -108,7 +108,8 @@ bool isPureOp(Operation *op) {
   return isMemoryEffectFree(op) && op->getNumRegions() == 0;
 }
 
-/// Identity of a reduction kind for `type`.
+/// Identity of a reduction kind for `type`. The bitwise and logical kinds and the
+/// unsigned ones exist for integers only (the front end refuses them on floats).
 TypedAttr reductionIdentity(ReductionKind kind, Type type, Builder &b) {
   if (auto ft = dyn_cast<FloatType>(type)) {
     const auto &sem = ft.getFloatSemantics();
@@ -117,21 +118,34 @@ TypedAttr reductionIdentity(ReductionKind kind, Type type, Builder &b) {
     case ReductionKind::mul: return b.getFloatAttr(ft, 1.0);
     case ReductionKind::max: return b.getFloatAttr(ft, llvm::APFloat::getInf(sem, /*Negative=*/true));
     case ReductionKind::min: return b.getFloatAttr(ft, llvm::APFloat::getInf(sem, false));
+    default: llvm_unreachable("integer-only reduction kind on a float");
     }
   }
   auto it = cast<IntegerType>(type);
   unsigned w = it.getWidth();
   switch (kind) {
-  case ReductionKind::add: return b.getIntegerAttr(it, 0);
-  case ReductionKind::mul: return b.getIntegerAttr(it, 1);
+  case ReductionKind::add:
+  case ReductionKind::bor:
+  case ReductionKind::bxor:
+  case ReductionKind::lor:
+  case ReductionKind::umax: return b.getIntegerAttr(it, 0);
+  case ReductionKind::mul:
+  case ReductionKind::land: return b.getIntegerAttr(it, 1);
   case ReductionKind::max: return b.getIntegerAttr(it, llvm::APInt::getSignedMinValue(w));
   case ReductionKind::min: return b.getIntegerAttr(it, llvm::APInt::getSignedMaxValue(w));
+  case ReductionKind::umin:
+  case ReductionKind::band: return b.getIntegerAttr(it, llvm::APInt::getAllOnes(w));
   }
   llvm_unreachable("reduction kind");
 }
 
 Value combine(OpBuilder &b, Location loc, ReductionKind kind, Value lhs, Value rhs) {
   bool isFloat = isa<FloatType>(lhs.getType());
+  // `&&` and `||` give 0 or 1, as C does.
+  auto truth = [&](Value v) -> Value {
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(v.getType()));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+  };
   switch (kind) {
   case ReductionKind::add:
     return isFloat ? (Value)arith::AddFOp::create(b, loc, lhs, rhs) : arith::AddIOp::create(b, loc, lhs, rhs);
@@ -141,6 +155,17 @@ Value combine(OpBuilder &b, Location loc, ReductionKind kind, Value lhs, Value r
     return isFloat ? (Value)arith::MaxNumFOp::create(b, loc, lhs, rhs) : arith::MaxSIOp::create(b, loc, lhs, rhs);
   case ReductionKind::min:
     return isFloat ? (Value)arith::MinNumFOp::create(b, loc, lhs, rhs) : arith::MinSIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::umax: return arith::MaxUIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::umin: return arith::MinUIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::band: return arith::AndIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::bor: return arith::OrIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::bxor: return arith::XOrIOp::create(b, loc, lhs, rhs);
+  case ReductionKind::land:
+    return arith::ExtUIOp::create(b, loc, lhs.getType(),
+                                  arith::AndIOp::create(b, loc, truth(lhs), truth(rhs)));
+  case ReductionKind::lor:
+    return arith::ExtUIOp::create(b, loc, lhs.getType(),
+                                  arith::OrIOp::create(b, loc, truth(lhs), truth(rhs)));
   }
   llvm_unreachable("reduction kind");
 }

@@ -100,15 +100,20 @@ static std::optional<ReductionKind> kindOfCombiningOp(Operation *op) {
           [](auto) { return ReductionKind::max; })
       .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
           [](auto) { return ReductionKind::min; })
+      .Case<arith::MaxUIOp>([](auto) { return ReductionKind::umax; })
+      .Case<arith::MinUIOp>([](auto) { return ReductionKind::umin; })
+      .Case<arith::AndIOp>([](auto) { return ReductionKind::band; })
+      .Case<arith::OrIOp>([](auto) { return ReductionKind::bor; })
+      .Case<arith::XOrIOp>([](auto) { return ReductionKind::bxor; })
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// `select(cmp(a, b), a, b)`: max when the compare is `>`, min when it is `<`;
-/// swapped select operands swap the two. Unsigned compares do not fit (the
-/// ARTS reduction kinds carry no signedness).
+/// `select(cmp(a, b), a, b)`: max when the compare is `>`, min when it is `<`
+/// (the unsigned kinds for unsigned compares); swapped select operands swap the two.
 static std::optional<ReductionKind> kindOfCompareSelect(arith::SelectOp select) {
   Value lhs, rhs;
   std::optional<bool> greater;
+  bool isUnsigned = false;
   Operation *compare = select.getCondition().getDefiningOp();
   if (auto cmp = dyn_cast_or_null<arith::CmpFOp>(compare)) {
     using P = arith::CmpFPredicate;
@@ -122,21 +127,43 @@ static std::optional<ReductionKind> kindOfCompareSelect(arith::SelectOp select) 
   } else if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(compare)) {
     using P = arith::CmpIPredicate;
     P p = cmp.getPredicate();
-    if (p == P::sgt || p == P::sge)
+    if (p == P::sgt || p == P::sge || p == P::ugt || p == P::uge)
       greater = true;
-    else if (p == P::slt || p == P::sle)
+    else if (p == P::slt || p == P::sle || p == P::ult || p == P::ule)
       greater = false;
+    isUnsigned = p == P::ugt || p == P::uge || p == P::ult || p == P::ule;
     lhs = cmp.getLhs();
     rhs = cmp.getRhs();
   }
   if (!greater)
     return std::nullopt;
-  ReductionKind keepLhs = *greater ? ReductionKind::max : ReductionKind::min;
-  ReductionKind keepRhs = *greater ? ReductionKind::min : ReductionKind::max;
+  ReductionKind max = isUnsigned ? ReductionKind::umax : ReductionKind::max;
+  ReductionKind min = isUnsigned ? ReductionKind::umin : ReductionKind::min;
+  ReductionKind keepLhs = *greater ? max : min;
+  ReductionKind keepRhs = *greater ? min : max;
   if (select.getTrueValue() == lhs && select.getFalseValue() == rhs)
     return keepLhs;
   if (select.getTrueValue() == rhs && select.getFalseValue() == lhs)
     return keepRhs;
+  return std::nullopt;
+}
+
+/// `ext(cmp ne(a, 0) and/or cmp ne(b, 0))`: C's `&&` and `||` on the two partials.
+static std::optional<ReductionKind> kindOfLogical(ArrayRef<Operation *> ops, Block &block) {
+  if (ops.size() != 4 || !isa<arith::ExtUIOp>(ops[3]))
+    return std::nullopt;
+  auto isTruthOfArg = [&](Operation *op) {
+    auto cmp = dyn_cast<arith::CmpIOp>(op);
+    return cmp && cmp.getPredicate() == arith::CmpIPredicate::ne &&
+           isa<BlockArgument>(cmp.getLhs()) && cast<BlockArgument>(cmp.getLhs()).getOwner() == &block &&
+           matchPattern(cmp.getRhs(), m_Zero());
+  };
+  if (!isTruthOfArg(ops[0]) || !isTruthOfArg(ops[1]) || ops[3]->getOperand(0) != ops[2]->getResult(0))
+    return std::nullopt;
+  if (isa<arith::AndIOp>(ops[2]))
+    return ReductionKind::land;
+  if (isa<arith::OrIOp>(ops[2]))
+    return ReductionKind::lor;
   return std::nullopt;
 }
 
@@ -167,10 +194,14 @@ static ReductionMatch matchReduction(omp::DeclareReductionOp decl) {
       if (select.getCondition().getDefiningOp() == computing[0])
         if (auto kind = kindOfCompareSelect(select))
           return {kind, ""};
-  if (llvm::any_of(computing, llvm::IsaPred<arith::MaxUIOp, arith::MinUIOp>))
-    return {std::nullopt, "unsigned max/min reductions are not supported (ARTS reduction "
-                          "kinds carry no signedness)"};
-  return {std::nullopt, "its combiner is not an add, mul, max or min"};
+  // The constant zero the logical form compares with is not part of the operator.
+  SmallVector<Operation *> logical;
+  for (Operation *op : computing)
+    if (!matchPattern(op, m_Constant()))
+      logical.push_back(op);
+  if (auto kind = kindOfLogical(logical, combiner.front()))
+    return {kind, ""};
+  return {std::nullopt, "its combiner is not one of + * max min & | ^ && ||"};
 }
 
 //===----------------------------------------------------------------------===//

@@ -344,8 +344,15 @@ class ModuleEmitter:
             comb = op.reductionRegion.blocks.append(t, t)
             a, b = comb.arguments
             with ir.InsertionPoint(comb):
-                opname = _COMBINERS[(kind, "f" if s.is_float else "u" if s.unsigned else "s")]
-                r = ir.Operation.create(opname, results=[t], operands=[a, b]).result
+                if kind in ("land", "lor"):  # C's && and ||: 0 or 1
+                    zero = arith.ConstantOp(t, ir.IntegerAttr.get(t, 0)).result
+                    ta = arith.CmpIOp(arith.CmpIPredicate.ne, a, zero).result
+                    tb = arith.CmpIOp(arith.CmpIPredicate.ne, b, zero).result
+                    both = (arith.AndIOp if kind == "land" else arith.OrIOp)(ta, tb).result
+                    r = arith.ExtUIOp(t, both).result
+                else:
+                    opname = _COMBINERS[(kind, "f" if s.is_float else "u" if s.unsigned else "s")]
+                    r = ir.Operation.create(opname, results=[t], operands=[a, b]).result
                 omp.YieldOp([r])
         self._symbols[sym] = op.operation
         return sym
@@ -366,7 +373,8 @@ def _identity(kind: str, s: Scalar):
         return {"add": 0.0, "mul": 1.0, "max": -math.inf, "min": math.inf}[kind]
     bits = s.width
     lo, hi = (0, (1 << bits) - 1) if s.unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
-    value = {"add": 0, "mul": 1, "max": lo, "min": hi, "and": -1, "or": 0, "xor": 0}[kind]
+    value = {"add": 0, "mul": 1, "max": lo, "min": hi, "and": -1, "or": 0, "xor": 0,
+             "land": 1, "lor": 0}[kind]
     value &= (1 << bits) - 1
     if value >= 1 << (bits - 1):
         value -= 1 << bits

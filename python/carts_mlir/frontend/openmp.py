@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 K = ci.CursorKind
 _REDUCTION_OPS = {"+": "add", "-": "add", "*": "mul", "max": "max", "min": "min",
-                  "&": "and", "|": "or", "^": "xor"}
+                  "&": "and", "|": "or", "^": "xor", "&&": "land", "||": "lor"}
 _SCHEDULES = {"static", "dynamic", "guided", "auto", "runtime"}
 
 
@@ -514,6 +514,9 @@ class OmpEmitter:
                 s = scalar_of(var.ctype)
                 if var.kind != "mem" or s is None:
                     raise p.error(f"reduction variable '{name}' must be a scalar variable")
+                if s.is_float and clause.modifier in ("&", "|", "^", "&&", "||"):
+                    raise p.error(f"reduction({clause.modifier}: {name}) needs an integer "
+                                  "variable")
                 sym = self.fn.module.reduction(_REDUCTION_OPS[clause.modifier], s, p)
                 out.append((key, var.value, var.ctype, sym))
         return out

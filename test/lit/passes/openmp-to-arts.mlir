@@ -341,6 +341,107 @@ func.func @reduction_byref(%n: index, %sum: memref<f32>) {
 
 // -----
 
+// The integer kinds C adds: unsigned max (also as an unsigned compare+select), unsigned min,
+// & | ^, and && || (compare both sides with zero, combine, widen back to the type).
+// CHECK-LABEL: func.func @reduction_integer_kinds
+// CHECK: reduction([#arts.reduction<umax>, #arts.reduction<umax>, #arts.reduction<umin>, #arts.reduction<band>, #arts.reduction<bor>, #arts.reduction<bxor>, #arts.reduction<land>, #arts.reduction<lor>]
+omp.declare_reduction @max_ui32 : i32 init {
+^bb0(%arg0: i32):
+  %0 = arith.constant 0 : i32
+  omp.yield(%0 : i32)
+} combiner {
+^bb0(%lhs: i32, %rhs: i32):
+  %0 = arith.maxui %lhs, %rhs : i32
+  omp.yield(%0 : i32)
+}
+omp.declare_reduction @max_select_ui32 : i32 init {
+^bb0(%arg0: i32):
+  %0 = arith.constant 0 : i32
+  omp.yield(%0 : i32)
+} combiner {
+^bb0(%lhs: i32, %rhs: i32):
+  %gt = arith.cmpi ugt, %lhs, %rhs : i32
+  %0 = arith.select %gt, %lhs, %rhs : i32
+  omp.yield(%0 : i32)
+}
+omp.declare_reduction @min_ui64 : i64 init {
+^bb0(%arg0: i64):
+  %0 = arith.constant -1 : i64
+  omp.yield(%0 : i64)
+} combiner {
+^bb0(%lhs: i64, %rhs: i64):
+  %0 = arith.minui %lhs, %rhs : i64
+  omp.yield(%0 : i64)
+}
+omp.declare_reduction @and_i32 : i32 init {
+^bb0(%arg0: i32):
+  %0 = arith.constant -1 : i32
+  omp.yield(%0 : i32)
+} combiner {
+^bb0(%lhs: i32, %rhs: i32):
+  %0 = arith.andi %lhs, %rhs : i32
+  omp.yield(%0 : i32)
+}
+omp.declare_reduction @or_i32 : i32 init {
+^bb0(%arg0: i32):
+  %0 = arith.constant 0 : i32
+  omp.yield(%0 : i32)
+} combiner {
+^bb0(%lhs: i32, %rhs: i32):
+  %0 = arith.ori %lhs, %rhs : i32
+  omp.yield(%0 : i32)
+}
+omp.declare_reduction @xor_i32 : i32 init {
+^bb0(%arg0: i32):
+  %0 = arith.constant 0 : i32
+  omp.yield(%0 : i32)
+} combiner {
+^bb0(%lhs: i32, %rhs: i32):
+  %0 = arith.xori %lhs, %rhs : i32
+  omp.yield(%0 : i32)
+}
+omp.declare_reduction @land_i32 : i32 init {
+^bb0(%arg0: i32):
+  %0 = arith.constant 1 : i32
+  omp.yield(%0 : i32)
+} combiner {
+^bb0(%lhs: i32, %rhs: i32):
+  %z = arith.constant 0 : i32
+  %a = arith.cmpi ne, %lhs, %z : i32
+  %b = arith.cmpi ne, %rhs, %z : i32
+  %c = arith.andi %a, %b : i1
+  %0 = arith.extui %c : i1 to i32
+  omp.yield(%0 : i32)
+}
+omp.declare_reduction @lor_i32 : i32 init {
+^bb0(%arg0: i32):
+  %0 = arith.constant 0 : i32
+  omp.yield(%0 : i32)
+} combiner {
+^bb0(%lhs: i32, %rhs: i32):
+  %z = arith.constant 0 : i32
+  %a = arith.cmpi ne, %lhs, %z : i32
+  %b = arith.cmpi ne, %rhs, %z : i32
+  %c = arith.ori %a, %b : i1
+  %0 = arith.extui %c : i1 to i32
+  omp.yield(%0 : i32)
+}
+func.func @reduction_integer_kinds(%n: index, %a: memref<i32>, %b: memref<i32>, %c: memref<i64>, %d: memref<i32>, %e: memref<i32>, %f: memref<i32>, %g: memref<i32>, %h: memref<i32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  omp.parallel {
+    omp.wsloop reduction(@max_ui32 %a -> %pa, @max_select_ui32 %b -> %pb, @min_ui64 %c -> %pc, @and_i32 %d -> %pd, @or_i32 %e -> %pe, @xor_i32 %f -> %pf, @land_i32 %g -> %pg, @lor_i32 %h -> %ph : memref<i32>, memref<i32>, memref<i64>, memref<i32>, memref<i32>, memref<i32>, memref<i32>, memref<i32>) {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // private/firstprivate on a parallel region: a fresh alloca per task (with the original's
 // dynamic sizes); the copy region initialises the firstprivate one from the original.
 // CHECK-NOT: omp.private
@@ -749,49 +850,22 @@ func.func @pointer_accumulator(%n: index, %s: !llvm.ptr) {
 
 // -----
 
-// A combiner that is not add, mul, max or min has no ARTS reduction kind.
-omp.declare_reduction @xor_i32 : i32 init {
+// A combiner that is no C reduction operator (here a division) has no ARTS reduction kind.
+omp.declare_reduction @div_i32 : i32 init {
 ^bb0(%arg0: i32):
-  %0 = arith.constant 0 : i32
+  %0 = arith.constant 1 : i32
   omp.yield(%0 : i32)
 } combiner {
 ^bb0(%lhs: i32, %rhs: i32):
-  %0 = arith.xori %lhs, %rhs : i32
+  %0 = arith.divsi %lhs, %rhs : i32
   omp.yield(%0 : i32)
 }
-func.func @xor_reduction(%n: index, %s: memref<i32>) {
+func.func @div_reduction(%n: index, %s: memref<i32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   omp.parallel {
-    // expected-error @+1 {{reduction @xor_i32 cannot be kept on arts.for: its combiner is not an add, mul, max or min}}
-    omp.wsloop reduction(@xor_i32 %s -> %ps : memref<i32>) {
-      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
-        omp.yield
-      }
-    }
-    omp.terminator
-  }
-  return
-}
-
-// -----
-
-// Unsigned max has no ARTS kind (the kinds carry no signedness).
-omp.declare_reduction @max_u32 : i32 init {
-^bb0(%arg0: i32):
-  %0 = arith.constant 0 : i32
-  omp.yield(%0 : i32)
-} combiner {
-^bb0(%lhs: i32, %rhs: i32):
-  %0 = arith.maxui %lhs, %rhs : i32
-  omp.yield(%0 : i32)
-}
-func.func @unsigned_max_reduction(%n: index, %s: memref<i32>) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  omp.parallel {
-    // expected-error @+1 {{unsigned max/min reductions are not supported}}
-    omp.wsloop reduction(@max_u32 %s -> %ps : memref<i32>) {
+    // expected-error @+1 {{reduction @div_i32 cannot be kept on arts.for: its combiner is not one of + * max min & | ^ && ||}}
+    omp.wsloop reduction(@div_i32 %s -> %ps : memref<i32>) {
       omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
         omp.yield
       }
