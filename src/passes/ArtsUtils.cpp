@@ -216,8 +216,8 @@ void mlir::arts::accumulateUse(Operation *op, Value memref, MemrefUse &use) {
     use.writes = true;
     return;
   }
-  if (isa<AtomicAddOp, memref::AtomicRMWOp>(op)) {
-    use.reads = use.writes = true;
+  if (isa<AtomicAddOp, memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(op)) {
+    use.reads = use.writes = use.atomic = true;
     return;
   }
   if (isa<memref::DeallocOp>(op))

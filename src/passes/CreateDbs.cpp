@@ -251,8 +251,15 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
       for (Operation *user : view.getUsers())
         if (!isa<DbReleaseOp>(user))
           accumulateUse(user, view, use);
-      if (acq.getMode() == ArtsMode::concurrent && use.writes)
-        continue;
+      if (acq.getMode() == ArtsMode::concurrent && use.writes) {
+        // Concurrent writers share one payload on a node, where atomics are atomic; on
+        // several nodes each works on a copy merged byte by byte, which loses updates.
+        if (!use.atomic || moduleNodes(getOperation()) <= 1)
+          continue;
+        CARTS_DEBUG("create-dbs", acq) << "acquire mode=inout instead of concurrent: the "
+                                          "task updates it atomically and copies on other "
+                                          "nodes would not see each other's updates\n";
+      }
       acq.setMode(modeFor(use));
     }
   }

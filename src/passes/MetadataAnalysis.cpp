@@ -338,7 +338,11 @@ Value IndexAnalysis::canonicalAtom(Value v) {
     return v;
   if (auto it = canonical.find(v); it != canonical.end())
     return it->second;
-  auto &bucket = representatives[op->getName().getAsOpaquePointer()];
+  // Provisionally its own atom: comparing operands below may come back to `v` (an
+  // earlier representative's operand can depend on it), and must not recurse forever.
+  canonical[v] = v;
+  // A copy: the comparisons may add representatives (and grow the map) meanwhile.
+  SmallVector<Operation *> bucket = representatives[op->getName().getAsOpaquePointer()];
   for (Operation *rep : bucket) {
     bool equal = OperationEquivalence::isEquivalentTo(
         rep, op,
@@ -349,8 +353,7 @@ Value IndexAnalysis::canonicalAtom(Value v) {
       return rep->getResult(0);
     }
   }
-  bucket.push_back(op);
-  canonical[v] = v;
+  representatives[op->getName().getAsOpaquePointer()].push_back(op);
   return v;
 }
 

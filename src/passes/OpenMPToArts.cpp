@@ -167,6 +167,47 @@ static std::optional<ReductionKind> kindOfLogical(ArrayRef<Operation *> ops, Blo
   return std::nullopt;
 }
 
+/// The reduction kind of an atomic update `x = x op e` of a whole scalar, whose old
+/// value nothing uses: `memref.atomic_rmw`, or a `memref.generic_atomic_rmw` whose block
+/// combines the current value with a value from outside (`x - e` adds up like `+`).
+static std::optional<ReductionKind> kindOfAtomicUpdate(Operation *op) {
+  if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op)) {
+    if (!rmw.getIndices().empty() || !rmw.getResult().use_empty())
+      return std::nullopt;
+    using K = arith::AtomicRMWKind;
+    switch (rmw.getKind()) {
+    case K::addf: case K::addi: return ReductionKind::add;
+    case K::mulf: case K::muli: return ReductionKind::mul;
+    case K::maxs: case K::maxnumf: case K::maximumf: return ReductionKind::max;
+    case K::mins: case K::minnumf: case K::minimumf: return ReductionKind::min;
+    case K::maxu: return ReductionKind::umax;
+    case K::minu: return ReductionKind::umin;
+    case K::andi: return ReductionKind::band;
+    case K::ori: return ReductionKind::bor;
+    case K::xori: return ReductionKind::bxor;
+    default: return std::nullopt;
+    }
+  }
+  auto rmw = dyn_cast<memref::GenericAtomicRMWOp>(op);
+  if (!rmw || !rmw.getIndices().empty() || !rmw.getResult().use_empty())
+    return std::nullopt;
+  Block &block = rmw.getAtomicBody().front();
+  if (!llvm::hasSingleElement(block.without_terminator()))
+    return std::nullopt;
+  Operation &combining = block.front();
+  Value cur = block.getArgument(0);
+  if (combining.getNumOperands() != 2 || combining.getNumResults() != 1 ||
+      block.getTerminator()->getOperand(0) != combining.getResult(0))
+    return std::nullopt;
+  Value lhs = combining.getOperand(0), rhs = combining.getOperand(1);
+  auto outside = [&](Value v) { return !rmw->isAncestor(v.getParentRegion()->getParentOp()); };
+  if (isa<arith::SubIOp, arith::SubFOp>(combining))
+    return lhs == cur && outside(rhs) ? std::optional(ReductionKind::add) : std::nullopt;
+  if (!((lhs == cur && outside(rhs)) || (rhs == cur && outside(lhs))))
+    return std::nullopt;
+  return kindOfCombiningOp(&combining);
+}
+
 namespace {
 /// The ARTS kind of an `omp.declare_reduction`, or why it has none.
 struct ReductionMatch {
@@ -241,6 +282,8 @@ private:
 
   void convertParallel(omp::ParallelOp op);
   void convertWsloop(omp::WsloopOp op);
+  void atomicUpdatesToReductions(omp::WsloopOp op, SmallVector<Value> &accs,
+                                 SmallVector<Attribute> &kinds);
   void convertSingleTask(Operation *op, Region &body, bool barrierAfter, ValueRange privateVars,
                          std::optional<ArrayAttr> privateSyms);
   void convertTaskTeam(omp::ParallelOp op, Operation *creator);
@@ -733,6 +776,64 @@ void Converter::convertSingleTask(Operation *op, Region &body, bool barrierAfter
   rewriter.eraseOp(op);
 }
 
+/// `#pragma omp atomic` updates of a shared scalar that are its only uses in the
+/// team (here all inside this loop, all of one kind) make it a reduction of the loop:
+/// each chunk then updates a private partial, combined once, instead of every
+/// iteration updating shared memory (on several nodes, a copy of it) atomically.
+void Converter::atomicUpdatesToReductions(omp::WsloopOp op, SmallVector<Value> &accs,
+                                          SmallVector<Attribute> &kinds) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Operation *team = op->getParentOfType<omp::ParallelOp>();
+  if (!team)
+    team = op;
+  llvm::MapVector<Value, SmallVector<Operation *>> candidates;
+  op.walk([&](Operation *inner) {
+    if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(inner))
+      candidates[inner->getOperand(isa<memref::AtomicRMWOp>(inner) ? 1 : 0)].push_back(inner);
+  });
+  for (auto &[acc, updates] : candidates) {
+    auto type = dyn_cast<MemRefType>(acc.getType());
+    if (!type || type.getRank() != 0 || team->isAncestor(acc.getParentRegion()->getParentOp()) ||
+        llvm::is_contained(accs, acc))
+      continue;
+    std::optional<ReductionKind> kind = kindOfAtomicUpdate(updates.front());
+    bool onlyUpdates = llvm::all_of(acc.getUsers(), [&](Operation *user) {
+      return !team->isAncestor(user) || llvm::is_contained(updates, user);
+    });
+    if (!kind || !onlyUpdates ||
+        !llvm::all_of(updates, [&](Operation *u) { return kindOfAtomicUpdate(u) == kind; })) {
+      CARTS_DEBUG(kChannel, updates.front())
+          << "atomic update of " << acc.getType() << " stays atomic ("
+          << (!kind ? "its old value is used or it is no reduction operator"
+                    : "the team uses it otherwise too")
+          << ")\n";
+      continue;
+    }
+    for (Operation *update : updates) {
+      rewriter.setInsertionPoint(update);
+      Location uloc = update->getLoc();
+      Value old = memref::LoadOp::create(rewriter, uloc, acc);
+      Value next;
+      if (auto rmw = dyn_cast<memref::AtomicRMWOp>(update)) {
+        next = arith::getReductionOp(rmw.getKind(), rewriter, uloc, old, rmw.getValue());
+      } else {
+        auto generic = cast<memref::GenericAtomicRMWOp>(update);
+        IRMapping map;
+        map.map(generic.getAtomicBody().getArgument(0), old);
+        Operation *combining = rewriter.clone(generic.getAtomicBody().front().front(), map);
+        next = combining->getResult(0);
+      }
+      memref::StoreOp::create(rewriter, uloc, next, acc);
+      rewriter.eraseOp(update);
+    }
+    CARTS_DEBUG(kChannel, op) << "atomic update of " << acc.getType() << " (" << updates.size()
+                              << " in the loop, its only use in the team) -> reduction <"
+                              << stringifyReductionKind(*kind) << ">\n";
+    accs.push_back(acc);
+    kinds.push_back(ReductionKindAttr::get(op.getContext(), *kind));
+  }
+}
+
 void Converter::convertWsloop(omp::WsloopOp op) {
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
@@ -765,6 +866,7 @@ void Converter::convertWsloop(omp::WsloopOp op) {
   Value chunk = op.getScheduleChunk() ? toIndex(loc, op.getScheduleChunk()) : Value();
 
   SmallVector<Attribute> kinds;
+  SmallVector<Value> accs(op.getReductionVars());
   if (std::optional<ArrayAttr> syms = op.getReductionSyms()) {
     for (auto [acc, sym] : llvm::zip_equal(op.getReductionVars(), *syms)) {
       auto decl = SymbolTable::lookupNearestSymbolFrom<omp::DeclareReductionOp>(
@@ -781,8 +883,8 @@ void Converter::convertWsloop(omp::WsloopOp op) {
                             << (chunk ? " chunk" : "") << " nowait=" << op.getNowait()
                             << " reductions=" << kinds.size()
                             << " privates=" << op.getPrivateVars().size() << "\n";
-  auto forOp = ForOp::create(rewriter, loc, lbs[0], ubs[0], steps[0], schedule, chunk,
-                             op.getReductionVars(),
+  atomicUpdatesToReductions(op, accs, kinds);
+  auto forOp = ForOp::create(rewriter, loc, lbs[0], ubs[0], steps[0], schedule, chunk, accs,
                              kinds.empty() ? ArrayAttr() : rewriter.getArrayAttr(kinds));
   Block *body = rewriter.createBlock(&forOp.getBody(), {}, {rewriter.getIndexType()}, {loc});
   Operation *end = YieldOp::create(rewriter, loc);

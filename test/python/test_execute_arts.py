@@ -133,14 +133,14 @@ def test_program_arguments_reach_main(tmp_path):
 
 
 def test_unsupported_construct_is_the_front_ends_located_error(tmp_path):
-    src = write(tmp_path, "atomic.c", "int main(void) {\n  int x = 0;\n#pragma omp parallel\n"
-                "  {\n#pragma omp atomic\n    x += 1;\n  }\n  return x;\n}\n")
+    src = write(tmp_path, "target.c", "int main(void) {\n  int x = 0;\n#pragma omp parallel\n"
+                "  {\n#pragma omp target\n    x += 1;\n  }\n  return x;\n}\n")
     result = execute("--emit-llvm", src, cwd=tmp_path)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert f"{src}:5:" in result.stderr and "error:" in result.stderr
     assert result.stdout == ""
-    assert not (tmp_path / "atomic-arts.ll").exists()
+    assert not (tmp_path / "target-arts.ll").exists()
 
 
 def test_a_pipeline_error_names_the_source_location(tmp_path):

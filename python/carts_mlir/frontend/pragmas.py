@@ -39,6 +39,9 @@ SUPPORTED = {
     "taskwait": set(),
     "taskgroup": set(),
     "taskyield": set(),
+    "atomic": {"read", "write", "update", "capture", "seq_cst", "relaxed", "acq_rel",
+               "acquire", "release", "hint"},
+    "atomic update": {"seq_cst", "relaxed", "acq_rel", "acquire", "release", "hint"},
 }
 
 STANDALONE = {"barrier", "taskwait", "taskyield"}

@@ -19,11 +19,14 @@ from ..errors import CartsError
 
 #: Upstream passes from the front end's dialects (func, scf, memref, arith, math, llvm)
 #: to the LLVM dialect.  libm-style math ops become libm calls first (as gcc emits them),
-#: the remaining ones (sqrt, fabs, fma) LLVM intrinsics.
+#: the remaining ones (sqrt, fabs, fma) LLVM intrinsics. Arithmetic is converted once
+#: before the memref lowering too: ``memref.generic_atomic_rmw`` (``omp atomic``) becomes
+#: a compare-and-swap loop only when the ops of its block are already LLVM ops.
 LOWERING_PIPELINE = ",".join([
     "convert-math-to-libm",
     "convert-scf-to-cf",
     "expand-strided-metadata",
+    "convert-arith-to-llvm",
     "finalize-memref-to-llvm",
     "convert-math-to-llvm",
     "convert-arith-to-llvm",

@@ -1,5 +1,5 @@
-// RUN: not carts cgeist %s -S -fopenmp -DATOMIC 2>&1 | FileCheck %s --check-prefix=ATOMIC
-// RUN: not carts cgeist %s -S -DATOMIC 2>&1 | FileCheck %s --check-prefix=ATOMIC
+// RUN: not carts cgeist %s -S -fopenmp -DTARGET 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not carts cgeist %s -S -DTARGET 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not carts cgeist %s -S -fopenmp -DDEPEND 2>&1 | FileCheck %s --check-prefix=DEPEND
 // RUN: not carts cgeist %s -S -fopenmp -DLASTPRIVATE 2>&1 | FileCheck %s --check-prefix=CLAUSE
 // RUN: not carts cgeist %s -S -fopenmp -DWHILE 2>&1 | FileCheck %s --check-prefix=LOOP
@@ -10,11 +10,11 @@
 int main(void) {
   int x = 0;
   int a[8];
-#ifdef ATOMIC
+#ifdef TARGET
 #pragma omp parallel
   {
-    // ATOMIC: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: omp atomic
-#pragma omp atomic
+    // TARGET: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: omp target
+#pragma omp target
     x += 42;
   }
 #endif

@@ -442,6 +442,53 @@ func.func @reduction_integer_kinds(%n: index, %a: memref<i32>, %b: memref<i32>, 
 
 // -----
 
+// Atomic updates that are a shared scalar's only use in the team become reductions of the
+// loop (plain load, combine, store on the accumulator); an update whose old value is used
+// (a capture) stays atomic.
+// CHECK-LABEL: func.func @atomic_reductions
+// CHECK-SAME: (%{{.*}}: index, %[[S:.*]]: memref<f64>, %[[C:.*]]: memref<i32>, %[[T:.*]]: memref<i32>, %[[O:.*]]: memref<i32>)
+// CHECK: arts.for (%{{.*}}) to (%{{.*}}) step (%{{.*}}) schedule(<static>) reduction([#arts.reduction<add>, #arts.reduction<bor>] %[[S]], %[[C]] : memref<f64>, memref<i32>) {
+// CHECK: %[[LS:.*]] = memref.load %[[S]][] : memref<f64>
+// CHECK-NEXT: %[[NS:.*]] = arith.addf %[[LS]], %{{.*}} : f64
+// CHECK-NEXT: memref.store %[[NS]], %[[S]][] : memref<f64>
+// CHECK: %[[LC:.*]] = memref.load %[[C]][] : memref<i32>
+// CHECK-NEXT: %[[NC:.*]] = arith.ori %[[LC]], %{{.*}} : i32
+// CHECK-NEXT: memref.store %[[NC]], %[[C]][] : memref<i32>
+// CHECK: memref.generic_atomic_rmw %[[T]][] : memref<i32>
+// CHECK-NOT: memref.atomic_rmw
+func.func @atomic_reductions(%n: index, %s: memref<f64>, %c: memref<i32>, %t: memref<i32>, %o: memref<i32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %half = arith.constant 0.5 : f64
+  %bit = arith.constant 4 : i32
+  omp.parallel {
+    // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+3]]:5: atomic update of memref<f64> (1 in the loop, its only use in the team) -> reduction <add>
+    // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+2]]:5: atomic update of memref<i32> (1 in the loop, its only use in the team) -> reduction <bor>
+    // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+9]]:14: atomic update of memref<i32> stays atomic (its old value is used or it is no reduction operator)
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %0 = memref.atomic_rmw addf %half, %s[] : (f64, memref<f64>) -> f64
+        %1 = memref.generic_atomic_rmw %c[] : memref<i32> {
+        ^bb0(%cur: i32):
+          %2 = arith.ori %cur, %bit : i32
+          memref.atomic_yield %2 : i32
+        }
+        %3 = memref.generic_atomic_rmw %t[] : memref<i32> {
+        ^bb0(%cur: i32):
+          %4 = arith.addi %cur, %bit : i32
+          memref.atomic_yield %4 : i32
+        }
+        memref.store %3, %o[] : memref<i32>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // private/firstprivate on a parallel region: a fresh alloca per task (with the original's
 // dynamic sizes); the copy region initialises the firstprivate one from the original.
 // CHECK-NOT: omp.private
