@@ -144,6 +144,12 @@ ARTS_API void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint3
 ARTS_API void artsGetFromDbEpoch(void *dst, artsGuid_t epoch, artsGuid_t db, uint32_t offset,
                                  uint32_t bytes);
 
+/* Ours: the lock of a critical section, one per id (the compiler hashes the section's name)
+   and per node. A task holding it runs to completion, so a worker waiting for it waits for
+   running code only. Sections with different ids may nest. */
+ARTS_API void artsCriticalEnter(uint64_t id);
+ARTS_API void artsCriticalExit(uint64_t id);
+
 /* Topology */
 ARTS_API uint32_t artsGetCurrentNode(void);
 ARTS_API uint32_t artsGetTotalNodes(void);

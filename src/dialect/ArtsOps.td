@@ -123,9 +123,30 @@ def Arts_EpochOp : Arts_Op<"epoch", [
   let hasCanonicalizer = 1;
 }
 
+def Arts_CriticalOp : Arts_Op<"critical", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "a critical section: one task at a time runs the body, per name";
+  let description = [{
+    Comes from `omp.critical` when its body is more than one atomic update. The
+    body runs under the runtime's lock for `name` (the unnamed section is
+    named ""): tasks of one node take turns. Datablocks a task writes inside it
+    are not shared between nodes (create-dbs keeps such acquires exclusive on
+    several nodes), so the lock of one node is enough.
+
+    ```mlir
+    arts.critical "lo" {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$name attr-dict-with-keyword $body";
+}
+
 def Arts_YieldOp : Arts_Op<"yield", [
-    Pure, Terminator, ReturnLike, ParentOneOf<["EdtOp", "ForOp", "EpochOp"]>]> {
-  let summary = "terminator of task, loop and epoch regions";
+    Pure, Terminator, ReturnLike, ParentOneOf<["EdtOp", "ForOp", "EpochOp", "CriticalOp"]>]> {
+  let summary = "terminator of task, loop, epoch and critical regions";
   let assemblyFormat = "attr-dict";
 }
 

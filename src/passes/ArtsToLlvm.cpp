@@ -18,6 +18,7 @@
 //   wait_on_epoch           -> artsWaitOnHandle
 //   runtime_query           -> artsGet{CurrentWorker,TotalWorkers,CurrentNode,TotalNodes}
 //   atomic_add              -> memref.atomic_rmw addf / addi
+//   critical                -> artsCriticalEnter(id); body; artsCriticalExit(id)
 //
 // The user's `main` becomes `mainBody`; a generated `artsMain(argc, argv)`
 // calls it, keeps its result in @__carts_exit_code and shuts the runtime
@@ -69,6 +70,7 @@ enum class Rt : uint8_t {
   EdtCreate, EdtCreateWithEpoch, RecordDep,
   InitializeAndStartEpoch, WaitOnHandle,
   GetCurrentWorker, GetTotalWorkers, GetCurrentNode, GetTotalNodes,
+  CriticalEnter, CriticalExit,
 };
 
 struct RuntimeFunction {
@@ -100,6 +102,9 @@ constexpr RuntimeFunction kRuntimeApi[] = {
   {Rt::GetTotalWorkers,         "artsGetTotalWorkers",         Abi::i32,  {}},
   {Rt::GetCurrentNode,          "artsGetCurrentNode",          Abi::i32,  {}},
   {Rt::GetTotalNodes,           "artsGetTotalNodes",           Abi::i32,  {}},
+  // (id): ours, the lock of a critical section's name on this node.
+  {Rt::CriticalEnter,           "artsCriticalEnter",           Abi::none, {Abi::i64}},
+  {Rt::CriticalExit,            "artsCriticalExit",            Abi::none, {Abi::i64}},
 };
 // clang-format on
 
@@ -226,7 +231,7 @@ static bool isLoweredArtsOp(Operation *op) {
   return isa<EdtParamPackOp, EdtParamUnpackOp, EdtCreateOp, RecDepOp, DepGepOp, ReserveGuidOp,
              DbCreateOp, DbDestroyOp, PutInDbEpochOp, GetFromDbEpochOp, CreateEpochOp,
              WaitOnEpochOp,
-             RuntimeQueryOp, AtomicAddOp>(op);
+             RuntimeQueryOp, AtomicAddOp, CriticalOp>(op);
 }
 
 static LogicalResult checkLowerable(Operation *op, SymbolTable &symbols) {
@@ -373,6 +378,7 @@ private:
   void lowerDepGep(DepGepOp op);
   template <typename CopyOp> void lowerDbCopy(CopyOp op, Rt id);
   void lowerAtomicAdd(AtomicAddOp op);
+  void lowerCritical(CriticalOp op);
 
   ModuleOp module;
   SymbolTable &symbols;
@@ -623,6 +629,22 @@ void Lowering::lowerAtomicAdd(AtomicAddOp op) {
   b.eraseOp(op);
 }
 
+/// The name's 64-bit FNV-1a hash identifies its lock (the unnamed section is "").
+void Lowering::lowerCritical(CriticalOp op) {
+  uint64_t id = 0xcbf29ce484222325ull;
+  for (char c : op.getName()) {
+    id ^= static_cast<unsigned char>(c);
+    id *= 0x100000001b3ull;
+  }
+  Location loc = op.getLoc();
+  call(loc, Rt::CriticalEnter, {constI64(loc, static_cast<int64_t>(id))});
+  Block &body = op.getBody().front();
+  b.eraseOp(body.getTerminator());
+  b.inlineBlockBefore(&body, op);
+  call(loc, Rt::CriticalExit, {constI64(loc, static_cast<int64_t>(id))});
+  b.eraseOp(op);
+}
+
 void Lowering::lower(Operation *op) {
   b.setInsertionPoint(op);
   Location loc = op->getLoc();
@@ -667,7 +689,8 @@ void Lowering::lower(Operation *op) {
         }
         b.replaceOp(o, value);
       })
-      .Case([&](AtomicAddOp o) { lowerAtomicAdd(o); });
+      .Case([&](AtomicAddOp o) { lowerAtomicAdd(o); })
+      .Case([&](CriticalOp o) { lowerCritical(o); });
 }
 
 /// main -> mainBody; artsMain(argc, argv) and main(argc, argv) around it.
@@ -746,7 +769,7 @@ struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
     SmallVector<EdtParamPackOp> packs;
     SmallVector<Operation *> ops;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (op->getDialect() != arts)
+      if (op->getDialect() != arts || (isa<YieldOp>(op) && isa<CriticalOp>(op->getParentOp())))
         return WalkResult::advance();
       if (!isLoweredArtsOp(op)) {
         op->emitError("'") << op->getName()

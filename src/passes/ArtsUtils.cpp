@@ -201,6 +201,8 @@ llvm::SetVector<Value> mlir::arts::capturedMemrefs(Region &region) {
 }
 
 void mlir::arts::accumulateUse(Operation *op, Value memref, MemrefUse &use) {
+  if (op->getParentOfType<CriticalOp>())
+    use.atomic = true;
   if (isa<memref::LoadOp, affine::AffineLoadOp, memref::DimOp>(op)) {
     use.reads |= !isa<memref::DimOp>(op);
     return;

@@ -80,7 +80,7 @@ llvm::SetVector<Value> capturedMemrefs(Region &region);
 struct MemrefUse {
   bool reads = false;
   bool writes = false;
-  bool atomic = false; ///< some access is an atomic read-modify-write
+  bool atomic = false; ///< some access is atomic or inside an arts.critical
 };
 /// Accumulates how `op` (and, for view-like ops, its results' users) uses `memref`.
 void accumulateUse(Operation *op, Value memref, MemrefUse &use);

@@ -252,13 +252,15 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
         if (!isa<DbReleaseOp>(user))
           accumulateUse(user, view, use);
       if (acq.getMode() == ArtsMode::concurrent && use.writes) {
-        // Concurrent writers share one payload on a node, where atomics are atomic; on
-        // several nodes each works on a copy merged byte by byte, which loses updates.
+        // Concurrent writers share one payload on a node, where atomics and critical
+        // sections order them; on several nodes each works on a copy merged byte by
+        // byte, which loses updates.
         if (!use.atomic || moduleNodes(getOperation()) <= 1)
           continue;
         CARTS_DEBUG("create-dbs", acq) << "acquire mode=inout instead of concurrent: the "
-                                          "task updates it atomically and copies on other "
-                                          "nodes would not see each other's updates\n";
+                                          "task updates it atomically or in a critical "
+                                          "section, and copies on other nodes would not "
+                                          "see each other's updates\n";
       }
       acq.setMode(modeFor(use));
     }

@@ -319,6 +319,20 @@ class ModuleEmitter:
 
     # ------------------------------------------------------------------ reductions
 
+    def critical_name(self, name: str, where) -> str:
+        """``omp.critical.declare @critical_<name>`` (once per name)."""
+        from mlir.dialects import openmp as omp
+
+        sym = f"critical_{name}"
+        if sym in self._symbols:
+            return sym
+        ip = ir.InsertionPoint(self._first_function) if self._first_function is not None else \
+            ir.InsertionPoint(self.module.body)
+        with ip, self.loc_at(where.file, where.line, where.column):
+            op = omp.CriticalDeclareOp(sym)
+        self._symbols[sym] = op.operation
+        return sym
+
     def reduction(self, kind: str, s: Scalar, where) -> str:
         """``omp.declare_reduction @<kind>_<type>`` (once per kind and type)."""
         from mlir.dialects import arith

@@ -113,6 +113,8 @@ class OmpEmitter:
             self.task(p, body, stmt)
         elif d == "taskgroup":
             self.taskgroup(p, body)
+        elif d == "critical":
+            self.critical(p, body)
         elif d in ("atomic", "atomic update"):
             if inner:
                 raise p.error("an 'omp atomic' must be followed by its expression statement")
@@ -189,6 +191,24 @@ class OmpEmitter:
         fn = self.fn
         with fn.loc_of_pragma(p):
             op = omp.MasterOp()
+            block = op.region.blocks.append()
+        with ir.InsertionPoint(block):
+            fn.omp_depth += 1
+            try:
+                body()
+                with fn.loc_of_pragma(p):
+                    omp.TerminatorOp()
+            finally:
+                fn.omp_depth -= 1
+
+    def critical(self, p: Pragma, body) -> None:
+        """``#pragma omp critical [(name)]``: an ``omp.critical`` naming its
+        ``omp.critical.declare`` (one per name; the unnamed section has none)."""
+        fn = self.fn
+        name = p.clause("name").args[0] if p.clause("name") else None
+        with fn.loc_of_pragma(p):
+            sym = fn.module.critical_name(name, p) if name else None
+            op = omp.CriticalOp(name=ir.FlatSymbolRefAttr.get(sym) if sym else None)
             block = op.region.blocks.append()
         with ir.InsertionPoint(block):
             fn.omp_depth += 1

@@ -42,6 +42,7 @@ SUPPORTED = {
     "atomic": {"read", "write", "update", "capture", "seq_cst", "relaxed", "acq_rel",
                "acquire", "release", "hint"},
     "atomic update": {"seq_cst", "relaxed", "acq_rel", "acquire", "release", "hint"},
+    "critical": {"name", "hint"},
 }
 
 STANDALONE = {"barrier", "taskwait", "taskyield"}
@@ -124,6 +125,11 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
     directive = " ".join(words)
     clauses: list[Clause] = []
     rest = text[pos:]
+    if directive == "critical":  # `critical(name)`: the name is no clause
+        m = re.match(r"\s*\(\s*([A-Za-z_]\w*)\s*\)", rest)
+        if m:
+            clauses.append(Clause("name", (m.group(1),)))
+            rest = rest[m.end():]
     i = 0
     while i < len(rest):
         if rest[i].isspace() or rest[i] == ",":

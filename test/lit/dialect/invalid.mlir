@@ -138,7 +138,7 @@ func.func @for_in_parallel_edt(%r: i32, %n: index) {
 // -----
 
 func.func @yield_parent() {
-  // expected-error @+1 {{expects parent op to be one of 'arts.edt, arts.for, arts.epoch'}}
+  // expected-error @+1 {{expects parent op to be one of 'arts.edt, arts.for, arts.epoch, arts.critical'}}
   arts.yield
 }
 

@@ -30,6 +30,12 @@ func.func @high_level(%n: index, %src: memref<?x?xf32>) {
         arts.atomic_add %x, %acc[] : memref<f32>
         // CHECK: arts.depend <inout> %{{.*}} : memref<f32>
         arts.depend <inout> %acc : memref<f32>
+        // CHECK: arts.critical "critical_lo" {
+        // CHECK-NEXT: memref.store
+        // CHECK-NEXT: }
+        arts.critical "critical_lo" {
+          memref.store %x, %acc[] : memref<f32>
+        }
       }
       // CHECK: arts.barrier
       arts.barrier

@@ -1,9 +1,9 @@
 // RUN: not carts cgeist %s -S -fopenmp -DTARGET 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not carts cgeist %s -S -DTARGET 2>&1 | FileCheck %s --check-prefix=TARGET
 // RUN: not carts cgeist %s -S -fopenmp -DDEPEND 2>&1 | FileCheck %s --check-prefix=DEPEND
-// RUN: not carts cgeist %s -S -fopenmp -DLASTPRIVATE 2>&1 | FileCheck %s --check-prefix=CLAUSE
+// RUN: not carts cgeist %s -S -fopenmp -DLINEAR 2>&1 | FileCheck %s --check-prefix=CLAUSE
 // RUN: not carts cgeist %s -S -fopenmp -DWHILE 2>&1 | FileCheck %s --check-prefix=LOOP
-// RUN: not carts cgeist %s -S -fopenmp -DCRITICAL 2>&1 | FileCheck %s --check-prefix=CRITICAL
+// RUN: not carts cgeist %s -S -fopenmp -DTEAMS 2>&1 | FileCheck %s --check-prefix=TEAMS
 
 // OpenMP outside the subset is an error at the pragma, with or without -fopenmp.
 
@@ -23,9 +23,9 @@ int main(void) {
 #pragma omp task depend(mutexinoutset: x)
   x = 42;
 #endif
-#ifdef LASTPRIVATE
-  // CLAUSE: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: 'lastprivate' clause on omp parallel for
-#pragma omp parallel for lastprivate(x)
+#ifdef LINEAR
+  // CLAUSE: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: 'linear' clause on omp parallel for
+#pragma omp parallel for linear(x)
   for (int i = 0; i < 8; i++)
     x = i;
 #endif
@@ -35,11 +35,11 @@ int main(void) {
   while (x < 8)
     x++;
 #endif
-#ifdef CRITICAL
+#ifdef TEAMS
 #pragma omp parallel
   {
-    // CRITICAL: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: omp critical
-#pragma omp critical
+    // TEAMS: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: omp teams
+#pragma omp teams
     x++;
   }
 #endif

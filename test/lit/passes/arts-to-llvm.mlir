@@ -289,6 +289,24 @@ func.func @queries_atomics(%acc: memref<?xf32>, %n: memref<i32>, %i: index, %x: 
 
 // -----
 
+// A critical section: the body between the enter and exit calls of its name's lock, the
+// 64-bit FNV-1a hash of the name (of "" for the unnamed section: the offset basis).
+// CHECK-LABEL: func.func @critical
+// CHECK: %[[ID:.*]] = arith.constant -3750763034362895579 : i64
+// CHECK-NEXT: call @artsCriticalEnter(%[[ID]]) : (i64) -> ()
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: %[[ID2:.*]] = arith.constant -3750763034362895579 : i64
+// CHECK-NEXT: call @artsCriticalExit(%[[ID2]]) : (i64) -> ()
+// CHECK-NOT: arts.critical
+func.func @critical(%acc: memref<f32>, %x: f32) {
+  arts.critical "" {
+    memref.store %x, %acc[] : memref<f32>
+  }
+  return
+}
+
+// -----
+
 // `int main(void)`: renamed mainBody; artsMain calls it without arguments, keeps its
 // result and shuts the runtime down; main registers artsMain (no init hooks), runs artsRT
 // and returns the program's exit code unless artsRT itself failed.

@@ -9,6 +9,59 @@
 
 //--- convert.mlir
 
+// Critical sections are converted first (an update they become may become a reduction),
+// so their decisions come first on the debug channel.
+// A critical section whose body is one `x = x op e` becomes that atomic update, e computed
+// before it (and here, the update being the loop's only use of x, then a reduction); any
+// other body becomes arts.critical with the section's name.
+// CHECK-NOT: omp.critical.declare
+// CHECK-LABEL: func.func @criticals
+// CHECK-SAME: (%{{.*}}: index, %[[A:.*]]: memref<?xi64>, %[[S:.*]]: memref<i64>, %[[C:.*]]: memref<i64>, %[[D:.*]]: memref<i64>)
+// CHECK: arts.for (%{{.*}}) to (%{{.*}}) step (%{{.*}}) schedule(<static>) reduction([#arts.reduction<add>] %[[S]] : memref<i64>) {
+// CHECK: %[[E:.*]] = memref.load %[[A]][%{{.*}}] : memref<?xi64>
+// CHECK-NEXT: %[[L:.*]] = memref.load %[[S]][] : memref<i64>
+// CHECK-NEXT: %[[N:.*]] = arith.addi %[[L]], %[[E]] : i64
+// CHECK-NEXT: memref.store %[[N]], %[[S]][] : memref<i64>
+// CHECK: arts.critical "critical_pair" {
+// CHECK: memref.store %{{.*}}, %[[C]][] : memref<i64>
+// CHECK: memref.store %{{.*}}, %[[D]][] : memref<i64>
+// CHECK-NOT: omp.critical
+omp.critical.declare @critical_pair
+func.func @criticals(%n: index, %a: memref<?xi64>, %s: memref<i64>, %c: memref<i64>, %d: memref<i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i64
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:9: omp.critical -> atomic update of memref<i64> (its body is one 'x = x op e')
+        omp.critical {
+          %e = memref.load %a[%i] : memref<?xi64>
+          %l = memref.load %s[] : memref<i64>
+          %r = arith.addi %l, %e : i64
+          memref.store %r, %s[] : memref<i64>
+          omp.terminator
+        }
+        // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:9: omp.critical -> arts.critical "critical_pair" (the runtime's lock of its node)
+        omp.critical(@critical_pair) {
+          %x = memref.load %c[] : memref<i64>
+          %y = arith.addi %x, %one : i64
+          memref.store %y, %c[] : memref<i64>
+          %z = memref.load %d[] : memref<i64>
+          %w = arith.addi %z, %x : i64
+          memref.store %w, %d[] : memref<i64>
+          omp.terminator
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // A parallel region becomes a parallel task; a constant num_threads becomes workers.
 // CHECK-LABEL: func.func @parallel_region
 // CHECK: %[[ROUTE:.*]] = arith.constant 0 : i32
@@ -826,12 +879,10 @@ func.func @runtime_queries(%m: memref<3xi32>) -> f64 {
 //--- invalid.mlir
 
 // Constructs without an ARTS counterpart fail at their location.
-func.func @unsupported_critical() {
+func.func @unsupported_flush() {
   omp.parallel {
-    // expected-error @+1 {{unsupported OpenMP construct 'omp.critical'}}
-    omp.critical {
-      omp.terminator
-    }
+    // expected-error @+1 {{unsupported OpenMP construct 'omp.flush'}}
+    omp.flush
     omp.terminator
   }
   return
