@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 from mlir import ir
-from mlir.dialects import arith, memref
+from mlir.dialects import arith, memref, scf
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
@@ -152,6 +152,7 @@ class OmpEmitter:
                                 **self._reduction_attrs(reductions))
             block = op.region.blocks.append(*[r[1].type for r in reductions])
         self.team_vars.append({key: var.value for key, var in fn.vars.items()})
+        last = self._lastprivate_targets(p)
         with ir.InsertionPoint(block), ExitStack() as stack:
             fn.alloca_scopes.append(AllocaScope(block))
             fn.omp_depth += 1
@@ -161,7 +162,7 @@ class OmpEmitter:
                 with fn.loc_of_pragma(p):
                     self._privatize(p, stack)
                 if loop is not None:
-                    self.worksharing_loop(p, loop, loops)
+                    self.worksharing_loop(p, loop, loops, last)
                 else:
                     body()
                 with fn.loc_of_pragma(p):
@@ -650,11 +651,12 @@ class OmpEmitter:
             outer_keys.add(loop.var_key)
         return [(loop, fn.stmt.loop_bounds(loop)) for loop in loops]
 
-    def worksharing_loop(self, p: Pragma, stmt: ci.Cursor, loops) -> None:
+    def worksharing_loop(self, p: Pragma, stmt: ci.Cursor, loops, last=None) -> None:
         fn = self.fn
         with ExitStack() as stack:
             with fn.loc_of_pragma(p):
                 if p.directive == "for":
+                    last = self._lastprivate_targets(p)
                     self._privatize(p, stack)
                 reductions = self._reductions(p)
                 schedule = p.clause("schedule")
@@ -690,9 +692,41 @@ class OmpEmitter:
                 finally:
                     fn.omp_depth -= 1
                     fn.loops.pop()
+                if last:
+                    with fn.loc_of_pragma(p):
+                        self._copy_out_last(loops, body_block.arguments, last)
                 omp.YieldOp([])
 
     # ------------------------------------------------------------------ data sharing
+
+    def _lastprivate_targets(self, p: Pragma) -> list[tuple[tuple, Var]]:
+        """The variables of ``lastprivate(...)`` as they are outside the construct."""
+        out = []
+        for clause in p.all("lastprivate"):
+            for name in clause.args:
+                key, var = self._variable(p, name)
+                if var.kind != "mem" or scalar_of(var.ctype) is None:
+                    raise p.error(f"lastprivate variable '{name}' must be a scalar variable")
+                out.append((key, var))
+        return out
+
+    def _copy_out_last(self, loops, ivs, last: list[tuple[tuple, Var]]) -> None:
+        """``lastprivate``: the iteration that is last in sequential order stores its
+        private copies into the variables outside. The last index value of a loop
+        ``lb .. ub step s`` is ``lb + ((ub - lb - 1) / s) * s``."""
+        fn = self.fn
+        is_last = None
+        for (_, (lb, ub, step, _start)), iv in zip(loops, ivs):
+            span = arith.SubIOp(arith.SubIOp(ub, lb).result, fn.const_index(1)).result
+            final = arith.AddIOp(lb, arith.MulIOp(arith.DivSIOp(span, step).result, step).result).result
+            here = arith.CmpIOp(arith.CmpIPredicate.eq, iv, final).result
+            is_last = here if is_last is None else arith.AndIOp(is_last, here).result
+        if_op = scf.IfOp(is_last)
+        with ir.InsertionPoint(if_op.then_block):
+            for key, outer in last:
+                mine = fn.vars[key]
+                memref.StoreOp(memref.LoadOp(mine.value, []).result, outer.value, [])
+            scf.YieldOp([])
 
     def _variable(self, p: Pragma, name: str) -> tuple[tuple, Var]:
         fn = self.fn
@@ -713,10 +747,13 @@ class OmpEmitter:
         """``private``/``firstprivate``: a fresh alloca in the current (per-thread)
         allocation scope, rebound for the rest of the construct."""
         fn = self.fn
+        firstprivate = {n for c in p.all("firstprivate") for n in c.args}
         for clause in p.clauses:
-            if clause.name not in ("private", "firstprivate"):
+            if clause.name not in ("private", "firstprivate", "lastprivate"):
                 continue
             for name in clause.args:
+                if clause.name == "lastprivate" and name in firstprivate:
+                    continue  # the firstprivate copy is the one copied out
                 key, var = self._variable(p, name)
                 if var.kind != "mem":
                     raise p.error(f"cannot privatise '{name}' here")

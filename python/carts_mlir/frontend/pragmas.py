@@ -27,10 +27,11 @@ _DIRECTIVE_WORDS = {
 
 #: Directives of the supported subset, and the clauses each accepts.
 SUPPORTED = {
-    "parallel for": {"private", "firstprivate", "shared", "reduction", "schedule", "collapse",
-                     "nowait", "default", "num_threads"},
+    "parallel for": {"private", "firstprivate", "lastprivate", "shared", "reduction", "schedule",
+                     "collapse", "nowait", "default", "num_threads"},
     "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads"},
-    "for": {"private", "firstprivate", "reduction", "schedule", "collapse", "nowait"},
+    "for": {"private", "firstprivate", "lastprivate", "reduction", "schedule", "collapse",
+            "nowait"},
     "single": {"private", "firstprivate", "nowait"},
     "master": set(),
     "barrier": set(),
