@@ -291,6 +291,7 @@ private:
   void convertRuntimeQueries();
   void eraseDeadDeclarations();
   void convertCriticals();
+  void splitParallelIfs();
   bool criticalToAtomic(omp::CriticalOp op, const DenseSet<Value> &guardedWrites);
 
   EdtOp createTask(Location loc, EdtType type, IntegerAttr workers);
@@ -378,8 +379,6 @@ LogicalResult Converter::checkConstruct(Operation *op) {
 }
 
 LogicalResult Converter::checkParallel(omp::ParallelOp op) {
-  if (op.getIfExpr())
-    return op.emitError("'if' clause on omp.parallel is not supported");
   if (!op.getAllocateVars().empty())
     return op.emitError("'allocate' clause on omp.parallel is not supported");
   if (!op.getReductionVars().empty())
@@ -609,6 +608,7 @@ LogicalResult Converter::checkRuntimeQuery(func::CallOp call) {
 
 void Converter::convertAll() {
   convertCriticals(); // first: an update they become may then become a loop's reduction
+  splitParallelIfs();
   SmallVector<Operation *> constructs;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<omp::ParallelOp, omp::WsloopOp, omp::SingleOp, omp::MaskedOp, omp::MasterOp,
@@ -979,6 +979,36 @@ void Converter::convertRuntimeQueries() {
 
 /// Reduction and privatizer declarations, and the omp_get_* function
 /// declarations, once nothing refers to them any more.
+/// `omp.parallel if(c)`: `scf.if c` between the region and a copy of it run by a team
+/// of one (num_threads(1)), as OpenMP runs it when c is false. A region of tasks runs on
+/// the runtime's workers either way, so its `if` is dropped.
+void Converter::splitParallelIfs() {
+  SmallVector<omp::ParallelOp> parallels;
+  module.walk([&](omp::ParallelOp op) {
+    if (op.getIfExpr())
+      parallels.push_back(op);
+  });
+  for (omp::ParallelOp op : parallels) {
+    Value cond = op.getIfExpr();
+    rewriter.modifyOpInPlace(op, [&] { op.getIfExprMutable().clear(); });
+    if (taskTeams.contains(op)) {
+      CARTS_DEBUG(kChannel, op) << "if clause on a parallel region of tasks: dropped (tasks "
+                                   "run on the runtime's workers)\n";
+      continue;
+    }
+    CARTS_DEBUG(kChannel, op) << "if clause on omp.parallel -> scf.if: the region, else a "
+                                 "copy run by a team of one\n";
+    Location loc = op.getLoc();
+    rewriter.setInsertionPoint(op);
+    auto branch = scf::IfOp::create(rewriter, loc, cond, /*withElseRegion=*/true);
+    rewriter.setInsertionPoint(branch.elseBlock()->getTerminator());
+    Value one = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 1);
+    auto alone = cast<omp::ParallelOp>(rewriter.clone(*op));
+    rewriter.modifyOpInPlace(alone, [&] { alone.getNumThreadsMutable().assign(one); });
+    rewriter.moveOpBefore(op, branch.thenBlock()->getTerminator());
+  }
+}
+
 /// `omp.critical`: a body that is one update `x = x op e` of a scalar becomes that
 /// atomic update (and, in a loop, maybe a reduction); any other body runs under the
 /// runtime's lock for its name, in `arts.critical`.

@@ -147,9 +147,14 @@ class OmpEmitter:
             num_threads = None
             if p.clause("num_threads"):
                 num_threads = self._clause_value(p, p.clause("num_threads").args[0], fn.types.i(32))
+            if_expr = None
+            if p.clause("if"):
+                text = p.clause("if").args[0]
+                text = re.sub(r"^\s*parallel\s*:", "", text)  # `if(parallel: e)`
+                if_expr = self._condition(p, text)
             reductions = [] if loop is not None else self._reductions(p)
             op = omp.ParallelOp([], [], [], [r[1] for r in reductions], num_threads=num_threads,
-                                **self._reduction_attrs(reductions))
+                                if_expr=if_expr, **self._reduction_attrs(reductions))
             block = op.region.blocks.append(*[r[1].type for r in reductions])
         self.team_vars.append({key: var.value for key, var in fn.vars.items()})
         last = self._lastprivate_targets(p)

@@ -28,8 +28,8 @@ _DIRECTIVE_WORDS = {
 #: Directives of the supported subset, and the clauses each accepts.
 SUPPORTED = {
     "parallel for": {"private", "firstprivate", "lastprivate", "shared", "reduction", "schedule",
-                     "collapse", "nowait", "default", "num_threads"},
-    "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads"},
+                     "collapse", "nowait", "default", "num_threads", "if"},
+    "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads", "if"},
     "for": {"private", "firstprivate", "lastprivate", "reduction", "schedule", "collapse",
             "nowait"},
     "single": {"private", "firstprivate", "nowait"},

@@ -62,6 +62,26 @@ func.func @criticals(%n: index, %a: memref<?xi64>, %s: memref<i64>, %c: memref<i
 
 // -----
 
+// parallel if(c): the region when c holds, else a copy of it run by a team of one. Split
+// right after the critical sections, so its decision comes next on the debug channel.
+// CHECK-LABEL: func.func @parallel_if
+// CHECK: scf.if %{{.*}} {
+// CHECK: arts.edt <parallel> <intranode> route(%{{.*}}) attributes {no_verify} {
+// CHECK: } else {
+// CHECK: arts.edt <parallel> <intranode> route(%{{.*}}) attributes {no_verify, workers = 1 : i64} {
+// CHECK-NOT: omp.parallel
+func.func @parallel_if(%c: i1, %x: memref<i32>) {
+  %v = arith.constant 7 : i32
+  // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:3: if clause on omp.parallel -> scf.if: the region, else a copy run by a team of one
+  omp.parallel if(%c) {
+    memref.store %v, %x[] : memref<i32>
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // A parallel region becomes a parallel task; a constant num_threads becomes workers.
 // CHECK-LABEL: func.func @parallel_region
 // CHECK: %[[ROUTE:.*]] = arith.constant 0 : i32
@@ -883,17 +903,6 @@ func.func @unsupported_flush() {
   omp.parallel {
     // expected-error @+1 {{unsupported OpenMP construct 'omp.flush'}}
     omp.flush
-    omp.terminator
-  }
-  return
-}
-
-// -----
-
-// An if clause on a parallel region is rejected.
-func.func @parallel_if(%c: i1) {
-  // expected-error @+1 {{'if' clause on omp.parallel is not supported}}
-  omp.parallel if(%c) {
     omp.terminator
   }
   return
