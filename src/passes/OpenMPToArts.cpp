@@ -291,6 +291,7 @@ private:
   void convertRuntimeQueries();
   void eraseDeadDeclarations();
   void convertCriticals();
+  void convertSections(omp::SectionsOp op);
   void splitParallelIfs();
   bool criticalToAtomic(omp::CriticalOp op, const DenseSet<Value> &guardedWrites);
 
@@ -359,6 +360,18 @@ LogicalResult Converter::checkConstruct(Operation *op) {
       .Case([&](omp::SingleOp single) { return checkSingle(single); })
       .Case([&](omp::MaskedOp masked) { return checkMasked(masked); })
       .Case([&](omp::TaskOp task) { return checkTask(task); })
+      .Case([&](omp::SectionsOp sections) -> LogicalResult {
+        if (!sections.getPrivateVars().empty() || !sections.getReductionVars().empty() ||
+            !sections.getAllocateVars().empty())
+          return sections.emitError("'private', 'reduction' and 'allocate' on omp.sections are "
+                                    "not supported");
+        auto fn = sections->getParentOfType<func::FuncOp>();
+        if (!sections->getParentOfType<omp::ParallelOp>() && fn &&
+            calledInParallel.contains(fn.getSymNameAttr()))
+          return sections.emitError("omp.sections outside a parallel region, in a function "
+                                    "called inside one, is not supported");
+        return success();
+      })
       .Case([&](omp::TaskwaitOp wait) -> LogicalResult {
         if (!wait.getDependVars().empty() || wait.getNowait())
           return wait.emitError("'depend' and 'nowait' on omp.taskwait are not supported");
@@ -372,7 +385,7 @@ LogicalResult Converter::checkConstruct(Operation *op) {
       })
       .Case<omp::MasterOp, omp::BarrierOp, omp::TerminatorOp, omp::YieldOp,
             omp::DeclareReductionOp, omp::PrivateClauseOp, omp::CriticalOp,
-            omp::CriticalDeclareOp>([](Operation *) { return success(); })
+            omp::CriticalDeclareOp, omp::SectionOp>([](Operation *) { return success(); })
       .Default([](Operation *other) {
         return other->emitError() << "unsupported OpenMP construct '" << other->getName() << "'";
       });
@@ -612,7 +625,7 @@ void Converter::convertAll() {
   SmallVector<Operation *> constructs;
   module.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<omp::ParallelOp, omp::WsloopOp, omp::SingleOp, omp::MaskedOp, omp::MasterOp,
-            omp::BarrierOp, omp::TaskOp, omp::TaskwaitOp, omp::TaskgroupOp>(op))
+            omp::BarrierOp, omp::TaskOp, omp::TaskwaitOp, omp::TaskgroupOp, omp::SectionsOp>(op))
       constructs.push_back(op);
   });
   DenseSet<Operation *> creators;
@@ -643,6 +656,7 @@ void Converter::convertAll() {
           rewriter.eraseOp(group);
         })
         .Case([&](omp::WsloopOp loop) { convertWsloop(loop); })
+        .Case([&](omp::SectionsOp sections) { convertSections(sections); })
         .Case([&](omp::SingleOp single) {
           convertSingleTask(single, single.getRegion(), !single.getNowait(),
                             single.getPrivateVars(), single.getPrivateSyms());
@@ -776,6 +790,37 @@ void Converter::convertSingleTask(Operation *op, Region &body, bool barrierAfter
   if (barrierAfter) {
     rewriter.setInsertionPointAfter(edt);
     BarrierOp::create(rewriter, loc);
+  }
+  rewriter.eraseOp(op);
+}
+
+/// `omp.sections`: in a parallel region each section is a task run once, like a
+/// `single` without its barrier, and the construct's barrier follows them (unless
+/// nowait); outside one, the team of one runs the sections in order.
+void Converter::convertSections(omp::SectionsOp op) {
+  Block &block = op.getRegion().front();
+  SmallVector<omp::SectionOp> sections(block.getOps<omp::SectionOp>());
+  // The enclosing omp.parallel is converted first (constructs go outside in).
+  bool inTeam = static_cast<bool>(op->getParentOfType<omp::ParallelOp>());
+  for (Operation *parent = op->getParentOp(); parent && !inTeam; parent = parent->getParentOp())
+    if (auto edt = dyn_cast<EdtOp>(parent))
+      inTeam = edt.getEdtType() == EdtType::parallel;
+  CARTS_DEBUG(kChannel, op) << "omp.sections -> " << sections.size()
+                            << (inTeam ? " arts.edt <single>, one per section" : " bodies in order (no team)")
+                            << ", barrier=" << !op.getNowait() << "\n";
+  for (omp::SectionOp section : sections) {
+    if (inTeam) {
+      convertSingleTask(section, section.getRegion(), /*barrierAfter=*/false, {}, std::nullopt);
+    } else {
+      moveRegionBody(section.getRegion(), section, {});
+      rewriter.eraseOp(section);
+    }
+  }
+  rewriter.eraseOp(block.getTerminator());
+  rewriter.inlineBlockBefore(&block, op);
+  if (!op.getNowait() && inTeam) {
+    rewriter.setInsertionPoint(op);
+    BarrierOp::create(rewriter, op.getLoc());
   }
   rewriter.eraseOp(op);
 }

@@ -113,6 +113,16 @@ class OmpEmitter:
             self.task(p, body, stmt)
         elif d == "taskgroup":
             self.taskgroup(p, body)
+        elif d == "sections":
+            if inner:
+                raise p.error("an 'omp sections' must be followed by its block of sections")
+            self.sections(p, stmt)
+        elif d == "parallel sections":
+            if inner:
+                raise p.error("a 'parallel sections' must be followed by its block of sections")
+            self.parallel(p, lambda: self.sections(p, stmt))
+        elif d == "section":
+            raise p.error("'#pragma omp section' outside the block of an 'omp sections'")
         elif d == "critical":
             self.critical(p, body)
         elif d in ("atomic", "atomic update"):
@@ -202,6 +212,42 @@ class OmpEmitter:
             fn.omp_depth += 1
             try:
                 body()
+                with fn.loc_of_pragma(p):
+                    omp.TerminatorOp()
+            finally:
+                fn.omp_depth -= 1
+
+    def sections(self, p: Pragma, stmt: ci.Cursor) -> None:
+        """``#pragma omp sections``: an ``omp.sections`` with one ``omp.section`` per
+        section of the block. A section starts at the block's first statement and at
+        each ``#pragma omp section``; the statements up to the next one belong to it."""
+        fn = self.fn
+        if stmt.kind != K.COMPOUND_STMT:
+            raise p.error(f"'#pragma omp {p.directive}' must be followed by a block of sections")
+        groups: list[list[ci.Cursor]] = []
+        marks = fn.module.pragmas
+        for child in cs.children(stmt):
+            if marks.take_directive_before(child.extent.start.offset, "section") or not groups:
+                groups.append([])
+            groups[-1].append(child)
+        for q in marks.take_directive_before(stmt.extent.end.offset, "section"):
+            raise q.error("'#pragma omp section' is not followed by a statement")
+        nowait = p.directive == "sections" and p.clause("nowait") is not None
+        with fn.loc_of_pragma(p):
+            op = omp.SectionsOp([], [], [], [], nowait=ir.UnitAttr.get() if nowait else None)
+            block = op.region.blocks.append()
+        with ir.InsertionPoint(block):
+            fn.omp_depth += 1
+            try:
+                for group in groups:
+                    with fn.loc(group[0]):
+                        section = omp.SectionOp()
+                        inner = section.region.blocks.append()
+                    with ir.InsertionPoint(inner):
+                        for child in group:
+                            fn.stmt.emit(child)
+                        with fn.loc_of_pragma(p):
+                            omp.TerminatorOp()
                 with fn.loc_of_pragma(p):
                     omp.TerminatorOp()
             finally:

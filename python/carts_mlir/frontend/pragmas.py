@@ -44,6 +44,9 @@ SUPPORTED = {
                "acquire", "release", "hint"},
     "atomic update": {"seq_cst", "relaxed", "acq_rel", "acquire", "release", "hint"},
     "critical": {"name", "hint"},
+    "sections": {"nowait"},
+    "parallel sections": {"shared", "default", "num_threads", "if"},
+    "section": set(),
 }
 
 STANDALONE = {"barrier", "taskwait", "taskyield"}
@@ -205,6 +208,15 @@ class PragmaQueue:
     def take_before(self, offset: int) -> list[Pragma]:
         out = []
         while self._next < len(self.pragmas) and self.pragmas[self._next].offset < offset:
+            out.append(self.pragmas[self._next])
+            self._next += 1
+        return out
+
+    def take_directive_before(self, offset: int, directive: str) -> list[Pragma]:
+        """The run of ``directive`` pragmas next in line before ``offset`` (taken)."""
+        out = []
+        while self._next < len(self.pragmas) and self.pragmas[self._next].offset < offset and \
+                self.pragmas[self._next].directive == directive:
             out.append(self.pragmas[self._next])
             self._next += 1
         return out

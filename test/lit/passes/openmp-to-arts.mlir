@@ -82,6 +82,40 @@ func.func @parallel_if(%c: i1, %x: memref<i32>) {
 
 // -----
 
+// omp.sections in a team: each section a single task (no barrier of its own), then the
+// construct's barrier.
+// CHECK-LABEL: func.func @sections
+// CHECK: arts.edt <parallel>
+// CHECK: arts.edt <single> <intranode>
+// CHECK: memref.store %{{.*}}, %[[X:.*]][] : memref<i32>
+// CHECK-NOT: arts.barrier
+// CHECK: arts.edt <single> <intranode>
+// CHECK: memref.store %{{.*}}, %{{.*}}[] : memref<i32>
+// CHECK: }
+// CHECK-NEXT: arts.barrier
+// CHECK-NOT: omp.section
+func.func @sections(%x: memref<i32>, %y: memref<i32>) {
+  %v = arith.constant 7 : i32
+  omp.parallel {
+    // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:5: omp.sections -> 2 arts.edt <single>, one per section, barrier=1
+    omp.sections {
+      omp.section {
+        memref.store %v, %x[] : memref<i32>
+        omp.terminator
+      }
+      omp.section {
+        memref.store %v, %y[] : memref<i32>
+        omp.terminator
+      }
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // A parallel region becomes a parallel task; a constant num_threads becomes workers.
 // CHECK-LABEL: func.func @parallel_region
 // CHECK: %[[ROUTE:.*]] = arith.constant 0 : i32
