@@ -68,6 +68,8 @@ class OmpEmitter:
         # value they had then. A task shares what is still bound the same way (shared in
         # the parallel region); everything else it captures is firstprivate.
         self.team_vars: list[dict[tuple, ir.Value]] = []
+        # Per enclosing worksharing loop: whether it has the `ordered` clause.
+        self._ordered_loops: list[bool] = []
 
     # ------------------------------------------------------------------ entry points
 
@@ -125,7 +127,9 @@ class OmpEmitter:
             raise p.error("'#pragma omp section' outside the block of an 'omp sections'")
         elif d == "critical":
             self.critical(p, body)
-        elif d in ("atomic", "atomic update"):
+        elif d == "ordered":
+            self.ordered(p, body)
+        elif d == "atomic":
             if inner:
                 raise p.error("an 'omp atomic' must be followed by its expression statement")
             with self.fn.loc(stmt):
@@ -252,6 +256,20 @@ class OmpEmitter:
                     omp.TerminatorOp()
             finally:
                 fn.omp_depth -= 1
+
+    def ordered(self, p: Pragma, body) -> None:
+        """``#pragma omp ordered`` (a block, in a loop with the ``ordered`` clause): an
+        ``omp.ordered.region``. openmp-to-arts makes the ordered parts a chain."""
+        fn = self.fn
+        if not any(q for q in self._ordered_loops if q):
+            raise p.error("'#pragma omp ordered' outside a loop with the 'ordered' clause")
+        with fn.loc_of_pragma(p):
+            op = omp.OrderedRegionOp()
+            block = op.region.blocks.append()
+        with ir.InsertionPoint(block):
+            body()
+            with fn.loc_of_pragma(p):
+                omp.TerminatorOp()
 
     def critical(self, p: Pragma, body) -> None:
         """``#pragma omp critical [(name)]``: an ``omp.critical`` naming its
@@ -718,6 +736,11 @@ class OmpEmitter:
                         attrs["schedule_chunk"] = self._clause_value(p, schedule.args[0], ir.IndexType.get())
                 if p.clause("nowait"):
                     attrs["nowait"] = ir.UnitAttr.get()
+                if p.clause("ordered"):
+                    if p.clause("ordered").args:
+                        raise p.error("unsupported C construct: ordered(n) (doacross loops); "
+                                      "the 'ordered' clause without a count is supported")
+                    attrs["ordered"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)
                 ws = omp.WsloopOp([], [], [], [], [], [r[1] for r in reductions], **attrs)
                 ws_block = ws.region.blocks.append(*[r[1].type for r in reductions])
             for (key, _, ctype, _sym), arg in zip(reductions, ws_block.arguments):
@@ -738,9 +761,11 @@ class OmpEmitter:
                         fn.scopes[-1].names[loop.var.spelling] = loop.var_key
                 fn.loops.append(flags)
                 fn.omp_depth += 1
+                self._ordered_loops.append(p.clause("ordered") is not None)
                 try:
                     fn.stmt.body(innermost.body)
                 finally:
+                    self._ordered_loops.pop()
                     fn.omp_depth -= 1
                     fn.loops.pop()
                 if last:

@@ -25,13 +25,16 @@ _DIRECTIVE_WORDS = {
     "end", "data", "update", "enter", "exit", "requires", "cancel", "cancellation", "point",
 }
 
+#: Directive words that are clauses when they follow a directive word.
+_CLAUSE_WORDS = {"ordered", "update"}
+
 #: Directives of the supported subset, and the clauses each accepts.
 SUPPORTED = {
     "parallel for": {"private", "firstprivate", "lastprivate", "shared", "reduction", "schedule",
-                     "collapse", "nowait", "default", "num_threads", "if"},
+                     "collapse", "nowait", "default", "num_threads", "if", "ordered"},
     "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads", "if"},
     "for": {"private", "firstprivate", "lastprivate", "reduction", "schedule", "collapse",
-            "nowait"},
+            "nowait", "ordered"},
     "single": {"private", "firstprivate", "nowait"},
     "master": set(),
     "barrier": set(),
@@ -42,11 +45,11 @@ SUPPORTED = {
     "taskyield": set(),
     "atomic": {"read", "write", "update", "capture", "seq_cst", "relaxed", "acq_rel",
                "acquire", "release", "hint"},
-    "atomic update": {"seq_cst", "relaxed", "acq_rel", "acquire", "release", "hint"},
     "critical": {"name", "hint"},
     "sections": {"nowait"},
     "parallel sections": {"shared", "default", "num_threads", "if"},
     "section": set(),
+    "ordered": set(),
 }
 
 STANDALONE = {"barrier", "taskwait", "taskyield"}
@@ -122,6 +125,8 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
     while True:
         m = re.match(r"\s*([A-Za-z_]\w*)", text[pos:])
         if not m or m.group(1) not in _DIRECTIVE_WORDS:
+            break
+        if words and m.group(1) in _CLAUSE_WORDS:  # `for ordered`: the clause
             break
         # `for` is a directive word, but also ends a clause-less `parallel for`.
         words.append(m.group(1))

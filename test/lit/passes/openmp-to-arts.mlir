@@ -82,6 +82,64 @@ func.func @parallel_if(%c: i1, %x: memref<i32>) {
 
 // -----
 
+// An ordered loop is split: the work-sharing loop runs the part before the region and
+// keeps, per iteration, what the rest uses (a loaded value, a per-thread scalar); one
+// task then runs the region and what follows it for every iteration in order. Values
+// computed from the IV alone are computed again.
+// CHECK-LABEL: func.func @ordered
+// CHECK-SAME: (%[[N:.*]]: index, %[[A:.*]]: memref<?xi64>, %[[H:.*]]: memref<i64>)
+// CHECK: %[[TRIPS:.*]] = arith.ceildivsi
+// CHECK: %[[VBUF:.*]] = memref.alloc(%[[TRIPS]]) : memref<?xi64>
+// CHECK: %[[TBUF:.*]] = memref.alloc(%[[TRIPS]]) : memref<?xi64>
+// CHECK: arts.edt <parallel>
+// CHECK: arts.for (%{{.*}}) to (%{{.*}}) step (%{{.*}}) schedule(<static>) {
+// CHECK-NEXT: ^bb0(%[[I:.*]]: index):
+// CHECK: %[[SLOT:.*]] = arith.divsi
+// CHECK: memref.store %{{.*}}, %[[TBUF]][%[[SLOT]]] : memref<?xi64>
+// CHECK: %[[V:.*]] = memref.load %[[A]][%[[I]]] : memref<?xi64>
+// CHECK: memref.store %[[V]], %[[VBUF]][%[[SLOT]]] : memref<?xi64>
+// CHECK: arts.barrier
+// CHECK: arts.edt <single>
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK: %[[SLOT2:.*]] = arith.divsi
+// CHECK: %[[V2:.*]] = memref.load %[[VBUF]][%[[SLOT2]]] : memref<?xi64>
+// CHECK: %[[K:.*]] = arith.index_cast %[[J]] : index to i64
+// CHECK: %[[T2:.*]] = memref.load %[[TBUF]][%[[SLOT2]]] : memref<?xi64>
+// CHECK: memref.store %{{.*}}, %[[H]][] : memref<i64>
+// CHECK: arts.barrier
+// CHECK: memref.dealloc %[[VBUF]]
+// CHECK: memref.dealloc %[[TBUF]]
+// CHECK-NOT: omp.ordered
+func.func @ordered(%n: index, %a: memref<?xi64>, %h: memref<i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  omp.parallel {
+    %t = memref.alloca() : memref<i64>
+    omp.wsloop ordered(0) {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %k = arith.index_cast %i : index to i64
+        memref.store %k, %t[] : memref<i64>
+        %v = memref.load %a[%i] : memref<?xi64>
+        // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:9: omp.ordered.region -> the loop split: 1 value(s) and 1 per-thread scalar(s) kept per iteration; the ordered part and what follows it run in order in one task after the loop
+        omp.ordered.region {
+          %x = memref.load %h[] : memref<i64>
+          %y = arith.addi %x, %v : i64
+          %z = arith.addi %y, %k : i64
+          %w = memref.load %t[] : memref<i64>
+          %u = arith.addi %z, %w : i64
+          memref.store %u, %h[] : memref<i64>
+          omp.terminator
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // omp.sections in a team: each section a single task (no barrier of its own), then the
 // construct's barrier.
 // CHECK-LABEL: func.func @sections
@@ -1047,14 +1105,37 @@ func.func @branchy_private(%x: memref<i32>) {
 
 // -----
 
-// ordered work-sharing loops are rejected.
+// Doacross loops (ordered(n)) are rejected; an ordered region must sit directly in the
+// body of an ordered loop.
 func.func @ordered_wsloop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   omp.parallel {
-    // expected-error @+1 {{'ordered' clause on omp.wsloop is not supported}}
+    // expected-error @+1 {{ordered(n) on omp.wsloop (doacross) is not supported}}
+    omp.wsloop ordered(1) {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @ordered_region_in_if(%n: index, %c: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  omp.parallel {
     omp.wsloop ordered(0) {
       omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        scf.if %c {
+          // expected-error @+1 {{omp.ordered.region must be directly in the body of a loop with the 'ordered' clause}}
+          omp.ordered.region {
+            omp.terminator
+          }
+        }
         omp.yield
       }
     }
