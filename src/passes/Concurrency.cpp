@@ -70,14 +70,17 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
     getOperation()->walk([&](EdtOp edt) {
       if (edt.getEdtType() != EdtType::parallel)
         return;
-      // An explicit num_threads wins on one node; otherwise every worker of every node.
+      // An explicit num_threads is the team size (a program may check it); a team that
+      // fits on one node stays on node 0. Otherwise every worker of every node.
       int64_t workers = config.totalWorkers();
       bool fromClause = false;
-      if (auto requested = edt.getWorkers(); requested && config.nodes == 1) {
-        workers = *requested;
+      if (auto requested = edt.getWorkers()) {
+        workers = config.nodes == 1 ? *requested : std::min<int64_t>(*requested, workers);
         fromClause = true;
       }
       std::string why = config.nodes > 1 ? nodeZeroOnly(edt, getOperation()) : std::string();
+      if (why.empty() && config.nodes > 1 && fromClause && workers <= config.threads)
+        why = "num_threads(" + std::to_string(workers) + ") fits on one node";
       bool pinned = !why.empty();
       auto kind = config.nodes > 1 && !pinned ? EdtConcurrency::internode
                                               : EdtConcurrency::intranode;

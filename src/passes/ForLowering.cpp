@@ -508,6 +508,15 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (failed(cloneInto(ArrayRef<Operation *>(bodyOps).drop_front(prelude.size()), parallel,
                          mapping, ib)))
       return failure();
+    // omp_get_num_threads() in a chunk is the team's size, as in the worker parts.
+    taskBody.walk([&](RuntimeQueryOp query) {
+      if (query.getQuery() != RuntimeQueryKind::total_workers)
+        return;
+      OpBuilder qb(query);
+      query.getResult().replaceAllUsesWith(
+          arith::ConstantIntOp::create(qb, query.getLoc(), qb.getI32Type(), p.workers));
+      query.erase();
+    });
     // Each chunk leaves its partial in its slot.
     tb.setInsertionPointAfter(inner);
     storePartials(tb, loc, reductions, privates, partialViews, chunk);

@@ -123,11 +123,11 @@ def test_bad_program_fails_with_its_located_error_and_no_output(path, tmp_path):
 
 def test_unsupported_construct_raises_carts_error_with_location(tmp_path):
     src = tmp_path / "s.c"
-    src.write_text("int main(void) {\n  int k = 1;\n  switch (k) { default: break; }\n  return 0;\n}\n")
+    src.write_text("int main(void) {\n  int k = 1;\n  goto end;\nend:\n  return k;\n}\n")
     with pytest.raises(CartsError) as err:
         compile_c(str(src))
     assert err.value.location == f"{src}:3:3"
-    assert err.value.message == "unsupported C construct: switch"
+    assert err.value.message == "unsupported C construct: goto"
 
 
 # ---------------------------------------------------------------------- CLI

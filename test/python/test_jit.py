@@ -125,11 +125,11 @@ def test_emit_llvm_writes_the_module(tmp_path):
 
 
 def test_front_end_errors_are_reported_not_run(tmp_path):
-    src = tmp_path / "sw.c"
-    src.write_text("int main(void) {\n  switch (1) { default: return 1; }\n}\n")
+    src = tmp_path / "jump.c"
+    src.write_text("int main(void) {\n  goto end;\nend:\n  return 1;\n}\n")
     result = execute("--no-arts", src)
     assert result.returncode == 1
-    assert f"{src}:2:3: error: unsupported C construct: switch" in result.stderr
+    assert f"{src}:2:3: error: unsupported C construct: goto" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -192,6 +192,8 @@ class FunctionAnalysis:
                     acc |= self.escapes(child)
             if k in LOOP_KINDS:
                 acc -= {"break", "continue"}
+            elif k == K.SWITCH_STMT:
+                acc -= {"break"}  # a break in a switch leaves the switch
             result = frozenset(acc)
         self._escapes[key] = result
         return result
@@ -365,14 +367,17 @@ class FunctionAnalysis:
 
 
 def _walk_loop_body(body: ci.Cursor):
-    """Walk a loop body without entering nested loops (their jumps are their own)."""
-    stack = [body]
+    """Walk a loop body without entering nested loops (their jumps are their own), nor
+    the breaks of a switch (they leave the switch)."""
+    stack = [(body, False)]
     while stack:
-        c = stack.pop()
-        yield c
+        c, in_switch = stack.pop()
+        if not (in_switch and c.kind == K.BREAK_STMT):
+            yield c
         if c is not body and c.kind in LOOP_KINDS:
             continue
-        stack.extend(cs.children(c))
+        inner = in_switch or c.kind == K.SWITCH_STMT
+        stack.extend((k, inner) for k in cs.children(c))
 
 
 def _stores_through_memory(body: ci.Cursor) -> bool:
