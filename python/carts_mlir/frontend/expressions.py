@@ -468,7 +468,7 @@ class ExprEmitter:
         if op == "*":
             return self.load(self.lvalue(c), c)
         if op == "&":
-            raise cs.unsupported(c, "address-of operator '&'")
+            return self._address_of(c, sub)
         if op == "!":
             return self.fn.convert(self._not(self.cond(sub)), I1, scalar_of(c.type) or tm.INT)
         s = scalar_of(c.type)
@@ -488,6 +488,26 @@ class ExprEmitter:
         if op == "~":
             return arith.XOrIOp(v, self.fn.const_int(-1, v.type)).result
         raise cs.unsupported(c, f"unary operator '{op}'")
+
+    def _address_of(self, c: ci.Cursor, sub: ci.Cursor) -> ir.Value:
+        """``&x`` of a scalar variable (``init_array(n, &alpha, ...)``): its one-element
+        slot seen as the ``T *`` it is passed as, a ``memref<?xT>`` of one element. The
+        variable is kept in memory (an address-taken variable is never an SSA value)."""
+        target = cs.strip_parens(sub)
+        s = scalar_of(sub.type)
+        if target.kind != K.DECL_REF_EXPR or s is None:
+            raise cs.unsupported(c, "address-of operator '&' (supported on a scalar "
+                                 "variable; for an array element write 'a + i' as 'a' and "
+                                 "index it)")
+        lv = self.lvalue(target)
+        if lv.memref is None or ir.MemRefType(lv.memref.type).rank != 0:
+            raise cs.unsupported(c, "address-of operator '&' on this variable")
+        elem = ir.MemRefType(lv.memref.type).element_type
+        with self.fn.loc(c):
+            one = memref.ReinterpretCastOp(ir.MemRefType.get([1], elem), lv.memref, [], [], [],
+                                           [0], [1], [1]).result
+            wanted = self.types.to_mlir(c.type, c)
+            return memref.CastOp(wanted, one).result if wanted != one.type else one
 
     def _incdec(self, c: ci.Cursor, op: str) -> ir.Value:
         sub = cs.children(c)[0]
