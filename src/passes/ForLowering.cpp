@@ -197,6 +197,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
   LogicalResult lowerParallel(EdtOp parallel) {
     Placement placement = placementOf(parallel);
     Block &body = parallel.getBody().front();
+    if (failed(spreadPerThreadStorage(parallel, placement)))
+      return failure();
     SmallVector<SmallVector<Operation *>> parts(1);
     for (Operation &op : body.without_terminator()) {
       if (isa<BarrierOp>(op)) {
@@ -218,7 +220,15 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       LogicalResult result = success();
       ForOp loop;
       SmallVector<Operation *> prelude;
-      if (isLoopPart(effectful, loop, prelude))
+      // A loop that uses a worker's own slot (per-thread storage, below) runs as the
+      // team's workers, each its static share: its chunks must be the threads.
+      bool perWorker = llvm::any_of(part, [](Operation *op) {
+        return op->walk([](RuntimeQueryOp q) {
+                   return q.getQuery() == RuntimeQueryKind::current_worker ? WalkResult::interrupt()
+                                                                           : WalkResult::advance();
+                 }).wasInterrupted();
+      });
+      if (!perWorker && isLoopPart(effectful, loop, prelude))
         result = lowerLoopPart(builder, parallel, loop, prelude, placement);
       else
         result = lowerWorkerPart(builder, parallel, part, placement);
@@ -234,6 +244,66 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     for (Operation *acq : acquires)
       if (acq->use_empty())
         acq->erase();
+    return success();
+  }
+
+  /// A per-thread variable (an alloca of the team's body) used in more than one
+  /// barrier-separated part keeps its value from one part to the next, as OpenMP's
+  /// threads do (a thread's partial result of an `omp for`, combined in a `critical`
+  /// after it): it becomes one slot per worker of a team array, indexed by the worker.
+  LogicalResult spreadPerThreadStorage(EdtOp parallel, const Placement &p) {
+    Block &body = parallel.getBody().front();
+    DenseMap<Operation *, unsigned> partOf;
+    unsigned part = 0;
+    for (Operation &op : body) {
+      if (isa<BarrierOp>(op))
+        ++part;
+      partOf[&op] = part;
+    }
+    if (part == 0)
+      return success();
+    SmallVector<memref::AllocaOp> spread;
+    for (auto alloca : body.getOps<memref::AllocaOp>()) {
+      if (alloca.getType().getRank() != 0)
+        continue;
+      llvm::SmallDenseSet<unsigned> parts;
+      for (Operation *user : alloca->getUsers())
+        parts.insert(partOf.lookup(body.findAncestorOpInBlock(*user)));
+      if (parts.size() > 1)
+        spread.push_back(alloca);
+    }
+    for (memref::AllocaOp alloca : spread) {
+      for (Operation *user : alloca->getUsers()) {
+        auto store = dyn_cast<memref::StoreOp>(user);
+        if (!isa<memref::LoadOp>(user) && !(store && store.getMemRef() == alloca))
+          return user->emitError("a per-thread variable used across a barrier of its parallel "
+                                 "region may only be loaded and stored");
+      }
+      Location loc = alloca.getLoc();
+      OpBuilder ob(parallel);
+      auto type = MemRefType::get({p.workers}, alloca.getType().getElementType());
+      Value slots = memref::AllocOp::create(ob, loc, type);
+      ob.setInsertionPointAfter(parallel);
+      memref::DeallocOp::create(ob, loc, slots);
+      for (Operation *user : llvm::make_early_inc_range(alloca->getUsers())) {
+        OpBuilder ub(user);
+        Value id = RuntimeQueryOp::create(ub, user->getLoc(), ub.getI32Type(),
+                                          RuntimeQueryKind::current_worker);
+        Value worker = arith::IndexCastOp::create(ub, user->getLoc(), ub.getIndexType(), id);
+        if (auto load = dyn_cast<memref::LoadOp>(user)) {
+          load.getResult().replaceAllUsesWith(
+              memref::LoadOp::create(ub, user->getLoc(), slots, ValueRange{worker}).getResult());
+        } else {
+          auto store = cast<memref::StoreOp>(user);
+          memref::StoreOp::create(ub, user->getLoc(), store.getValue(), slots, ValueRange{worker});
+        }
+        user->erase();
+      }
+      CARTS_DEBUG("for_lowering", alloca)
+          << "per-thread " << alloca.getType() << " used across barriers -> a slot per worker ("
+          << type << "), its parts run one task per worker\n";
+      alloca.erase();
+    }
     return success();
   }
 

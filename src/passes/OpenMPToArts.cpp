@@ -291,6 +291,7 @@ private:
   void convertRuntimeQueries();
   void eraseDeadDeclarations();
   void convertCriticals();
+  void hoistLoopsOutOfParallel();
   LogicalResult checkOrdered(omp::OrderedRegionOp op);
   void splitOrderedLoop(omp::OrderedRegionOp op);
   void convertSections(omp::SectionsOp op);
@@ -625,6 +626,7 @@ LogicalResult Converter::checkRuntimeQuery(func::CallOp call) {
 void Converter::convertAll() {
   convertCriticals(); // first: an update they become may then become a loop's reduction
   splitParallelIfs();
+  hoistLoopsOutOfParallel();
   SmallVector<omp::OrderedRegionOp> ordered;
   module.walk([&](omp::OrderedRegionOp op) { ordered.push_back(op); });
   for (omp::OrderedRegionOp op : ordered)
@@ -1257,6 +1259,63 @@ void Converter::splitParallelIfs() {
     auto alone = cast<omp::ParallelOp>(rewriter.clone(*op));
     rewriter.modifyOpInPlace(alone, [&] { alone.getNumThreadsMutable().assign(one); });
     rewriter.moveOpBefore(op, branch.thenBlock()->getTerminator());
+  }
+}
+
+/// `omp.parallel { for (t ...) { omp for ...; omp for ... } }`: the time loop every
+/// thread runs holds the loops' barriers, which tasks cannot wait on inside control
+/// flow. When the region is only that loop (and values computed from outside, and
+/// per-thread storage used only inside its work-sharing loops), the loop goes outside
+/// and each iteration gets a parallel region of its own: the same barriers, now between
+/// regions. Repeated while the new region is again one such loop.
+void Converter::hoistLoopsOutOfParallel() {
+  SmallVector<omp::ParallelOp> worklist;
+  module.walk([&](omp::ParallelOp op) { worklist.push_back(op); });
+  while (!worklist.empty()) {
+    omp::ParallelOp op = worklist.pop_back_val();
+    if (taskTeams.contains(op) || !op.getPrivateVars().empty() || !op.getReductionVars().empty())
+      continue;
+    Block &block = op.getRegion().front();
+    scf::ForOp loop;
+    SmallVector<Operation *> pure, storage;
+    bool fits = op.getRegion().hasOneBlock() && block.getNumArguments() == 0;
+    for (Operation &inner : block.without_terminator()) {
+      if (auto l = dyn_cast<scf::ForOp>(inner); l && !loop)
+        loop = l;
+      else if (isa<memref::AllocaOp>(inner))
+        storage.push_back(&inner);
+      else if (isMemoryEffectFree(&inner) && inner.getNumRegions() == 0 && !loop)
+        pure.push_back(&inner);
+      else
+        fits = false;
+    }
+    if (!fits || !loop || loop.getNumResults() != 0)
+      continue;
+    bool synchronises = false;
+    loop.getBody()->walk([&](Operation *inner) {
+      synchronises |= isa<omp::WsloopOp, omp::BarrierOp, omp::SingleOp>(inner);
+    });
+    bool storageInLoops = llvm::all_of(storage, [&](Operation *alloca) {
+      return llvm::all_of(alloca->getUsers(), [&](Operation *user) {
+        return user->getParentOfType<omp::WsloopOp>() && loop->isAncestor(user);
+      });
+    });
+    if (!synchronises || !storageInLoops)
+      continue;
+    CARTS_DEBUG(kChannel, op) << "omp.parallel whose body is one sequential loop holding its "
+                                 "barriers -> the loop outside, a parallel region per "
+                                 "iteration\n";
+    for (Operation *inner : pure)
+      rewriter.moveOpBefore(inner, op);
+    rewriter.moveOpBefore(loop, op);
+    Block *body = loop.getBody();
+    Operation *yield = body->getTerminator();
+    rewriter.moveOpBefore(op, &body->front());
+    Operation *end = block.getTerminator();
+    for (Operation &inner : llvm::make_early_inc_range(*body))
+      if (&inner != op.getOperation() && &inner != yield)
+        rewriter.moveOpBefore(&inner, end);
+    worklist.push_back(op);
   }
 }
 

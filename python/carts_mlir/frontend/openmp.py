@@ -845,6 +845,10 @@ class OmpEmitter:
         out = []
         for clause in p.all("reduction"):
             for name in clause.args:
+                if "[" in name:
+                    raise p.error(f"unsupported C construct: array-section reduction "
+                                  f"'{name.strip()}' (reduce into scalars, or update the "
+                                  "elements with '#pragma omp atomic')")
                 key, var = self._variable(p, name)
                 s = scalar_of(var.ctype)
                 if var.kind != "mem" or s is None:

@@ -4,6 +4,7 @@
 // RUN: not carts cgeist %s -S -fopenmp -DLINEAR 2>&1 | FileCheck %s --check-prefix=CLAUSE
 // RUN: not carts cgeist %s -S -fopenmp -DWHILE 2>&1 | FileCheck %s --check-prefix=LOOP
 // RUN: not carts cgeist %s -S -fopenmp -DTEAMS 2>&1 | FileCheck %s --check-prefix=TEAMS
+// RUN: not carts cgeist %s -S -fopenmp -DSECTION_REDUCTION 2>&1 | FileCheck %s --check-prefix=SECTION
 
 // OpenMP outside the subset is an error at the pragma, with or without -fopenmp.
 
@@ -34,6 +35,12 @@ int main(void) {
 #pragma omp parallel for
   while (x < 8)
     x++;
+#endif
+#ifdef SECTION_REDUCTION
+  // SECTION: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: array-section reduction 'a[:8]'
+#pragma omp parallel for reduction(+: a[:8])
+  for (int i = 0; i < 64; i++)
+    a[i % 8] += i;
 #endif
 #ifdef TEAMS
 #pragma omp parallel

@@ -82,6 +82,48 @@ func.func @parallel_if(%c: i1, %x: memref<i32>) {
 
 // -----
 
+// A parallel region that is one sequential loop holding work-sharing loops: the loop goes
+// outside, and each iteration gets its own parallel region (values computed from outside
+// go before it).
+// CHECK-LABEL: func.func @time_loop
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: arts.edt <parallel>
+// CHECK: arts.for
+// CHECK: arts.barrier
+// CHECK: arts.for
+// CHECK: arts.barrier
+// CHECK: }
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @time_loop(%n: index, %a: memref<?xi64>, %b: memref<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.parallel whose body is one sequential loop holding its barriers -> the loop outside, a parallel region per iteration
+  omp.parallel {
+    %steps = arith.constant 10 : index
+    scf.for %t = %c0 to %steps step %c1 {
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+          %v = memref.load %a[%i] : memref<?xi64>
+          memref.store %v, %b[%i] : memref<?xi64>
+          omp.yield
+        }
+      }
+      omp.wsloop {
+        omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+          %v = memref.load %b[%i] : memref<?xi64>
+          memref.store %v, %a[%i] : memref<?xi64>
+          omp.yield
+        }
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // An ordered loop is split: the work-sharing loop runs the part before the region and
 // keeps, per iteration, what the rest uses (a loaded value, a per-thread scalar); one
 // task then runs the region and what follows it for every iteration in order. Values
@@ -872,10 +914,11 @@ func.func @orphaned_wsloop(%n: index, %a: memref<?xf32>) {
 
 // -----
 
-// A work-sharing loop under a sequential loop of a parallel region binds to that region.
+// A work-sharing loop under a sequential loop that is its whole parallel region: the loop
+// goes outside, a parallel region per iteration (as in @time_loop).
 // CHECK-LABEL: func.func @wsloop_in_sequential_loop
+// CHECK: scf.for
 // CHECK: arts.edt <parallel>
-// CHECK-NEXT: scf.for
 // CHECK-NEXT: arts.for
 // CHECK: arts.barrier
 // CHECK-NEXT: }

@@ -1,0 +1,55 @@
+// A per-thread variable of a parallel region used across its barrier (a thread's partial
+// result of an `omp for`, combined after it) keeps one slot per worker in a team array,
+// indexed by the worker; every part that uses it runs one task per worker, so the loop's
+// chunks are the threads and each worker reads back what it wrote.
+// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,canonicalize,cse)' | FileCheck %s
+// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering)' --debug-only=for_lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+
+// DEBUG: per-thread memref<f64> used across barriers -> a slot per worker (memref<2xf64>), its parts run one task per worker
+// CHECK-LABEL: func.func @partial_max
+// CHECK: %[[SLOTS:.*]] = memref.alloc() : memref<2xf64>
+// First part: each worker initialises its slot and runs its static share of the loop.
+// CHECK: arts.epoch {
+// CHECK-NEXT: scf.for %[[W:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: arts.edt <task>
+// CHECK: memref.store %{{.*}}, %[[SLOTS]][%[[W]]] : memref<2xf64>
+// CHECK: scf.for
+// CHECK: memref.load %[[SLOTS]][%[[W]]] : memref<2xf64>
+// CHECK: memref.store %{{.*}}, %[[SLOTS]][%[[W]]] : memref<2xf64>
+// Second part: each worker combines its own slot.
+// CHECK: arts.epoch {
+// CHECK-NEXT: scf.for %[[W2:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: arts.edt <task>
+// CHECK: memref.load %[[SLOTS]][%[[W2]]] : memref<2xf64>
+// CHECK: arts.critical ""
+// CHECK: memref.dealloc %[[SLOTS]] : memref<2xf64>
+// CHECK-NOT: arts.runtime_query <current_worker>
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+  func.func @partial_max(%a: memref<100xf64>, %g: memref<f64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c100 = arith.constant 100 : index
+    %r = arith.constant 0 : i32
+    %low = arith.constant -1.0e30 : f64
+    arts.edt <parallel> <intranode> route(%r) attributes {workers = 2 : i64} {
+      %local = memref.alloca() : memref<f64>
+      memref.store %low, %local[] : memref<f64>
+      arts.for (%c0) to (%c100) step (%c1) schedule(<static>) {
+      ^bb0(%i: index):
+        %v = memref.load %a[%i] : memref<100xf64>
+        %m = memref.load %local[] : memref<f64>
+        %x = arith.maximumf %v, %m : f64
+        memref.store %x, %local[] : memref<f64>
+      }
+      arts.barrier
+      %mine = memref.load %local[] : memref<f64>
+      arts.critical "" {
+        %cur = memref.load %g[] : memref<f64>
+        %y = arith.maximumf %cur, %mine : f64
+        memref.store %y, %g[] : memref<f64>
+      }
+      arts.barrier
+    }
+    return
+  }
+}
