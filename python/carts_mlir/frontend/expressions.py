@@ -208,6 +208,12 @@ class ExprEmitter:
             if lv.memref is None:
                 raise cs.unsupported(where, "subscript of this array")
             return LValue(where.type, memref=lv.memref, indices=lv.indices + (index(),))
+        parts = self.pointer_into(pointer)
+        if parts is not None:  # `row[k]` for `row = p + off`: p[off + k]
+            base, offset = parts
+            with self.fn.loc(where):
+                return LValue(where.type, memref=base,
+                              indices=(arith.AddIOp(offset, index()).result,))
         p = self.rvalue(pointer)
         i = index()
         if _is_llvm_ptr(p):
@@ -219,6 +225,43 @@ class ExprEmitter:
                             "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
             return LValue(where.type, ptr=addr, elem=elem)
         return LValue(where.type, memref=p, indices=(i,))
+
+    def pointer_into(self, c: ci.Cursor) -> tuple[ir.Value, ir.Value] | None:
+        """``p + e`` / ``p - e`` (p a pointer held as a memref, or itself such a pointer
+        variable) as (the array, the element index): pointer arithmetic becomes index
+        arithmetic on the array it points into. None for any other expression."""
+        s = cs.strip_implicit(c)
+        if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
+            var = self.fn.vars.get(cs.node_key(s.referenced))
+            if var is not None and var.offset is not None:
+                return var.value, var.offset
+            return None
+        if s.kind == K.CSTYLE_CAST_EXPR and tm.is_pointer(s.type):
+            inner = [k for k in cs.children(s) if k.kind.is_expression()]
+            if len(inner) == 1 and tm.is_pointer(inner[0].type) and \
+                    tm.canon(tm.pointee(inner[0].type)).spelling.replace("const ", "") == \
+                    tm.canon(tm.pointee(s.type)).spelling.replace("const ", ""):
+                return self.pointer_into(inner[0])
+            return None
+        if s.kind != K.BINARY_OPERATOR or cs.binary_operator(s) not in ("+", "-"):
+            return None
+        a, b = cs.children(s)
+        negate = cs.binary_operator(s) == "-"
+        if tm.is_pointer(b.type) and not negate:
+            a, b = b, a
+        if not (tm.is_pointer(a.type) and tm.is_int(b.type)):
+            return None
+        inner = self.pointer_into(a)
+        if inner is None:
+            base = self.rvalue(a)
+            if _is_llvm_ptr(base) or not isinstance(base.type, ir.MemRefType) or \
+                    ir.MemRefType(base.type).rank != 1:
+                return None
+            inner = (base, self.fn.const_index(0))
+        k = self.index_of(b)
+        with self.fn.loc(s):
+            offset = arith.SubIOp(inner[1], k).result if negate else arith.AddIOp(inner[1], k).result
+        return inner[0], offset
 
     def _index_to_i64(self, i: ir.Value) -> ir.Value:
         owner = i.owner
@@ -305,6 +348,9 @@ class ExprEmitter:
         if decl.kind == K.VAR_DECL and not is_local_decl(decl) and decl.location.is_in_system_header:
             return self.fn.module.library_global(decl, c)
         var = self.fn.lookup(decl, c)
+        if var.offset is not None:
+            raise cs.unsupported(c, f"pointer '{c.spelling}' into the middle of an array used "
+                                 "as a value (index it, or pass the array and the index)")
         if var.kind == "ssa":
             return var.value
         if var.kind == "iv":

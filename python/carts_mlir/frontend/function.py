@@ -52,6 +52,9 @@ class Var:
     value: ir.Value
     c_value: ir.Value | None = None
     loc: ir.Location | None = None
+    #: For a pointer into an array (``double *row = p + i * m``, never reassigned): the
+    #: array is ``value`` and the pointer's element index in it this ``index`` value.
+    offset: ir.Value | None = None
 
     @property
     def is_array(self) -> bool:
@@ -222,6 +225,10 @@ class FunctionEmitter:
             if mtype is None:
                 raise cs.unsupported(decl, "void variable")
             if self.analysis.is_ssa(decl):
+                parts = self.expr.pointer_into(init) if tm.is_pointer(ctype) else None
+                if parts is not None:
+                    self.vars[key] = Var("ssa", ctype, parts[0], offset=parts[1])
+                    return
                 value = self.expr.rvalue(init)
                 self.vars[key] = Var("ssa", ctype, value)
                 return
