@@ -213,6 +213,15 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     OpBuilder builder(task);
     MemrefUse use = usesIn(captured, &task.getBody());
     ArtsMode mode = modeFor(use);
+    // The chunks of a taskloop, created one after another, write disjoint iterations:
+    // they share their writes as `concurrent`, like the chunks of a work-sharing loop
+    // (a write an atomic or critical section guards stays exclusive on several nodes).
+    if (use.writes && task->hasAttr("arts.taskloop") &&
+        (!use.atomic || moduleNodes(getOperation()) <= 1)) {
+      mode = ArtsMode::concurrent;
+      CARTS_DEBUG("create-dbs", task) << "taskloop chunk: acquire mode=concurrent (chunks "
+                                         "write disjoint iterations)\n";
+    }
     auto acq = DbAcquireOp::create(
         builder, loc, alloc.getGuids().getType(), alloc.getPtrs().getType(),
         ArtsModeAttr::get(builder.getContext(), mode), alloc.getGuids(), alloc.getPtrs(),

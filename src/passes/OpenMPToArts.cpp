@@ -727,6 +727,8 @@ void Converter::convertTask(omp::TaskOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   EdtOp edt = createTask(loc, EdtType::task, {});
+  if (op->hasAttr("arts.taskloop")) // a chunk of a taskloop: create-dbs shares its writes
+    edt->setAttr("arts.taskloop", rewriter.getUnitAttr());
   Operation *end = edt.getBody().front().getTerminator();
   moveRegionBody(op.getRegion(), end, {});
   rewriter.setInsertionPointToStart(&edt.getBody().front());

@@ -115,6 +115,10 @@ class OmpEmitter:
             self.task(p, body, stmt)
         elif d == "taskgroup":
             self.taskgroup(p, body)
+        elif d == "taskloop":
+            if inner:
+                raise p.error("an 'omp taskloop' must be followed by its loop")
+            self.taskloop(p, stmt)
         elif d == "sections":
             if inner:
                 raise p.error("an 'omp sections' must be followed by its block of sections")
@@ -469,7 +473,7 @@ class OmpEmitter:
 
     # ------------------------------------------------------------------ tasks
 
-    def task(self, p: Pragma, body, stmt: ci.Cursor) -> None:
+    def task(self, p: Pragma, body, stmt: ci.Cursor):
         """``#pragma omp task``: an ``omp.task`` whose region holds the statement.
 
         Data sharing as OpenMP says when no clause names a variable: globals, and
@@ -524,6 +528,72 @@ class OmpEmitter:
             finally:
                 fn.omp_depth -= 1
                 fn.alloca_scopes.pop()
+        return op
+
+    #: Chunks of a taskloop without grainsize or num_tasks.
+    TASKLOOP_DEFAULT_TASKS = 64
+
+    def taskloop(self, p: Pragma, stmt: ci.Cursor) -> None:
+        """``#pragma omp taskloop``: the loop's iterations in chunks, one task per chunk
+        (``grainsize(g)`` iterations each, or ``num_tasks(n)`` chunks, else
+        TASKLOOP_DEFAULT_TASKS), created in order by the encountering thread, in a
+        taskgroup unless ``nogroup``. The tasks take the data sharing of ``task``; the
+        chunk's bounds are values of the creating loop."""
+        fn = self.fn
+        if p.clause("grainsize") and p.clause("num_tasks"):
+            raise p.error("grainsize and num_tasks are exclusive on omp taskloop")
+        (loop, (lb, ub, step, start)), = self._prepare_loops(p, stmt)
+        with fn.loc_of_pragma(p):
+            trips = arith.CeilDivSIOp(arith.SubIOp(ub, lb).result, step).result
+            trips = arith.MaxSIOp(trips, fn.const_index(0)).result
+            one = fn.const_index(1)
+            if p.clause("grainsize"):
+                per = self._clause_value(p, p.clause("grainsize").args[0], ir.IndexType.get())
+            else:
+                tasks = self._clause_value(p, p.clause("num_tasks").args[0], ir.IndexType.get()) \
+                    if p.clause("num_tasks") else fn.const_index(self.TASKLOOP_DEFAULT_TASKS)
+                tasks = arith.MaxSIOp(tasks, one).result
+                per = arith.CeilDivSIOp(trips, tasks).result
+            per = arith.MaxSIOp(per, one).result
+            stride = arith.MulIOp(per, step).result
+
+        def create() -> None:
+            with fn.loc_of_pragma(p):
+                chunks = scf.ForOp(lb, ub, stride)
+            with ir.InsertionPoint(chunks.body):
+                first = chunks.induction_variable
+                with fn.loc_of_pragma(p):
+                    last = arith.MinSIOp(arith.AddIOp(first, stride).result, ub).result
+                op = self.task(p, lambda: self._taskloop_chunk(loop, first, last, step, start), stmt)
+                # The chunks write disjoint iterations: the datablock passes let them share
+                # what they write, as the chunks of an `omp for` do.
+                op.operation.attributes["arts.taskloop"] = ir.UnitAttr.get()
+                scf.YieldOp([])
+
+        if p.clause("nogroup"):
+            create()
+        else:
+            self.taskgroup(p, create)
+
+    def _taskloop_chunk(self, loop: CanonicalLoop, first, last, step, start) -> None:
+        """One chunk of a taskloop: the C loop over [first, last)."""
+        fn = self.fn
+        with fn.loc(loop.cursor):
+            for_op = scf.ForOp(first, last, step)
+        flags = LoopFlags()
+        with ir.InsertionPoint(for_op.body), fn.loc(loop.body):
+            if fn.analysis.needs_continue_flag(loop.cursor, loop.body):
+                flags.cont = fn.new_flag()
+            var = fn.stmt.bind_induction(loop, for_op.induction_variable, start, loop.body)
+            if loop.declared_in_init:
+                fn.scopes[-1].names[loop.var.spelling] = loop.var_key
+            fn.loops.append(flags)
+            try:
+                with fn.rebind(loop.var_key, var):
+                    fn.stmt.body(loop.body)
+            finally:
+                fn.loops.pop()
+            scf.YieldOp([])
 
     def _depend_target(self, p: Pragma, item: str, name: str) -> ir.Value:
         """The memref a depend item orders on: the array of ``a[i]`` / ``a[lo:len]`` (the

@@ -50,6 +50,8 @@ SUPPORTED = {
     "parallel sections": {"shared", "default", "num_threads", "if"},
     "section": set(),
     "ordered": set(),
+    "taskloop": {"grainsize", "num_tasks", "nogroup", "shared", "private", "firstprivate",
+                 "default", "if", "final", "priority", "untied", "mergeable"},
 }
 
 STANDALONE = {"barrier", "taskwait", "taskyield"}
