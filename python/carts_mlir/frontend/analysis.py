@@ -157,6 +157,24 @@ class FunctionAnalysis:
         self._mutated[key] = result
         return result
 
+    def is_walked_pointer(self, decl: ci.Cursor) -> bool:
+        """A local pointer the function moves with ``++``, ``--``, ``+=`` or ``-=``."""
+        if self.body is None or not tm.is_pointer(decl.type):
+            return False
+        key = decl_key(decl)
+        for c in cs.walk(self.body):
+            target = None
+            if c.kind == K.UNARY_OPERATOR and cs.unary_operator(c) in ("pre++", "pre--", "post++", "post--"):
+                target = cs.children(c)[0]
+            elif c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR and cs.binary_operator(c) in ("+=", "-="):
+                target = cs.children(c)[0]
+            if target is not None:
+                target = cs.strip_parens(target)
+                if target.kind == K.DECL_REF_EXPR and referenced_decl(target) is not None and \
+                        decl_key(referenced_decl(target)) == key:
+                    return True
+        return False
+
     def is_ssa(self, decl: ci.Cursor) -> bool:
         """A local that is never assigned after its initialisation, not named in an OpenMP
         data-sharing clause, and not an array: its value can be an SSA value."""

@@ -233,9 +233,23 @@ class ExprEmitter:
         s = cs.strip_implicit(c)
         if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
             var = self.fn.vars.get(cs.node_key(s.referenced))
+            if var is not None and var.kind == "walk":
+                with self.fn.loc(s):
+                    return var.value, memref.LoadOp(var.offset, []).result
             if var is not None and var.offset is not None:
                 return var.value, var.offset
             return None
+        if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) in ("pre++", "pre--", "post++", "post--"):
+            walked = self._walked(cs.children(s)[0])
+            if walked is None:
+                return None
+            var, ref = walked
+            with self.fn.loc(s):
+                old = memref.LoadOp(var.offset, []).result
+                op = arith.AddIOp if cs.unary_operator(s).endswith("++") else arith.SubIOp
+                new = op(old, self.fn.const_index(1)).result
+                memref.StoreOp(new, var.offset, [])
+            return var.value, new if cs.unary_operator(s).startswith("pre") else old
         if s.kind == K.CSTYLE_CAST_EXPR and tm.is_pointer(s.type):
             inner = [k for k in cs.children(s) if k.kind.is_expression()]
             if len(inner) == 1 and tm.is_pointer(inner[0].type) and \
@@ -262,6 +276,41 @@ class ExprEmitter:
         with self.fn.loc(s):
             offset = arith.SubIOp(inner[1], k).result if negate else arith.AddIOp(inner[1], k).result
         return inner[0], offset
+
+    def _walked(self, c: ci.Cursor):
+        """(Var, cursor) if ``c`` names a pointer moved with ``++``/``+=``."""
+        s = cs.strip_parens(c)
+        if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
+            var = self.fn.vars.get(cs.node_key(s.referenced))
+            if var is not None and var.kind == "walk":
+                return var, s
+        return None
+
+    def _move_pointer(self, c: ci.Cursor, target: ci.Cursor, value: ci.Cursor, op: str) -> ir.Value | None:
+        """``p += e``, ``p -= e``, ``p = q + e`` on a walked pointer: its index changes
+        (the pointer must stay in its array). The statement's value is not a pointer
+        the program may keep, so a dummy index is returned."""
+        walked = self._walked(target)
+        if walked is None:
+            return None
+        var, _ = walked
+        with self.fn.loc(c):
+            if op == "=":
+                parts = self.pointer_into(value)
+                if parts is None:
+                    base, offset = self.rvalue(value), self.fn.const_index(0)
+                else:
+                    base, offset = parts
+                if base != var.value:
+                    raise cs.unsupported(c, "a pointer moved with ++/+= set to point into "
+                                         "another array")
+                memref.StoreOp(offset, var.offset, [])
+                return offset
+            k = self.index_of(value)
+            old = memref.LoadOp(var.offset, []).result
+            new = (arith.AddIOp if op == "+" else arith.SubIOp)(old, k).result
+            memref.StoreOp(new, var.offset, [])
+            return new
 
     def _index_to_i64(self, i: ir.Value) -> ir.Value:
         owner = i.owner
@@ -348,7 +397,7 @@ class ExprEmitter:
         if decl.kind == K.VAR_DECL and not is_local_decl(decl) and decl.location.is_in_system_header:
             return self.fn.module.library_global(decl, c)
         var = self.fn.lookup(decl, c)
-        if var.offset is not None:
+        if var.kind == "walk" or var.offset is not None:
             raise cs.unsupported(c, f"pointer '{c.spelling}' into the middle of an array used "
                                  "as a value (index it, or pass the array and the index)")
         if var.kind == "ssa":
@@ -484,6 +533,9 @@ class ExprEmitter:
         return table[op](x, y).result
 
     def assign(self, a: ci.Cursor, b: ci.Cursor, where: ci.Cursor) -> ir.Value:
+        moved = self._move_pointer(where, a, b, "=")
+        if moved is not None:
+            return moved
         lv = self.lvalue(a)
         v = self.rvalue(b)
         with self.fn.loc(where):
@@ -493,6 +545,10 @@ class ExprEmitter:
     def _compound_assign(self, c: ci.Cursor) -> ir.Value:
         op = cs.binary_operator(c)[:-1]
         a, b = cs.children(c)
+        if op in ("+", "-"):
+            moved = self._move_pointer(c, a, b, op)
+            if moved is not None:
+                return moved
         ls, rs = scalar_of(a.type), scalar_of(b.type)
         if ls is None or rs is None:
             raise cs.unsupported(c, "pointer arithmetic (index the pointer instead)")
@@ -558,6 +614,8 @@ class ExprEmitter:
     def _incdec(self, c: ci.Cursor, op: str) -> ir.Value:
         sub = cs.children(c)[0]
         s = scalar_of(sub.type)
+        if s is None and self._walked(sub) is not None:
+            return self.pointer_into(c)[1]  # `p++;` as a statement: the index moves
         if s is None:
             raise cs.unsupported(c, "pointer increment (index the pointer instead)")
         lv = self.lvalue(sub)
@@ -595,6 +653,13 @@ class ExprEmitter:
             if is_null_constant(q):
                 bit = self.nonnull(self.rvalue(p))
                 return bit if op == "!=" else self._not(bit)
+        pa, pb = self.pointer_into(a), self.pointer_into(b)
+        if pa is not None or pb is not None:  # pointers into one array: their indices
+            pa = pa or (self.rvalue(a), self.fn.const_index(0))
+            pb = pb or (self.rvalue(b), self.fn.const_index(0))
+            if pa[0] != pb[0]:
+                raise cs.unsupported(s, "comparison of pointers into different arrays")
+            return self.fn.cmpi("eq" if op == "==" else "ne", pa[1], pb[1])
         x, y = self.rvalue(a), self.rvalue(b)
         x = self._address(x)
         y = self._address(y)

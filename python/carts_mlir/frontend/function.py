@@ -54,6 +54,8 @@ class Var:
     loc: ir.Location | None = None
     #: For a pointer into an array (``double *row = p + i * m``, never reassigned): the
     #: array is ``value`` and the pointer's element index in it this ``index`` value.
+    #: Kind ``walk`` (a pointer moved with ``++``/``+=``): ``offset`` is a ``memref<index>``
+    #: slot holding the index.
     offset: ir.Value | None = None
 
     @property
@@ -224,6 +226,19 @@ class FunctionEmitter:
             mtype = self.types.to_mlir(ctype, decl)
             if mtype is None:
                 raise cs.unsupported(decl, "void variable")
+            if init is not None and self.analysis.is_walked_pointer(decl):
+                # `p++` over an array: the array, and the element index in a slot
+                parts = self.expr.pointer_into(init)
+                if parts is None:
+                    base = self.expr.rvalue(init)
+                    if not isinstance(base.type, ir.MemRefType) or ir.MemRefType(base.type).rank != 1:
+                        raise cs.unsupported(decl, "pointer moved with ++/-- that does not "
+                                             "point into an array")
+                    parts = (base, self.const_index(0))
+                slot = self.alloca(ir.MemRefType.get([], ir.IndexType.get()))
+                memref.StoreOp(parts[1], slot, [])
+                self.vars[key] = Var("walk", ctype, parts[0], offset=slot)
+                return
             if self.analysis.is_ssa(decl):
                 parts = self.expr.pointer_into(init) if tm.is_pointer(ctype) else None
                 if parts is not None:

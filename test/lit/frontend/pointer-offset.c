@@ -26,8 +26,32 @@ static void fill(double *p, int i, int m) {
 #endif
 }
 
+// A pointer the function moves (`*p++ = ...`, `p != end`) is its array and an index kept in
+// a memref<index> slot: moving it changes the index, comparing it compares indices.
+// CHECK-LABEL: func.func private @walk
+// CHECK-SAME: (%[[A:.*]]: memref<?xi64>, %{{.*}}: i32)
+// CHECK: %[[SLOT:.*]] = memref.alloca() : memref<index>
+// CHECK: memref.store %c0, %[[SLOT]][] : memref<index>
+// CHECK: scf.while
+// CHECK: %[[AT:.*]] = memref.load %[[SLOT]][] : memref<index>
+// CHECK: arith.cmpi ne, %[[AT]], %{{.*}} : index
+// CHECK: %[[OLD:.*]] = memref.load %[[SLOT]][] : memref<index>
+// CHECK: %[[NEW:.*]] = arith.addi %[[OLD]], %c1 : index
+// CHECK-NEXT: memref.store %[[NEW]], %[[SLOT]][] : memref<index>
+// CHECK: %[[IDX:.*]] = arith.addi %[[OLD]], %{{.*}} : index
+// CHECK: memref.store %{{.*}}, %[[A]][%[[IDX]]] : memref<?xi64>
+
+static void walk(long *a, int n) {
+  long *p = a;
+  long *end = a + n;
+  while (p != end)
+    *p++ = 7;
+}
+
 int main(void) {
   double a[16];
+  long b[8];
   fill(a, 1, 4);
-  return (int)a[5];
+  walk(b, 8);
+  return (int)a[5] + (int)b[3];
 }
