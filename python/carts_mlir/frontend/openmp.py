@@ -211,11 +211,9 @@ class OmpEmitter:
             finally:
                 fn.omp_depth -= 1
 
-    def master(self, p: Pragma, body) -> None:
+    def _fill(self, p: Pragma, block: ir.Block, body) -> None:
+        """A construct's region: its statement, then the terminator."""
         fn = self.fn
-        with fn.loc_of_pragma(p):
-            op = omp.MasterOp()
-            block = op.region.blocks.append()
         with ir.InsertionPoint(block):
             fn.omp_depth += 1
             try:
@@ -224,6 +222,13 @@ class OmpEmitter:
                     omp.TerminatorOp()
             finally:
                 fn.omp_depth -= 1
+
+    def master(self, p: Pragma, body) -> None:
+        fn = self.fn
+        with fn.loc_of_pragma(p):
+            op = omp.MasterOp()
+            block = op.region.blocks.append()
+        self._fill(p, block, body)
 
     def sections(self, p: Pragma, stmt: ci.Cursor) -> None:
         """``#pragma omp sections``: an ``omp.sections`` with one ``omp.section`` per
@@ -270,10 +275,7 @@ class OmpEmitter:
         with fn.loc_of_pragma(p):
             op = omp.OrderedRegionOp()
             block = op.region.blocks.append()
-        with ir.InsertionPoint(block):
-            body()
-            with fn.loc_of_pragma(p):
-                omp.TerminatorOp()
+        self._fill(p, block, body)
 
     def critical(self, p: Pragma, body) -> None:
         """``#pragma omp critical [(name)]``: an ``omp.critical`` naming its
@@ -284,14 +286,7 @@ class OmpEmitter:
             sym = fn.module.critical_name(name, p) if name else None
             op = omp.CriticalOp(name=ir.FlatSymbolRefAttr.get(sym) if sym else None)
             block = op.region.blocks.append()
-        with ir.InsertionPoint(block):
-            fn.omp_depth += 1
-            try:
-                body()
-                with fn.loc_of_pragma(p):
-                    omp.TerminatorOp()
-            finally:
-                fn.omp_depth -= 1
+        self._fill(p, block, body)
 
     # ------------------------------------------------------------------ atomic
 
@@ -747,10 +742,7 @@ class OmpEmitter:
         with fn.loc_of_pragma(p):
             op = omp.TaskgroupOp([], [], [])
             block = op.region.blocks.append()
-        with ir.InsertionPoint(block):
-            body()
-            with fn.loc_of_pragma(p):
-                omp.TerminatorOp()
+        self._fill(p, block, body)
 
     # ------------------------------------------------------------------ loops
 
