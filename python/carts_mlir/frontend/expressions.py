@@ -73,6 +73,7 @@ class ExprEmitter:
             K.COMPOUND_ASSIGNMENT_OPERATOR: self._compound_assign,
             K.UNARY_OPERATOR: self._unary,
             K.ARRAY_SUBSCRIPT_EXPR: lambda c: self.load(self.lvalue(c), c),
+            K.MEMBER_REF_EXPR: lambda c: self.load(self.lvalue(c), c),
             K.CALL_EXPR: lambda c: self.calls.call(c),
             K.CONDITIONAL_OPERATOR: self._conditional,
         }
@@ -173,11 +174,34 @@ class ExprEmitter:
                     return self.lvalue(kids[0])
             if s.kind == K.ARRAY_SUBSCRIPT_EXPR:
                 return self._subscript(s)
+            if s.kind == K.MEMBER_REF_EXPR:
+                return self._member(s)
             if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) == "*":
                 return self._deref(s)
             if s.kind == K.STRING_LITERAL:
                 raise cs.unsupported(s, "string literal used as an array")
             raise cs.unsupported(s, f"{_describe(s)} as an object")
+
+    def _member(self, s: ci.Cursor) -> LValue:
+        """``x.f`` / ``p->f`` of a struct kept as an array: the field's element."""
+        kids = [k for k in cs.children(s) if k.kind.is_expression()]
+        field = s.referenced
+        if len(kids) != 1 or field is None:
+            raise cs.unsupported(s, "struct member access")
+        base = kids[0]
+        record = tm.pointee(base.type) if tm.is_pointer(base.type) else base.type
+        fields = tm.struct_fields(record)
+        if fields is None:
+            raise cs.unsupported(s, "struct member access")
+        index = [f.spelling for f in fields].index(field.spelling)
+        if tm.is_pointer(base.type):  # p->f is p[0].f
+            lv = self._element(base, lambda: self.fn.const_index(0), s)
+        else:
+            lv = self.lvalue(base)
+        if lv.memref is None:
+            raise cs.unsupported(s, "struct member access through this pointer")
+        with self.fn.loc(s):
+            return LValue(s.type, memref=lv.memref, indices=lv.indices + (self.fn.const_index(index),))
 
     def _subscript(self, s: ci.Cursor) -> LValue:
         base, index = cs.children(s)
@@ -536,6 +560,17 @@ class ExprEmitter:
         moved = self._move_pointer(where, a, b, "=")
         if moved is not None:
             return moved
+        fields = tm.struct_fields(a.type)
+        if fields is not None:  # a struct assignment copies its fields
+            dst, src = self.lvalue(a), self.lvalue(b)
+            if dst.memref is None or src.memref is None:
+                raise cs.unsupported(where, "struct assignment")
+            with self.fn.loc(where):
+                for k in range(len(fields)):
+                    at = (self.fn.const_index(k),)
+                    v = memref.LoadOp(src.memref, list(src.indices + at)).result
+                    memref.StoreOp(v, dst.memref, list(dst.indices + at))
+            return self.fn.const_index(0)
         lv = self.lvalue(a)
         v = self.rvalue(b)
         with self.fn.loc(where):
@@ -597,17 +632,25 @@ class ExprEmitter:
         variable is kept in memory (an address-taken variable is never an SSA value)."""
         target = cs.strip_parens(sub)
         s = scalar_of(sub.type)
+        if target.kind == K.DECL_REF_EXPR and tm.struct_fields(sub.type) is not None:
+            s = True  # a struct variable: its fields' array, seen as a pointer to one struct
         if target.kind != K.DECL_REF_EXPR or s is None:
             raise cs.unsupported(c, "address-of operator '&' (supported on a scalar "
                                  "variable; for an array element write 'a + i' as 'a' and "
                                  "index it)")
         lv = self.lvalue(target)
-        if lv.memref is None or ir.MemRefType(lv.memref.type).rank != 0:
+        if lv.memref is None or lv.indices:
             raise cs.unsupported(c, "address-of operator '&' on this variable")
-        elem = ir.MemRefType(lv.memref.type).element_type
+        mtype = ir.MemRefType(lv.memref.type)
+        shape = list(mtype.shape)
+        strides = [1] * len(shape)
+        for d in range(len(shape) - 2, -1, -1):
+            strides[d] = strides[d + 1] * shape[d + 1]
+        whole = strides[0] * shape[0] if shape else 1
         with self.fn.loc(c):
-            one = memref.ReinterpretCastOp(ir.MemRefType.get([1], elem), lv.memref, [], [], [],
-                                           [0], [1], [1]).result
+            one = memref.ReinterpretCastOp(ir.MemRefType.get([1] + shape, mtype.element_type),
+                                           lv.memref, [], [], [], [0], [1] + shape,
+                                           [whole] + strides).result
             wanted = self.types.to_mlir(c.type, c)
             return memref.CastOp(wanted, one).result if wanted != one.type else one
 

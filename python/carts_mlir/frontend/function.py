@@ -60,7 +60,7 @@ class Var:
 
     @property
     def is_array(self) -> bool:
-        return tm.is_array(self.ctype)
+        return tm.is_aggregate(self.ctype)
 
 
 @dataclass
@@ -190,6 +190,8 @@ class FunctionEmitter:
     # ------------------------------------------------------------------ variables
 
     def bind_param(self, p: ci.Cursor, ctype: ci.Type, arg: ir.Value) -> None:
+        if tm.struct_fields(ctype) is not None:
+            raise cs.unsupported(p, "struct passed by value (pass a pointer to it)")
         key = decl_key(p)
         if p.spelling:
             self.scopes[-1].names[p.spelling] = key
@@ -212,11 +214,11 @@ class FunctionEmitter:
             raise cs.unsupported(decl, "extern declaration inside a function")
         init = var_initializer(decl)
         ctype = decl.type
-        if init is not None and init.kind == K.INIT_LIST_EXPR and not tm.is_array(ctype):
+        if init is not None and init.kind == K.INIT_LIST_EXPR and not tm.is_aggregate(ctype):
             kids = cs.children(init)  # `int x = {5};`
             init = kids[0] if kids else None
         with self.loc(decl):
-            if tm.is_array(ctype):
+            if tm.is_aggregate(ctype):
                 mtype = self.types.to_mlir(ctype, decl)
                 slot = self.alloca(mtype)
                 self.vars[key] = Var("mem", ctype, slot)

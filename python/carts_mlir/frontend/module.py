@@ -63,8 +63,10 @@ class ModuleEmitter:
             if c.location.file is None or c.location.is_in_system_header:
                 continue
             k = c.kind
-            if k in (K.STRUCT_DECL, K.UNION_DECL):
-                raise cs.unsupported(c, "union" if k == K.UNION_DECL else "struct")
+            if k == K.UNION_DECL or (k == K.STRUCT_DECL and c.is_definition() and
+                                     tm.struct_fields(c.type) is None):
+                raise cs.unsupported(c, "union" if k == K.UNION_DECL else "struct (a struct is "
+                                     "supported when all its fields have one arithmetic type)")
             if k == K.FUNCTION_DECL:
                 if c.is_definition():
                     self.user_functions[c.spelling] = c
@@ -76,8 +78,10 @@ class ModuleEmitter:
             elif k == K.TYPEDEF_DECL:
                 if tm.is_function_pointer(c.underlying_typedef_type):
                     raise cs.unsupported(c, "function pointer")
-                if tm.canon(c.underlying_typedef_type).kind == ci.TypeKind.RECORD:
-                    raise cs.unsupported(c, "struct")
+                under = tm.canon(c.underlying_typedef_type)
+                if under.kind == ci.TypeKind.RECORD and tm.struct_fields(under) is None:
+                    raise cs.unsupported(c, "struct (a struct is supported when all its "
+                                         "fields have one arithmetic type)")
 
     def _check_pragma_placement(self) -> None:
         """Every ``#pragma omp`` must be inside a function body of the main file."""

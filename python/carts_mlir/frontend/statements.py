@@ -147,8 +147,12 @@ class StmtEmitter:
             for d in cs.children(s):
                 if d.kind == K.VAR_DECL:
                     self.fn.declare_local(d)
+                elif d.kind == K.STRUCT_DECL and tm.struct_fields(d.type) is not None:
+                    continue
                 elif d.kind in (K.STRUCT_DECL, K.UNION_DECL):
-                    raise cs.unsupported(d, "union" if d.kind == K.UNION_DECL else "struct")
+                    raise cs.unsupported(d, "union" if d.kind == K.UNION_DECL else
+                                         "struct (a struct is supported when all its fields "
+                                         "have one arithmetic type)")
                 elif d.kind in (K.TYPEDEF_DECL, K.ENUM_DECL):
                     continue
                 else:

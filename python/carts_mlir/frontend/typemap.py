@@ -83,6 +83,32 @@ def is_array(t: ci.Type) -> bool:
                              TypeKind.VARIABLEARRAY)
 
 
+def struct_fields(t: ci.Type) -> list[ci.Cursor] | None:
+    """The fields of a struct type whose fields all have one arithmetic type (no bit
+    fields): laid out as that type's array, which is how it is kept (``struct { double
+    x, v; }`` is a ``double[2]``). None for any other type."""
+    t = canon(t)
+    if t.kind != TypeKind.RECORD:
+        return None
+    decl = t.get_declaration()
+    if decl.kind != ci.CursorKind.STRUCT_DECL:
+        return None
+    fields = [f for f in decl.get_children() if f.kind == ci.CursorKind.FIELD_DECL]
+    if not fields or any(f.is_bitfield() for f in fields):
+        return None
+    first = canon(fields[0].type)
+    if first.kind not in _INT_WIDTH and first.kind not in _FLOAT_WIDTH:
+        return None
+    if any(canon(f.type).spelling != first.spelling for f in fields):
+        return None
+    return fields
+
+
+def is_aggregate(t: ci.Type) -> bool:
+    """An array, or a struct kept as one (struct_fields)."""
+    return is_array(t) or struct_fields(t) is not None
+
+
 def pointee(t: ci.Type) -> ci.Type:
     return canon(canon(t).get_pointee())
 
@@ -226,8 +252,8 @@ class TypeMapper:
             if is_opaque_pointer(t):
                 return self.llvm_ptr()
             p = pointee(t)
-            if p.kind == TypeKind.RECORD:
-                raise cs.unsupported(where, _record_word(p))
+            if p.kind == TypeKind.RECORD and struct_fields(p) is None:
+                raise cs.unsupported(where, _record_word(p) + _record_why(p))
             shape, elem = self._array_shape(p, where)
             return ir.MemRefType.get([ir.ShapedType.get_dynamic_size()] + shape, elem)
         if k == TypeKind.CONSTANTARRAY:
@@ -239,7 +265,10 @@ class TypeMapper:
         if k == TypeKind.VARIABLEARRAY:
             raise cs.unsupported(where, "variable-length array")
         if k == TypeKind.RECORD:
-            raise cs.unsupported(where, _record_word(t))
+            if struct_fields(t) is None:
+                raise cs.unsupported(where, _record_word(t) + _record_why(t))
+            shape, elem = self._array_shape(t, where)
+            return ir.MemRefType.get(shape, elem)
         if k in (TypeKind.FUNCTIONPROTO, TypeKind.FUNCTIONNOPROTO):
             raise cs.unsupported(where, "function pointer")
         raise cs.unsupported(where, f"type '{t.spelling}'")
@@ -251,6 +280,10 @@ class TypeMapper:
         while t.kind == TypeKind.CONSTANTARRAY:
             shape.append(t.element_count)
             t = canon(t.element_type)
+        fields = struct_fields(t)
+        if fields is not None:
+            shape.append(len(fields))
+            t = canon(fields[0].type)
         if t.kind in (TypeKind.VARIABLEARRAY, TypeKind.INCOMPLETEARRAY):
             raise cs.unsupported(where, "variable-length array")
         elem = self.to_mlir(t, where)
@@ -267,6 +300,12 @@ class TypeMapper:
 def _record_word(t: ci.Type) -> str:
     decl = t.get_declaration()
     return "union" if decl.kind == ci.CursorKind.UNION_DECL else "struct"
+
+
+def _record_why(t: ci.Type) -> str:
+    if canon(t).get_declaration().kind == ci.CursorKind.UNION_DECL:
+        return ""
+    return " (a struct is supported when all its fields have one arithmetic type)"
 
 
 def strip_int_widening(c: ci.Cursor) -> ci.Cursor:

@@ -1,11 +1,11 @@
 // EXPECT-ERROR: 6:3: unsupported C construct: struct
-// A struct type is not in the first version of the subset.
+// A struct whose fields have different types is not in the subset.
 #include <stdio.h>
 
 int main(void) {
-  struct point { int x; int y; } p;
+  struct point { int x; double y; } p;
   p.x = 1;
   p.y = 2;
-  printf("%d\n", p.x + p.y);
+  printf("%d\n", p.x + (int)p.y);
   return 0;
 }
