@@ -69,8 +69,10 @@ LogicalResult ForOp::verify() {
            << numKinds << " kinds, " << getReductionAccs().size() << " accumulators)";
   for (Value acc : getReductionAccs()) {
     auto type = cast<MemRefType>(acc.getType());
-    if (type.getRank() > 1 || (type.getRank() == 1 && type.getDimSize(0) != 1))
-      return emitOpError("reduction accumulator must be a rank-0 or one-element memref, got ")
+    // A scalar, or a small 1-D array reduced element by element (an array section).
+    if (type.getRank() > 1 || (type.getRank() == 1 && (type.isDynamicDim(0) || type.getDimSize(0) > 64)))
+      return emitOpError("reduction accumulator must be a scalar or a 1-D array of at most 64 "
+                         "elements of static size, got ")
              << type;
   }
   if (getChunk() && !getSchedule())

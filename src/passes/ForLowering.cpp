@@ -617,8 +617,10 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     for (auto [acc, kindAttr] : llvm::zip(loop.getReductionAccs(), *kinds)) {
       auto kind = cast<ReductionKindAttr>(kindAttr).getValue();
       auto accType = cast<MemRefType>(acc.getType());
-      if (!accType.hasStaticShape() || accType.getNumElements() != 1)
-        return loop.emitError("reduction accumulator must hold one element, got ") << accType;
+      if (!accType.hasStaticShape() || (accType.getRank() > 1 && accType.getNumElements() != 1))
+        return loop.emitError("reduction accumulator must be a scalar or a 1-D array of static "
+                              "size, got ")
+               << accType;
       Value host = hostView(b, loc, acc, parallel);
       if (!host)
         return loop.emitError("reduction accumulator is not a datablock of the team");
@@ -630,7 +632,9 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
           DbModeAttr::get(b.getContext(), DbMode::write),
           PartitionModeAttr::get(b.getContext(), PartitionMode::coarse),
           arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0), ValueRange{one},
-          ValueRange{count}, Value(), nullptr);
+          ValueRange{arith::MulIOp::create(
+              b, loc, count, arith::ConstantIndexOp::create(b, loc, accType.getNumElements()))},
+          Value(), nullptr);
       reductions.push_back({acc, host, kind, partials, accType});
     }
     return success();
@@ -667,11 +671,22 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     for (auto [k, r] : llvm::enumerate(reductions)) {
       Value priv = memref::AllocaOp::create(b, loc, r.accType);
       Value init = arith::ConstantOp::create(b, loc, reductionIdentity(r.kind, r.accType.getElementType(), b));
-      memref::StoreOp::create(b, loc, init, priv, zeroIndices(b, loc, r.accType));
+      for (int64_t e = 0; e < r.accType.getNumElements(); ++e)
+        memref::StoreOp::create(b, loc, init, priv, elementIndices(b, loc, r.accType, e));
       mapping.map(from.empty() ? r.teamAcc : from[k], priv);
       privates.push_back(priv);
     }
     return privates;
+  }
+
+  /// Indices of element `e` of an accumulator (a scalar, or a 1-D array: an array
+  /// section reduction keeps one partial per element).
+  static SmallVector<Value> elementIndices(OpBuilder &b, Location loc, MemRefType type, int64_t e) {
+    if (type.getRank() == 0)
+      return {};
+    SmallVector<Value> at = zeroIndices(b, loc, type);
+    at.back() = arith::ConstantIndexOp::create(b, loc, e);
+    return at;
   }
 
   /// Each private accumulator into slot `slot` of its partials table.
@@ -680,8 +695,13 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     for (auto [r, priv, view] : llvm::zip(reductions, privates, views)) {
       Value zeroIdx = arith::ConstantIndexOp::create(b, loc, 0);
       Value table = DbRefOp::create(b, loc, cast<MemRefType>(view.getType()).getElementType(), view, ValueRange{zeroIdx});
-      Value value = memref::LoadOp::create(b, loc, priv, zeroIndices(b, loc, r.accType));
-      memref::StoreOp::create(b, loc, value, table, ValueRange{slot});
+      int64_t n = r.accType.getNumElements();
+      Value first = arith::MulIOp::create(b, loc, slot, arith::ConstantIndexOp::create(b, loc, n));
+      for (int64_t e = 0; e < n; ++e) {
+        Value value = memref::LoadOp::create(b, loc, priv, elementIndices(b, loc, r.accType, e));
+        Value at = arith::AddIOp::create(b, loc, first, arith::ConstantIndexOp::create(b, loc, e));
+        memref::StoreOp::create(b, loc, value, table, ValueRange{at});
+      }
     }
   }
 
@@ -696,10 +716,16 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       auto combineLoop = scf::ForOp::create(b, loc, zero, count, one);
       OpBuilder cb = OpBuilder::atBlockBegin(combineLoop.getBody());
       cb.setInsertionPoint(combineLoop.getBody()->getTerminator());
-      SmallVector<Value> at = zeroIndices(cb, loc, r.accType);
-      Value current = memref::LoadOp::create(cb, loc, r.hostAcc, at);
-      Value part = memref::LoadOp::create(cb, loc, table, ValueRange{combineLoop.getInductionVar()});
-      memref::StoreOp::create(cb, loc, combine(cb, loc, r.kind, current, part), r.hostAcc, at);
+      int64_t n = r.accType.getNumElements();
+      Value first = arith::MulIOp::create(cb, loc, combineLoop.getInductionVar(),
+                                          arith::ConstantIndexOp::create(cb, loc, n));
+      for (int64_t e = 0; e < n; ++e) {
+        SmallVector<Value> at = elementIndices(cb, loc, r.accType, e);
+        Value current = memref::LoadOp::create(cb, loc, r.hostAcc, at);
+        Value slot = arith::AddIOp::create(cb, loc, first, arith::ConstantIndexOp::create(cb, loc, e));
+        Value part = memref::LoadOp::create(cb, loc, table, ValueRange{slot});
+        memref::StoreOp::create(cb, loc, combine(cb, loc, r.kind, current, part), r.hostAcc, at);
+      }
       b.setInsertionPointAfter(combineLoop);
       DbFreeOp::create(b, loc, partials.getGuids(), partials.getPtrs());
     }

@@ -539,8 +539,11 @@ LogicalResult Converter::checkReductions(omp::WsloopOp op) {
     if (!type)
       return op.emitError() << "reduction accumulator of type " << acc.getType()
                             << " is not a memref; arts.for reductions need a memref accumulator";
-    if (type.getRank() > 1 || (type.getRank() == 1 && type.getDimSize(0) != 1))
-      return op.emitError() << "reduction accumulator must be a rank-0 or one-element memref, got "
+    // A 1-D array (an array-section reduction) keeps a partial per element; for-lowering
+    // unrolls the element loops, hence the bound.
+    if (type.getRank() > 1 || (type.getRank() == 1 && (type.isDynamicDim(0) || type.getDimSize(0) > 64)))
+      return op.emitError() << "reduction accumulator must be a scalar or a 1-D array of at most "
+                               "64 elements of static size, got "
                             << type;
     ReductionMatch match = matchReduction(decl);
     if (!match.kind)

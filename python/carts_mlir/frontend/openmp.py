@@ -907,20 +907,41 @@ class OmpEmitter:
         out = []
         for clause in p.all("reduction"):
             for name in clause.args:
-                if "[" in name:
-                    raise p.error(f"unsupported C construct: array-section reduction "
-                                  f"'{name.strip()}' (reduce into scalars, or update the "
-                                  "elements with '#pragma omp atomic')")
-                key, var = self._variable(p, name)
-                s = scalar_of(var.ctype)
-                if var.kind != "mem" or s is None:
-                    raise p.error(f"reduction variable '{name}' must be a scalar variable")
+                section = name.strip()
+                if "[" in section:  # `a[:n]`, `a[0:n]`: the whole array, element by element
+                    key, var = self._array_section(p, section)
+                    s = scalar_of(var.ctype.get_array_element_type())
+                else:
+                    key, var = self._variable(p, name)
+                    s = scalar_of(var.ctype)
+                    if var.kind != "mem" or s is None:
+                        raise p.error(f"reduction variable '{name}' must be a scalar variable")
                 if s.is_float and clause.modifier in ("&", "|", "^", "&&", "||"):
                     raise p.error(f"reduction({clause.modifier}: {name}) needs an integer "
                                   "variable")
                 sym = self.fn.module.reduction(_REDUCTION_OPS[clause.modifier], s, p)
                 out.append((key, var.value, var.ctype, sym))
         return out
+
+    def _array_section(self, p: Pragma, text: str) -> tuple[tuple, Var]:
+        """``a[:n]`` / ``a[0:n]`` of a reduction: a local 1-D array of at most 64 elements,
+        the section its whole (the partials are kept per element)."""
+        m = re.fullmatch(r"([A-Za-z_]\w*)\s*\[\s*([^:\]]*)\s*:\s*([^\]]*)\]", text)
+        if not m:
+            raise p.error(f"unsupported C construct: array-section reduction '{text}' (a section "
+                          "'a[:n]' of a whole local array is supported)")
+        key, var = self._variable(p, m.group(1))
+        mtype = ir.MemRefType(var.value.type) if isinstance(var.value.type, ir.MemRefType) else None
+        if var.kind != "mem" or not tm.is_array(var.ctype) or mtype is None or mtype.rank != 1 or \
+                scalar_of(var.ctype.get_array_element_type()) is None:
+            raise p.error(f"unsupported C construct: array-section reduction '{text}' on "
+                          "something other than a local 1-D array")
+        start = self._constant(p, m.group(2)) if m.group(2).strip() else 0
+        length = self._constant(p, m.group(3)) if m.group(3).strip() else mtype.shape[0]
+        if start != 0 or length != mtype.shape[0] or length > 64:
+            raise p.error(f"unsupported C construct: array-section reduction '{text}' (the "
+                          "section must be the whole array, of at most 64 elements)")
+        return key, var
 
     @staticmethod
     def _reduction_attrs(reductions) -> dict:

@@ -84,11 +84,11 @@ func.func @for_reduction_kinds(%r: i32, %n: index, %a: memref<f32>, %b: memref<f
 
 // -----
 
-func.func @for_reduction_accumulator(%r: i32, %n: index, %a: memref<4xf32>) {
+func.func @for_reduction_accumulator(%r: i32, %n: index, %a: memref<4x2xf32>) {
   %c1 = arith.constant 1 : index
   arts.edt <parallel> <intranode> route(%r) {
-    // expected-error @+1 {{reduction accumulator must be a rank-0 or one-element memref, got 'memref<4xf32>'}}
-    arts.for (%c1) to (%n) step (%c1) reduction([#arts.reduction<add>] %a : memref<4xf32>) {
+    // expected-error @+1 {{reduction accumulator must be a scalar or a 1-D array of at most 64 elements of static size, got 'memref<4x2xf32>'}}
+    arts.for (%c1) to (%n) step (%c1) reduction([#arts.reduction<add>] %a : memref<4x2xf32>) {
     ^bb0(%i: index):
     }
   }

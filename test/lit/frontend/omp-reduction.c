@@ -51,3 +51,20 @@ long stats(float *a, int n) {
   }
   return p + (long)mx + mn;
 }
+
+// An array section that is the whole of a small local array: the array is the accumulator
+// (for-lowering keeps a partial per element); && combines with C's truth values.
+// CHECK-LABEL: func.func @histogram(
+// CHECK: %[[H:.*]] = memref.alloca() : memref<4xi32>
+// CHECK: omp.wsloop reduction(@add_i32 %[[H]] -> %[[PH:[^,]*]], @land_i32 %{{.*}} -> %{{.*}} : memref<4xi32>, memref<i32>) {
+// CHECK: memref.load %[[PH]][%{{.*}}] : memref<4xi32>
+int histogram(int *a, int n) {
+  int h[4] = {0, 0, 0, 0};
+  int all = 1;
+#pragma omp parallel for reduction(+ : h[:4]) reduction(&& : all)
+  for (int i = 0; i < n; i++) {
+    h[a[i] % 4] += 1;
+    all = all && a[i] >= 0;
+  }
+  return h[0] + h[3] + all;
+}

@@ -37,8 +37,8 @@ int main(void) {
     x++;
 #endif
 #ifdef SECTION_REDUCTION
-  // SECTION: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: array-section reduction 'a[:8]'
-#pragma omp parallel for reduction(+: a[:8])
+  // SECTION: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: array-section reduction 'a[2:4]' (the section must be the whole array, of at most 64 elements)
+#pragma omp parallel for reduction(+: a[2:4])
   for (int i = 0; i < 64; i++)
     a[i % 8] += i;
 #endif
