@@ -157,31 +157,51 @@ def _positive(text: str, flag: str) -> int:
 
 def arts_llvm_ir(opts: ExecuteOptions) -> str:
     """The LLVM IR of the ARTS program of ``opts.source`` (steps 1 and 2 of the module doc)."""
-    from . import ir, pipeline
-    from .frontend import compile_c
+    from . import ir
     from .jit.lowering import translate_to_llvm_ir
 
+    with ir.context():
+        module = None
+        for _stage, module, _seconds in arts_stages(opts.source, defines=opts.defines,
+                                                    includes=opts.includes, threads=opts.threads,
+                                                    nodes=opts.nodes):
+            pass
+        return translate_to_llvm_ir(module)
+
+
+def arts_stages(source: str, *, defines=(), includes=(), threads: int | None = None,
+                nodes: int | None = None):
+    """Every pipeline stage run on the OpenMP compile of ``source``, after the sequential
+    compile went through collect-metadata (the facts the later stages read): yields
+    ``(stage, module, seconds)`` after each stage, the module changed in place. Needs a
+    current ``ir.context()``."""
+    import time
+
+    from . import ir, pipeline
+    from .frontend import compile_c
+
     def front_end(openmp: bool) -> str:
-        return compile_c(opts.source, defines=opts.defines, includes=opts.includes,
-                         openmp=openmp, debug_info=True)
+        return compile_c(source, defines=defines, includes=includes, openmp=openmp,
+                         debug_info=True)
 
     with tempfile.TemporaryDirectory(prefix="carts-execute-") as tmp:
         options = {"arts-collect-metadata": f"metadata-file={Path(tmp) / 'metadata.json'}"}
         concurrency = []
-        if opts.threads is not None:
-            concurrency.append(f"threads={opts.threads}")
-        if opts.nodes is not None:
-            concurrency.append(f"nodes={opts.nodes}")
+        if threads is not None:
+            concurrency.append(f"threads={threads}")
+        if nodes is not None:
+            concurrency.append(f"nodes={nodes}")
         if concurrency:
             options["arts-concurrency"] = " ".join(concurrency)
-        with ir.context():
-            sequential = ir.parse(front_end(openmp=False), source_name=opts.source)
-            for st in pipeline.stages_between(None, "collect-metadata"):
-                pipeline.run_stage(sequential, st, input_name=opts.source, options=options)
-            module = ir.parse(front_end(openmp=True), source_name=opts.source)
-            for st in pipeline.STAGES:
-                pipeline.run_stage(module, st, input_name=opts.source, options=options)
-            return translate_to_llvm_ir(module)
+        sequential = ir.parse(front_end(openmp=False), source_name=source)
+        for st in pipeline.stages_between(None, "collect-metadata"):
+            pipeline.run_stage(sequential, st, input_name=source, options=options)
+        module = ir.parse(front_end(openmp=True), source_name=source)
+        yield None, module, 0.0
+        for st in pipeline.STAGES:
+            start = time.perf_counter()
+            pipeline.run_stage(module, st, input_name=source, options=options)
+            yield st, module, time.perf_counter() - start
 
 
 def execute_main(argv: list[str]) -> int:
