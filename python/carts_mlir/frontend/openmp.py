@@ -559,7 +559,7 @@ class OmpEmitter:
                 first = chunks.induction_variable
                 with fn.loc_of_pragma(p):
                     last = arith.MinSIOp(arith.AddIOp(first, stride).result, ub).result
-                op = self.task(p, lambda: self._taskloop_chunk(loop, first, last, step, start), stmt)
+                op = self.task(p, lambda: fn.stmt.scf_for(loop, (first, last, step, start)), stmt)
                 # The chunks write disjoint iterations: the datablock passes let them share
                 # what they write, as the chunks of an `omp for` do.
                 op.operation.attributes["arts.taskloop"] = ir.UnitAttr.get()
@@ -569,26 +569,6 @@ class OmpEmitter:
             create()
         else:
             self.taskgroup(p, create)
-
-    def _taskloop_chunk(self, loop: CanonicalLoop, first, last, step, start) -> None:
-        """One chunk of a taskloop: the C loop over [first, last)."""
-        fn = self.fn
-        with fn.loc(loop.cursor):
-            for_op = scf.ForOp(first, last, step)
-        flags = LoopFlags()
-        with ir.InsertionPoint(for_op.body), fn.loc(loop.body):
-            if fn.analysis.needs_continue_flag(loop.cursor, loop.body):
-                flags.cont = fn.new_flag()
-            var = fn.stmt.bind_induction(loop, for_op.induction_variable, start, loop.body)
-            if loop.declared_in_init:
-                fn.scopes[-1].names[loop.var.spelling] = loop.var_key
-            fn.loops.append(flags)
-            try:
-                with fn.rebind(loop.var_key, var):
-                    fn.stmt.body(loop.body)
-            finally:
-                fn.loops.pop()
-            scf.YieldOp([])
 
     def _depend_target(self, p: Pragma, item: str, name: str) -> ir.Value:
         """The memref a depend item orders on: the array of ``a[i]`` / ``a[lo:len]`` (the

@@ -400,9 +400,11 @@ class StmtEmitter:
             value = arith.SubIOp(start, offset).result
             return Var("iv", loop.var.type, value, None, loc)
 
-    def scf_for(self, loop: CanonicalLoop) -> None:
+    def scf_for(self, loop: CanonicalLoop, bounds=None) -> None:
+        """The C loop as an ``scf.for`` over its ``loop_bounds`` (or the given ``(lb, ub,
+        step, start)``: a taskloop's chunk runs part of them)."""
         fn = self.fn
-        lb, ub, step, start = self.loop_bounds(loop)
+        lb, ub, step, start = bounds or self.loop_bounds(loop)
         if loop.declared_in_init:
             fn.scopes[-1].names[loop.var.spelling] = loop.var_key
         with fn.loc(loop.cursor):
@@ -419,7 +421,7 @@ class StmtEmitter:
             finally:
                 fn.loops.pop()
             scf.YieldOp([])
-        if not loop.declared_in_init and self._needs_final_value(loop):
+        if bounds is None and not loop.declared_in_init and self._needs_final_value(loop):
             self._store_final_value(loop, lb, ub, step, start)
 
     def _needs_final_value(self, loop: CanonicalLoop) -> bool:
