@@ -7,9 +7,19 @@
     >>> c.diff("openmp-to-arts", "create-dbs")      # a unified diff; HTML in a notebook
     >>> c                                           # every stage, unchanged ones collapsed
 
+    >>> c.decisions("db_partitioning")                 # one row per decision (a DataFrame)
+    >>> c.graph("epochs")                               # tasks, datablocks, epochs: SVG
+    >>> run = explore.run("...c", threads=2, ...)       # stdout, checksum, kernel times
+    >>> explore.scaling("...c", threads=[1, 2]).plot()  # ours against OpenMP
+
 A C source string is accepted too (``explore.compile_source("int main(void) {...}")``).
 Each stage shows itself in a notebook (``_repr_html_``): its name, the time it took, its
 size, and its IR with source locations.
+
+Every debug channel is on while a compilation runs here, and what each stage printed is kept
+with the stage (``Stage.debug``): the channels are the passes' own record of why they decided
+what they did, one ``[channel] file:line:col: decision`` line each, so
+:meth:`Compilation.decisions` is a table of them rather than a second analysis.
 """
 
 from __future__ import annotations
@@ -17,10 +27,16 @@ from __future__ import annotations
 import difflib
 import html
 import os
+import re
+import sys
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from . import ir
+from . import ir, runs, taskgraph
+from .tables import as_table
+from .errors import CartsError
 from .execute import arts_stages
 
 FRONT_END = "front-end"
@@ -35,6 +51,8 @@ class Stage:
     name: str
     text: str
     seconds: float
+    debug: str = ""
+    """What the passes of this stage printed on their debug channels."""
 
     @property
     def lines(self) -> int:
@@ -102,6 +120,29 @@ class Compilation:
                                      b.text.splitlines(keepends=True), before, after)
         return Diff(before, after, list(lines))
 
+    def decisions(self, channel: str | None = None, stage: str | None = None):
+        """The debug-channel decisions of every stage (or of ``stage``), optionally of one
+        ``channel``: a pandas DataFrame when pandas is installed, else a list of dicts. Each
+        row has the stage, the channel, the location (file, line, col), the decision's
+        text, its ``key=value`` facts as columns, and the reason in its last parentheses."""
+        rows = []
+        for s in self.stages:
+            if stage is not None and s.name != stage:
+                continue
+            rows += [r for r in parse_decisions(s.debug, s.name)
+                     if channel is None or r["channel"] == channel]
+        if stage is not None and stage not in self.names:
+            self[stage]  # the KeyError that lists the stages
+        known = sorted({r["channel"] for s in self.stages for r in parse_decisions(s.debug, s.name)})
+        if channel is not None and channel not in known:
+            raise KeyError(f"no decisions on channel '{channel}' (channels: {', '.join(known)})")
+        return as_table(rows)
+
+    def graph(self, stage: str = "epochs") -> taskgraph.TaskGraph:
+        """The task/datablock graph of one stage's module (SVG in a notebook)."""
+        with ir.context():
+            return taskgraph.from_module(ir.parse(self[stage].text, source_name=self.source))
+
     def _repr_html_(self) -> str:
         """Every stage as a collapsible block; a stage that changed nothing says so and
         shows no IR, as Compiler Explorer's pipeline view collapses unchanged passes."""
@@ -117,15 +158,68 @@ class Compilation:
         return "\n".join(parts)
 
 
+_DECISION = re.compile(r"^\[([\w.-]+)\] (?:(\S+?):(\d+):(\d+): )?(.*)$")
+_FACT = re.compile(r"([\w.-]+)=([^\s,()]+)")
+
+
+def parse_decisions(text: str, stage: str = "") -> list[dict]:
+    """The ``[channel] file:line:col: decision`` lines of ``text`` as records."""
+    rows = []
+    for line in text.splitlines():
+        m = _DECISION.match(line)
+        if not m:
+            continue
+        channel, file, line_no, col, message = m.groups()
+        reason = re.search(r"\(([^()]*)\)\s*$", message)
+        row = {"stage": stage, "channel": channel, "file": file,
+               "line": int(line_no) if line_no else None, "col": int(col) if col else None,
+               "decision": message, "reason": reason.group(1) if reason else None}
+        for key, value in _FACT.findall(message):
+            row.setdefault(key, value)
+        rows.append(row)
+    return rows
+
+
+@contextmanager
+def _stderr_captured(into: list[str]):
+    """Send file descriptor 2 (where the C++ passes write) to a file for the duration, and
+    append what arrived to ``into``."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as tmp:
+        os.dup2(tmp.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            tmp.seek(0)
+            into.append(tmp.read().decode(errors="replace"))
+
+
 def compile(path: str, *, defines=(), includes=(), threads: int | None = None,
             nodes: int | None = None) -> Compilation:
-    """Compile the C file ``path`` through every stage, keeping each stage's module."""
+    """Compile the C file ``path`` through every stage, keeping each stage's module and what
+    its passes printed on their debug channels."""
+    from . import _plugin
+
     stages = []
-    with ir.context():
-        for st, module, seconds in arts_stages(path, defines=defines, includes=includes,
-                                               threads=threads, nodes=nodes):
-            stages.append(Stage(st.name if st else FRONT_END,
-                                ir.to_text(module, debug_info=True), seconds))
+    _plugin.set_debug_channels(["all"])
+    try:
+        with ir.context():
+            steps = arts_stages(path, defines=defines, includes=includes, threads=threads,
+                                nodes=nodes)
+            while True:
+                printed: list[str] = []
+                with _stderr_captured(printed):
+                    step = next(steps, None)
+                if step is None:
+                    break
+                st, module, seconds = step
+                stages.append(Stage(st.name if st else FRONT_END,
+                                    ir.to_text(module, debug_info=True), seconds, printed[0]))
+    finally:
+        _plugin.set_debug_channels([])
     return Compilation(path, stages)
 
 
@@ -136,5 +230,86 @@ def compile_source(code: str, *, name: str = "input.c", **kwargs) -> Compilation
         with open(path, "w") as f:
             f.write(code)
         compilation = compile(path, **kwargs)
+    # locations name the file as the caller did, not the temporary directory
+    for s in compilation.stages:
+        s.text = s.text.replace(f"{tmp}/", "")
+        s.debug = s.debug.replace(f"{tmp}/", "")
     compilation.source = name
     return compilation
+
+
+def run(path: str, *, defines=(), includes=(), threads: int | None = None,
+        nodes: int | None = None, args=(), openmp: bool = False) -> runs.RunResult:
+    """Run the C file ``path`` (the ARTS path, or its ``-fopenmp`` build with ``openmp``) and
+    return what it printed: ``stdout``, ``checksum``, ``kernels`` (seconds per timer)."""
+    if openmp:
+        return runs.run_openmp(path, defines=defines, includes=includes, threads=threads,
+                               args=args)
+    return runs.run_arts(path, defines=defines, includes=includes, threads=threads,
+                         nodes=nodes, args=args)
+
+
+@dataclass
+class Scaling:
+    """Kernel seconds per thread count, ours and OpenMP's (best of ``repeat`` runs each)."""
+
+    source: str
+    threads: list[int]
+    arts: list[float | None]
+    openmp: list[float | None]
+    checksums: dict[str, list[float | None]] = field(default_factory=dict)
+
+    def records(self) -> list[dict]:
+        return [{"threads": t, "arts_s": a, "openmp_s": o,
+                 "omp_over_arts": (o / a) if a and o else None}
+                for t, a, o in zip(self.threads, self.arts, self.openmp)]
+
+    def table(self):
+        return as_table(self.records())
+
+    def plot(self, path: str | None = None):
+        """Seconds against threads, both builds, with the ideal line (matplotlib Figure)."""
+        from . import plots
+
+        series = {"carts-mlir (ARTS)": [(t, s) for t, s in zip(self.threads, self.arts) if s],
+                  "gcc -fopenmp": [(t, s) for t, s in zip(self.threads, self.openmp) if s]}
+        return plots.scaling_plot(series, title=f"{Path(self.source).name}: kernel time",
+                                  path=path)
+
+    def _repr_html_(self) -> str:
+        rows = "".join(
+            f"<tr><td>{r['threads']}</td><td>{_fmt(r['arts_s'])}</td>"
+            f"<td>{_fmt(r['openmp_s'])}</td><td>{_fmt(r['omp_over_arts'], '.2f')}</td></tr>"
+            for r in self.records())
+        return ("<table><tr><th>threads</th><th>ours (s)</th><th>OpenMP (s)</th>"
+                f"<th>OpenMP / ours</th></tr>{rows}</table>")
+
+
+def _fmt(value, spec: str = ".6f") -> str:
+    return "-" if value is None else format(value, spec)
+
+
+def scaling(path: str, *, threads=(1, 2), defines=(), includes=(), repeat: int = 3,
+            openmp: bool = True) -> Scaling:
+    """Kernel time over thread counts, for our build and (``openmp``) the ``-fopenmp`` one.
+    Our build is compiled for each thread count (the chunking is decided at compile time);
+    each program must print ``kernel.<name>:`` timers (``carts_bench.h``)."""
+    result = Scaling(path, list(threads), [], [], {"arts": [], "openmp": []})
+    with tempfile.TemporaryDirectory(prefix="carts-scaling-") as tmp:
+        omp_exe = Path(tmp) / "omp"
+        if openmp:
+            runs.build_openmp(path, omp_exe, defines=defines, includes=includes)
+        for t in threads:
+            exe = Path(tmp) / f"arts_t{t}"
+            runs.build_arts(path, exe, defines=defines, includes=includes, threads=t)
+            sides = [("arts", exe)] + ([("openmp", omp_exe)] if openmp else [])
+            for side, program in sides:
+                results = [runs.run_executable(program, threads=t).check() for _ in range(repeat)]
+                times = [r.kernel_seconds for r in results]
+                if any(x is None for x in times):
+                    raise CartsError(f"{path}: the program prints no kernel.<name>: timer")
+                getattr(result, side).append(min(times))
+                result.checksums[side].append(results[0].checksum)
+        if not openmp:
+            result.openmp = [None] * len(result.threads)
+    return result

@@ -3,6 +3,7 @@
     carts-opt [input.mlir|-] [--pass-pipeline='builtin.module(...)'] [--<stage>]
               [--start-from=<stage>] [--all-stages -o dir] [--debug-only=a,b]
               [--split-input-file] [--verify-diagnostics] [--mlir-print-ir-after-all]
+              [--graph out.dot|out.svg]
               [--mlir-print-debuginfo] [--mlir-print-op-generic] [-o out.mlir]
 
 A failure prints located diagnostics and the command that reproduces it, exits 1 and
@@ -40,6 +41,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     p.add_argument("--all-stages", action="store_true", help="write one .mlir per stage into -o DIR")
     p.add_argument("--debug-only", default=env.get("CARTS_DEBUG_ONLY", ""),
                    help="comma-separated debug channels (one decision per line on stderr)")
+    p.add_argument("--graph", metavar="FILE",
+                   help="also write the task/datablock graph of the result (.dot, or .svg drawn)")
     p.add_argument("--split-input-file", action="store_true", help="process '// -----' chunks separately")
     p.add_argument("--verify-diagnostics", action="store_true",
                    help="check diagnostics against expected-error/warning/note/remark comments")
@@ -66,6 +69,7 @@ class Options:
     print_ir_after_all: bool = False
     debug_info: bool = False
     generic: bool = False
+    graph: str | None = None
 
 
 def parse_options(argv: list[str], prog: str) -> Options:
@@ -76,7 +80,7 @@ def parse_options(argv: list[str], prog: str) -> Options:
         debug_only=[c for c in a.debug_only.split(",") if c],
         split_input_file=a.split_input_file, verify_diagnostics=a.verify_diagnostics,
         print_ir_after_all=a.mlir_print_ir_after_all, debug_info=a.mlir_print_debuginfo,
-        generic=a.mlir_print_op_generic,
+        generic=a.mlir_print_op_generic, graph=a.graph,
     )
     if opts.start_from:
         pipeline.stage(opts.start_from)
@@ -84,6 +88,11 @@ def parse_options(argv: list[str], prog: str) -> Options:
         raise CartsError("--all-stages needs -o <directory>")
     if opts.pass_pipeline and (opts.stop or opts.start_from or opts.all_stages):
         raise CartsError("--pass-pipeline cannot be combined with stage flags")
+    if opts.graph and (opts.split_input_file or opts.verify_diagnostics):
+        raise CartsError("--graph draws one module: not with --split-input-file or "
+                         "--verify-diagnostics")
+    if opts.graph and Path(opts.graph).suffix not in (".dot", ".gv", ".svg"):
+        raise CartsError(f"--graph {opts.graph}: the file must end in .dot, .gv or .svg")
     return opts
 
 
@@ -118,8 +127,10 @@ def selected_stages(opts: Options) -> list[pipeline.Stage]:
     return []
 
 
-def process_chunk(text: str, name: str, opts: Options) -> tuple[str, list[tuple[str, str]]]:
-    """Parse, transform, print one chunk. Returns (final text, [(stage, text)] per stage)."""
+def process_chunk(text: str, name: str, opts: Options,
+                  graphs: list | None = None) -> tuple[str, list[tuple[str, str]]]:
+    """Parse, transform, print one chunk. Returns (final text, [(stage, text)] per stage);
+    the task/datablock graph of the result is appended to ``graphs`` when given."""
     module = ir.parse(text, source_name=name)
     per_stage: list[tuple[str, str]] = []
     if opts.pass_pipeline:
@@ -130,6 +141,10 @@ def process_chunk(text: str, name: str, opts: Options) -> tuple[str, list[tuple[
         if opts.all_stages:
             per_stage.append((st.name, ir.to_text(module, debug_info=True)))
     ir.verify(module)
+    if graphs is not None:
+        from . import taskgraph
+
+        graphs.append(taskgraph.from_module(module))
     return ir.to_text(module, debug_info=opts.debug_info, generic=opts.generic), per_stage
 
 
@@ -144,12 +159,16 @@ def run(opts: Options) -> int:
     chunks = split_chunks(text, opts.split_input_file)
     if opts.verify_diagnostics:
         return diagnostics_check.verify_chunks(chunks, name, lambda c: process_chunk(c, name, opts))
-    outputs, stage_dumps = [], []
+    outputs, stage_dumps, graphs = [], [], []
     with ir.context():
         for chunk in chunks:
-            out, dumps = process_chunk(chunk, name, opts)
+            out, dumps = process_chunk(chunk, name, opts, graphs if opts.graph else None)
             outputs.append(out)
             stage_dumps.append(dumps)
+    if opts.graph:
+        g = graphs[0]
+        Path(opts.graph).parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(opts.graph, g.to_svg() if opts.graph.endswith(".svg") else g.to_dot())
     if opts.all_stages:
         out_dir = Path(opts.output)
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -7,12 +7,14 @@
 //
 //  * a part that is one work-sharing loop becomes one task per chunk of
 //    iterations (`scf.for` over chunks, a task per chunk with its own acquires,
-//    routed by the shared rule), the chunk loop marked `arts.chunk_loop`;
+//    routed by the shared rule), the loop over chunks marked `arts.launch_loop`
+//    and each task's loop over its chunk's iterations `arts.chunk_loop`;
 //    reductions accumulate into a private copy per chunk, stored into a
 //    partials datablock and combined in chunk order after the epoch;
 //  * any other part becomes one task per worker running the part, with
 //    `omp_get_thread_num()` the worker index, its loops' static share of
-//    iterations, and `single` parts run by worker 0.
+//    iterations, and `single` parts run by worker 0 (the loop over workers is an
+//    `arts.launch_loop` too).
 //
 // Values flowing from one part to the next must be recomputable (pure ops),
 // since each part becomes separate tasks.
@@ -523,6 +525,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     YieldOp::create(b, loc);
     b.setInsertionPoint(epochBody->getTerminator());
     auto chunkLoop = scf::ForOp::create(b, loc, zero, chunks, one);
+    chunkLoop->setAttr("arts.launch_loop", b.getUnitAttr());
     b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
     Value chunk = chunkLoop.getInductionVar();
     Value lo = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, chunk, stride));
@@ -791,6 +794,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     YieldOp::create(b, loc);
     b.setInsertionPoint(epochBody->getTerminator());
     auto workerLoop = scf::ForOp::create(b, loc, zero, workers, one);
+    workerLoop->setAttr("arts.launch_loop", b.getUnitAttr());
     OpBuilder wb = OpBuilder::atBlockBegin(workerLoop.getBody());
     wb.setInsertionPoint(workerLoop.getBody()->getTerminator());
     Value worker = workerLoop.getInductionVar();

@@ -1,5 +1,7 @@
 """carts_mlir.explore: every stage's module of a compilation, as data and as HTML."""
 
+import pytest
+
 from carts_mlir import explore, pipeline
 
 PROGRAM = """
@@ -46,3 +48,57 @@ def test_notebook_view_collapses_unchanged_stages():
     stage = c["create-dbs"]._repr_html_()
     assert "create-dbs" in stage and "&lt;" not in stage.split("<pre>")[0]
     assert "<pre>" in stage and "arts.db_alloc" in stage
+
+
+def test_decisions_of_a_channel_as_a_table():
+    import pandas
+
+    c = explore.compile_source(PROGRAM, name="sum.c", threads=2)
+    table = c.decisions("for_lowering")
+    assert isinstance(table, pandas.DataFrame) and len(table) > 0
+    assert set(table["channel"]) == {"for_lowering"}
+    assert set(table["file"]) == {"sum.c"} and (table["line"] == 5).any()  # the pragma
+    # key=value facts become columns: the loop's worker count
+    assert "workers" in table.columns and "2" in set(table["workers"].dropna())
+    every = c.decisions()
+    assert {"create-dbs", "db_partitioning", "epochs"} <= set(every["channel"])
+    assert set(c.decisions(stage="create-dbs")["stage"]) == {"create-dbs"}
+    with pytest.raises(KeyError, match="channels:"):
+        c.decisions("no-such-channel")
+
+
+def test_decisions_without_pandas_are_records(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    c = explore.compile_source(PROGRAM, name="sum.c", threads=2)
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    rows = c.decisions("for_lowering")
+    assert isinstance(rows, list) and rows and rows[0]["channel"] == "for_lowering"
+
+
+def test_parse_decisions_reads_location_facts_and_reason():
+    rows = explore.parse_decisions(
+        "[db_partitioning] a.c:3:7: alloc memref<8xf32> -> partition=block (every access is chunked)\n"
+        "noise\n[epochs] 2 epochs\n")
+    assert rows[0] == {"stage": "", "channel": "db_partitioning", "file": "a.c", "line": 3,
+                       "col": 7, "decision": "alloc memref<8xf32> -> partition=block "
+                       "(every access is chunked)", "reason": "every access is chunked",
+                       "partition": "block"}
+    assert rows[1]["channel"] == "epochs" and rows[1]["line"] is None
+
+
+def test_run_gives_output_and_checksum_back(tmp_path):
+    src = tmp_path / "sum.c"
+    src.write_text(PROGRAM.replace("return (int)s;", 'printf("checksum: %f\\n", s); return 0;')
+                   .replace("int main", "#include <stdio.h>\nint main"))
+    ours = explore.run(str(src), threads=2)
+    omp = explore.run(str(src), threads=2, openmp=True)
+    assert ours.ok and omp.ok
+    assert ours.checksum == omp.checksum == sum(i * 0.5 for i in range(64))
