@@ -4,7 +4,7 @@
     carts benchmarks build [NAME...] --out DIR [--size S,...] [--threads T,...] [--cpu CPU]
     carts benchmarks run [NAME...] [--size mini|small|medium|large] [--threads N] [--nodes N]
                          [--runs K] [--timeout S] [--trace] [--no-verify] [--json OUT]
-                         [--examples DIR]
+                         [--plot PNG] [--examples DIR]
 
 Discovery. Every directory under ``examples/`` holding a ``.c`` file is an example (``include/``
 holds only headers). Its source is the only ``.c`` file, else the one named after the directory,
@@ -43,6 +43,12 @@ the best is recorded in the JSON report. The exit code is 1 when any of our buil
 failed or any verified result is incorrect (an OpenMP reference that fails makes the result
 incorrect, since nothing can be compared), 0 otherwise; with ``--no-verify`` our successful
 runs count as skipped.
+
+``--plot PNG`` draws the speedups as bars (:func:`carts_mlir.plots.speedup_bars`), one per
+benchmark in the table's order, with their geometric mean; a benchmark without a speedup that
+counts keeps its row, labelled with why (``failed``, ``OpenMP failed``, ``wrong result``,
+``n/a``). A suffix other than ``.png`` picks another format matplotlib writes (``.svg``,
+``.pdf``).
 """
 
 from __future__ import annotations
@@ -808,6 +814,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--no-verify", dest="verify", action="store_false",
                      help="do not compare checksums")
     run.add_argument("--json", type=Path, metavar="OUT", help="write a JSON report")
+    run.add_argument("--plot", type=Path, metavar="PNG", help="draw the speedups as bars")
     return parser
 
 
@@ -839,6 +846,10 @@ def run_main(args: argparse.Namespace, root: Path) -> int:
     examples = select(discover_examples(root), args.names)
     if args.json is not None and not args.json.resolve().parent.is_dir():
         raise CartsError(f"cannot write '{args.json}': its directory does not exist")
+    if args.plot is not None:
+        from .plots import check_plot_path
+
+        check_plot_path(args.plot)  # before the runs, not after minutes of them
     cfg = RunConfig(size=args.size, threads=args.threads, nodes=args.nodes, runs=args.runs,
                     timeout=args.timeout, verify=args.verify, trace=args.trace,
                     include=root / "include", cc=shlex.split(os.environ.get("CC") or "cc"))
@@ -879,9 +890,35 @@ def run_main(args: argparse.Namespace, root: Path) -> int:
     if args.json is not None:
         write_json_atomically(args.json, json_report(results, cfg, root, total))
         summary += f"\nJSON report: {_escape(str(args.json))}"
+    if args.plot is not None:
+        from .plots import speedup_bars
+
+        speedup_bars([_plot_row(r) for r in results], title=_plot_title(cfg), path=args.plot)
+        summary += f"\nPlot: {_escape(str(args.plot))}"
     console.print()
     console.print(Panel(summary, title="Summary", expand=False))
     return 1 if counts["failed"] else 0
+
+
+def _plot_row(r: BenchResult) -> tuple[str, float | str | None]:
+    """A benchmark's bar: its speedup, or why it has none worth drawing (a wrong result's
+    time is no achievement)."""
+    if not r.ours_ok:
+        return r.example.name, "failed"
+    if not r.omp_ok:
+        return r.example.name, "OpenMP failed"
+    if r.correct == "fail":
+        return r.example.name, "wrong result"
+    return r.example.name, r.speedup
+
+
+def _plot_title(cfg: RunConfig) -> str:
+    def count(n: int, what: str) -> str:
+        return f"{n} {what}" + ("s" if n > 1 else "")
+
+    unverified = ", unverified" if not cfg.verify else ""
+    return (f"Speedup over OpenMP ({cfg.size}, {count(cfg.threads, 'thread')}, "
+            f"{count(cfg.nodes, 'node')}{unverified})")
 
 
 def benchmarks_main(argv: list[str]) -> int:

@@ -9,9 +9,10 @@ from pathlib import Path
 from .errors import CartsError
 
 
-def write_atomically(path: str | os.PathLike, text: str) -> Path:
-    """Write ``text`` through a temporary file in the same directory, then rename it over
-    ``path``; the file gets the mode a plain ``open`` would give it. Returns the path."""
+def write_atomically(path: str | os.PathLike, text: str | bytes) -> Path:
+    """Write ``text`` (or bytes) through a temporary file in the same directory, then rename
+    it over ``path``; the file gets the mode a plain ``open`` would give it. Returns the
+    path."""
     target = Path(path)
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
@@ -22,9 +23,12 @@ def write_atomically(path: str | os.PathLike, text: str) -> Path:
     os.umask(umask)
     try:
         os.fchmod(fd, 0o666 & ~umask)  # mkstemp's 0600 would outlive the rename
-        with os.fdopen(fd, "w") as f:
+        with os.fdopen(fd, "wb" if isinstance(text, bytes) else "w") as f:
             f.write(text)
         os.replace(tmp, target)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise CartsError(f"cannot write output: {err.strerror or err}", str(target)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
