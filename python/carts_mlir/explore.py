@@ -313,3 +313,60 @@ def scaling(path: str, *, threads=(1, 2), defines=(), includes=(), repeat: int =
         if not openmp:
             result.openmp = [None] * len(result.threads)
     return result
+
+
+def scaling_main(argv: list[str]) -> int:
+    """``carts analyze scaling FILE.c [-D..] [-I..] --threads 1,2,4 [--runs K] [--no-openmp]
+    [--json F] [--plot F.png]``: :func:`scaling` from the command line, as a table."""
+    import argparse
+    import json
+
+    from .files import write_atomically
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str):  # type: ignore[override]
+            raise CartsError(f"carts analyze scaling: {message}")
+
+    p = Parser(prog="carts analyze scaling",
+               description="kernel time over thread counts, ours against gcc -fopenmp")
+    p.add_argument("source", help="a C file printing carts_bench.h kernel timers")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
+    p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
+    p.add_argument("--threads", default="1,2", help="comma-separated thread counts (default 1,2)")
+    p.add_argument("--runs", type=int, default=3, help="runs per point; the best counts")
+    p.add_argument("--no-openmp", action="store_true", help="only our build")
+    p.add_argument("--json", metavar="FILE", help="write the points as JSON")
+    p.add_argument("--plot", metavar="FILE.png", help="draw seconds against threads")
+    a = p.parse_args(argv)
+    try:
+        threads = [int(t) for t in a.threads.split(",") if t.strip()]
+    except ValueError:
+        threads = []
+    if not threads or min(threads) < 1:
+        raise CartsError(f"--threads needs positive integers, got '{a.threads}'")
+    if a.runs < 1:
+        raise CartsError(f"--runs needs a positive integer, got {a.runs}")
+    if not Path(a.source).is_file():
+        raise CartsError("no such file", location=a.source)
+    if a.plot:
+        from .plots import check_plot_path
+
+        check_plot_path(Path(a.plot))
+    result = scaling(a.source, threads=threads, defines=a.defines, includes=a.includes,
+                     repeat=a.runs, openmp=not a.no_openmp)
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{Path(a.source).name}: kernel seconds (best of {a.runs})")
+    for column in ("threads", "ours (s)", "OpenMP (s)", "OpenMP / ours"):
+        table.add_column(column, justify="right")
+    for r in result.records():
+        table.add_row(str(r["threads"]), _fmt(r["arts_s"]), _fmt(r["openmp_s"]),
+                      _fmt(r["omp_over_arts"], ".2f"))
+    Console(highlight=False).print(table)
+    if a.json:
+        write_atomically(a.json, json.dumps({"source": a.source, "points": result.records(),
+                                             "checksums": result.checksums}, indent=2) + "\n")
+    if a.plot:
+        result.plot(a.plot)
+    return 0

@@ -102,3 +102,53 @@ def test_run_gives_output_and_checksum_back(tmp_path):
     omp = explore.run(str(src), threads=2, openmp=True)
     assert ours.ok and omp.ok
     assert ours.checksum == omp.checksum == sum(i * 0.5 for i in range(64))
+
+
+TIMED = """
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  int n = 200000;
+  double *a = (double *)malloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) a[i] = i;
+  double t0 = omp_get_wtime();
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) a[i] = a[i] * 0.5 + 1.0;
+  printf("kernel.scale: %.6fs\\n", omp_get_wtime() - t0);
+  printf("checksum: %.12e\\n", a[n - 1]);
+  free(a);
+  return 0;
+}
+"""
+
+
+def test_scaling_over_threads_ours_and_openmp(tmp_path):
+    import json
+
+    from carts_mlir import cli
+    from matplotlib.image import imread
+
+    src = tmp_path / "scale.c"
+    src.write_text(TIMED)
+    s = explore.scaling(str(src), threads=[1, 2], repeat=1)
+    assert s.threads == [1, 2] and all(t > 0 for t in s.arts + s.openmp)
+    assert s.checksums["arts"] == s.checksums["openmp"] == [199999 * 0.5 + 1.0] * 2
+    assert [r["threads"] for r in s.records()] == [1, 2]
+    png, out = tmp_path / "s.png", tmp_path / "s.json"
+    code = cli.main(["analyze", "scaling", str(src), "--threads", "1,2", "--runs", "1",
+                     "--plot", str(png), "--json", str(out)])
+    assert code == 0 and imread(png).shape[2] == 4
+    points = json.loads(out.read_text())["points"]
+    assert [p["threads"] for p in points] == [1, 2] and all(p["arts_s"] > 0 for p in points)
+
+
+def test_scaling_of_a_program_without_timers_is_an_error(tmp_path, capsys):
+    from carts_mlir import cli
+
+    src = tmp_path / "quiet.c"
+    src.write_text(PROGRAM.replace("return (int)s;", "return s > 0 ? 0 : 1;"))
+    assert cli.main(["analyze", "scaling", str(src), "--threads", "1", "--runs", "1",
+                     "--no-openmp"]) == 1
+    err = capsys.readouterr().err
+    assert "prints no kernel.<name>: timer" in err and "Traceback" not in err
