@@ -6,6 +6,17 @@
  * x[n][c][hw] with hw = h * W + w, stored as float *** from malloc loops.
  * Checksum: sum of |out| accumulated in double (a plain sum of normalised
  * data is ~0 and dominated by rounding).
+ *
+ * Inputs for checking against a reference (defaults: the pattern below):
+ *   -DBN_INPUT=1    x constant within each channel (zero variance: out is beta)
+ *   -DBN_INPUT=2    the pattern times 1e4 (large values, same relative spread)
+ *   -DBN_WEIGHTS=1  gamma = 1, beta = 0
+ *   -DBN_WEIGHTS=2  gamma = 2, beta = 1
+ *   -DBN_WEIGHTS=3  gamma in [0.5, 1.5) and beta in [-0.5, 0.5) from an LCG
+ *   -DBN_DUMP       after the checksum, print eps, x, gamma, beta and out (as
+ *                   `y`) in hex floats (%a, exact): a line `dump NAME D0 [D1
+ *                   D2]` and then one line of values per innermost row;
+ *                   `dump end` closes.
  */
 #include "carts_bench.h"
 
@@ -52,6 +63,12 @@
 #ifndef BN_EPS
 #define BN_EPS 1e-5f
 #endif
+#ifndef BN_INPUT
+#define BN_INPUT 0
+#endif
+#ifndef BN_WEIGHTS
+#define BN_WEIGHTS 0
+#endif
 
 #define BN_HW (BN_H * BN_W)
 
@@ -78,15 +95,61 @@ static void init(float ***x, float *gamma, float *beta, int n, int c, int hw) {
   for (int b = 0; b < n; b++)
     for (int f = 0; f < c; f++)
       for (int i = 0; i < hw; i++) {
+#if BN_INPUT == 1
+        /* one value per channel: the sums are exact, so the variance is 0 */
+        x[b][f][i] = (float)f * 0.05f + 0.25f;
+#else
         /* a per-channel offset and spread, plus a deterministic pattern */
         int v = (b * 131 + f * 71 + i * 29) % 997;
         x[b][f][i] = (float)f * 0.05f + ((float)v / 997.0f - 0.5f) * (1.0f + 0.01f * (float)f);
+#if BN_INPUT == 2
+        x[b][f][i] *= 1.0e4f;
+#endif
+#endif
       }
+#if BN_WEIGHTS == 0
   for (int f = 0; f < c; f++) {
     gamma[f] = 1.0f + 0.01f * (float)(f % 7);
     beta[f] = 0.1f * (float)(f % 5) - 0.2f;
   }
+#elif BN_WEIGHTS == 1 || BN_WEIGHTS == 2
+  for (int f = 0; f < c; f++) {
+    gamma[f] = (float)BN_WEIGHTS;
+    beta[f] = (float)(BN_WEIGHTS - 1);
+  }
+#elif BN_WEIGHTS == 3
+  /* a small LCG, seed = (75 * seed + 74) mod 65537: the product fits an int */
+  int seed = 12345;
+  for (int f = 0; f < c; f++) {
+    seed = (seed * 75 + 74) % 65537;
+    gamma[f] = 0.5f + (float)seed / 65537.0f;
+    seed = (seed * 75 + 74) % 65537;
+    beta[f] = (float)seed / 65537.0f - 0.5f;
+  }
+#else
+#error "BN_WEIGHTS must be 0, 1, 2 or 3"
+#endif
 }
+
+#ifdef BN_DUMP
+/* `dump NAME D0 D1 D2`, then one line of exact hex floats per a[i][j] */
+static void dump_3d(const char *name, float ***a, int d0, int d1, int d2) {
+  printf("dump %s %d %d %d\n", name, d0, d1, d2);
+  for (int i = 0; i < d0; i++)
+    for (int j = 0; j < d1; j++) {
+      for (int k = 0; k < d2; k++)
+        printf(k == 0 ? "%a" : " %a", (double)a[i][j][k]);
+      printf("\n");
+    }
+}
+
+static void dump_1d(const char *name, float *a, int count) {
+  printf("dump %s %d\n", name, count);
+  for (int i = 0; i < count; i++)
+    printf(i == 0 ? "%a" : " %a", (double)a[i]);
+  printf("\n");
+}
+#endif
 
 /* mean[f] = average of x[.][f][.] */
 static void bn_mean(float ***x, float *mean, int n, int c, int hw) {
@@ -181,6 +244,15 @@ int main(void) {
       for (int i = 0; i < hw; i++)
         checksum += fabsf(out[b][f][i]);
   CARTS_BENCH_CHECKSUM(checksum);
+
+#ifdef BN_DUMP
+  printf("dump eps %a\n", (double)BN_EPS);
+  dump_3d("x", x, n, c, hw);
+  dump_1d("gamma", gamma, c);
+  dump_1d("beta", beta, c);
+  dump_3d("y", out, n, c, hw);
+  printf("dump end\n");
+#endif
 
   free_3d(x, n, c);
   free_3d(out, n, c);

@@ -7,6 +7,16 @@
  * reductions done sequentially inside each iteration so the result does not
  * depend on the thread count), then the element-wise normalisation.
  * Checksum: sum of |y| in double.
+ *
+ * Inputs for checking against a reference (defaults: the pattern below):
+ *   -DLN_INPUT=1    x constant along each row (zero variance: y is beta)
+ *   -DLN_INPUT=2    the pattern times 1e4 (large values, same relative spread)
+ *   -DLN_WEIGHTS=1  gamma = 1, beta = 0
+ *   -DLN_WEIGHTS=2  gamma = 2, beta = 1
+ *   -DLN_WEIGHTS=3  gamma in [0.5, 1.5) and beta in [-0.5, 0.5) from an LCG
+ *   -DLN_DUMP       after the checksum, print eps, x, gamma, beta and y as
+ *                   hex floats (%a, exact): a line `dump NAME D0 [D1]` and
+ *                   then one line of values per row; `dump end` closes.
  */
 #include "carts_bench.h"
 
@@ -39,6 +49,12 @@
 #ifndef LN_EPS
 #define LN_EPS 1e-5f
 #endif
+#ifndef LN_INPUT
+#define LN_INPUT 0
+#endif
+#ifndef LN_WEIGHTS
+#define LN_WEIGHTS 0
+#endif
 
 static float **alloc_2d(int rows, int cols) {
   float **a = (float **)malloc(rows * sizeof(float *));
@@ -56,16 +72,61 @@ static void free_2d(float **a, int rows) {
 static void init(float **x, float *gamma, float *beta, int batch, int hidden) {
   for (int b = 0; b < batch; b++)
     for (int i = 0; i < hidden; i++) {
+#if LN_INPUT == 1
+      /* one value per row: the sums are exact, so the variance is 0 */
+      x[b][i] = 0.5f * (float)(b % 11) - 1.75f;
+#else
       int v = (b * 37 + i * 101) % 1009;
       /* each row gets its own offset and scale */
       x[b][i] = 0.5f * (float)(b % 11) - 2.0f +
                 ((float)v / 1009.0f - 0.5f) * (1.0f + 0.25f * (float)(b % 3));
+#if LN_INPUT == 2
+      x[b][i] *= 1.0e4f;
+#endif
+#endif
     }
+#if LN_WEIGHTS == 0
   for (int i = 0; i < hidden; i++) {
     gamma[i] = 0.75f + 0.5f * (float)(i % 13) / 13.0f;
     beta[i] = 0.01f * (float)(i % 17) - 0.08f;
   }
+#elif LN_WEIGHTS == 1 || LN_WEIGHTS == 2
+  for (int i = 0; i < hidden; i++) {
+    gamma[i] = (float)LN_WEIGHTS;
+    beta[i] = (float)(LN_WEIGHTS - 1);
+  }
+#elif LN_WEIGHTS == 3
+  /* a small LCG, seed = (75 * seed + 74) mod 65537: the product fits an int */
+  int seed = 12345;
+  for (int i = 0; i < hidden; i++) {
+    seed = (seed * 75 + 74) % 65537;
+    gamma[i] = 0.5f + (float)seed / 65537.0f;
+    seed = (seed * 75 + 74) % 65537;
+    beta[i] = (float)seed / 65537.0f - 0.5f;
+  }
+#else
+#error "LN_WEIGHTS must be 0, 1, 2 or 3"
+#endif
 }
+
+#ifdef LN_DUMP
+/* `dump NAME ROWS COLS`, then one line of exact hex floats per row */
+static void dump_2d(const char *name, float **a, int rows, int cols) {
+  printf("dump %s %d %d\n", name, rows, cols);
+  for (int r = 0; r < rows; r++) {
+    for (int i = 0; i < cols; i++)
+      printf(i == 0 ? "%a" : " %a", (double)a[r][i]);
+    printf("\n");
+  }
+}
+
+static void dump_1d(const char *name, float *a, int count) {
+  printf("dump %s %d\n", name, count);
+  for (int i = 0; i < count; i++)
+    printf(i == 0 ? "%a" : " %a", (double)a[i]);
+  printf("\n");
+}
+#endif
 
 /* mean[b] and rstd[b] = 1 / sqrt(var[b] + eps) for every row */
 static void ln_stats(float **x, float *mean, float *rstd, int batch,
@@ -127,6 +188,15 @@ int main(void) {
     for (int i = 0; i < hidden; i++)
       checksum += fabsf(y[b][i]);
   CARTS_BENCH_CHECKSUM(checksum);
+
+#ifdef LN_DUMP
+  printf("dump eps %a\n", (double)(float)LN_EPS);
+  dump_2d("x", x, batch, hidden);
+  dump_1d("gamma", gamma, hidden);
+  dump_1d("beta", beta, hidden);
+  dump_2d("y", y, batch, hidden);
+  printf("dump end\n");
+#endif
 
   free_2d(x, batch);
   free_2d(y, batch);

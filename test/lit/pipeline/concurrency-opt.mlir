@@ -69,21 +69,21 @@
 // weight), each above the static share of 4 channels or 8 pairs over 2 workers.
 // DB: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 84 iterations (about 782 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
 // DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 64 iterations (about 1039 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:123:1: {{.*}}: chunk=static share ceil(trips/workers), at least 144 iterations (about 458 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:134:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:143:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:186:1: {{.*}}: chunk=static share ceil(trips/workers), at least 144 iterations (about 458 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:197:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:197:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:206:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:206:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
 // On one node x stays one datablock: the mean and variance loops read every image of it and
 // the collapsed loops index it by k / 4.
 // DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
 // out's image index k / 4 is not the chunk's, so it stays one datablock that the normalize,
 // scale and bias chunks write as `concurrent`.
 // DB-NEXT: [db_partitioning] {{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:143:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:134:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:123:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:206:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:197:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:186:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // mean and variance are written by channel and read whole by the normalize loop: one
 // datablock each, shared by the writing chunks.
 // DB-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
@@ -113,9 +113,9 @@
 // in mini. x, mean and variance are read whole, so on one node they stay whole.
 // DB8: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:143:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:134:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:123:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:206:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:197:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:186:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
 // DB8-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)

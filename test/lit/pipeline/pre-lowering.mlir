@@ -64,9 +64,9 @@
 
 // Each collapsed chunk loop is split after every 4 pairs (one image), so the div/rem of its
 // index runs once per image.
-// DEBUG: [edt-lowering] {{.*}}batchnorm.c:123:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
-// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:134:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
-// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:143:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:186:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:197:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:206:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #0 mode=in table=memref<?xmemref<128x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: dep #1 mode=concurrent table=memref<?xmemref<4xf32>>
 // DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:{{.*}}: task -> @__arts_edt_0 params=({{.*}}) deps=2
