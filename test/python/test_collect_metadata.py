@@ -45,10 +45,13 @@ def compile_both(source: Path, workdir: Path) -> tuple[dict, Path, str]:
     return facts, workdir / "omp.out.mlir", imported.stderr
 
 
-def key_of(source: Path, statement: str, nth: int = 0) -> str:
-    """`file.c:line:col` of the nth line of `source` that starts with `statement`."""
+def key_of(source: Path, statement: str, nth: int = 0, *, after: str | None = None) -> str:
+    """`file.c:line:col` of the nth line of `source` that starts with `statement`, counting
+    from the first line that contains `after` (a function's signature) when it is given."""
+    lines = source.read_text().splitlines()
+    start = 0 if after is None else next(n for n, line in enumerate(lines) if after in line)
     hits = [(n, line.index(statement) + 1)
-            for n, line in enumerate(source.read_text().splitlines(), 1)
+            for n, line in enumerate(lines[start:], start + 1)
             if line.lstrip().startswith(statement)]
     line, col = hits[nth]
     return f"{source.name}:{line}:{col}"
@@ -126,16 +129,17 @@ def test_gemm_checksum_loop_is_a_reduction_with_constant_trip(gemm):
 def test_layernorm_row_loops_are_parallel_with_private_sums(layernorm):
     facts, _, _ = layernorm
     loops = facts["loops"]
-    stats = loops[key_of(LAYERNORM, "for (int b = 0; b < batch; b++) {")]
+    stats = loops[key_of(LAYERNORM, "for (int b = 0; b < batch; b++) {", after="ln_stats(")]
     # `double s` and `double v` live in the function's frame but are reset at the top of
     # every row: per-iteration temporaries, not a dependence between rows.
     assert stats["class"] == "parallel" and len(stats["private"]) == 2
-    mean_sum = loops[key_of(LAYERNORM, "for (int i = 0; i < hidden; i++)", 2)]
+    mean_sum = loops[key_of(LAYERNORM, "for (int i = 0; i < hidden; i++)", after="ln_stats(")]
     assert mean_sum["class"] == "reduction"
     assert [(r["array"], r["kind"]) for r in mean_sum["reductions"]] == [(stats["private"][0], "add")]
-    normalize = loops[key_of(LAYERNORM, "for (int b = 0; b < batch; b++) {", 1)]
+    normalize = loops[key_of(LAYERNORM, "for (int b = 0; b < batch; b++) {",
+                             after="ln_normalize(")]
     assert normalize["class"] == "parallel" and normalize["private"] == []
-    inner = loops[key_of(LAYERNORM, "for (int i = 0; i < hidden; i++)", 4)]
+    inner = loops[key_of(LAYERNORM, "for (int i = 0; i < hidden; i++)", after="ln_normalize(")]
     assert inner["class"] == "parallel" and inner["level"] == 1
 
 
