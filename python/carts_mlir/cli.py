@@ -6,6 +6,9 @@
     carts pipeline
     carts build
     carts benchmarks list | run [NAME...] [--size S] [--threads N] [--runs K] [--json OUT] ...
+    carts analyze bandwidth [NAME...] [--size S] [--threads N] [--json OUT] [--plot F.png]
+    carts analyze scaling FILE.c [-D..] [-I..] [--threads 1,2,4] [--json OUT] [--plot F.png]
+    carts golden batchnorm|layernorm|all [--threads N] [--json OUT]
 """
 
 from __future__ import annotations
@@ -35,8 +38,14 @@ def _execute(argv: list[str]) -> int:
 
 
 def _pipeline(argv: list[str]) -> int:
+    from .errors import CartsError
     from .pipeline import describe_stages
 
+    if argv and argv[0] in ("-h", "--help"):
+        print("usage: carts pipeline\n\nlists the pipeline stages and their passes")
+        return 0
+    if argv:
+        raise CartsError(f"carts pipeline takes no arguments (got '{argv[0]}')")
     print(describe_stages())
     return 0
 
@@ -45,6 +54,34 @@ def _benchmarks(argv: list[str]) -> int:
     from .benchmarks import benchmarks_main
 
     return benchmarks_main(argv)
+
+
+def _analyze(argv: list[str]) -> int:
+    from .errors import CartsError
+
+    analyses = {"bandwidth": "achieved bandwidth of the memory-bound examples against an "
+                             "elementwise baseline",
+                "scaling": "kernel time of one C file over thread counts, ours and OpenMP's"}
+    if not argv or argv[0] in ("-h", "--help"):
+        print("usage: carts analyze <analysis> [args...]\n\nanalyses:")
+        for name, what in analyses.items():
+            print(f"  {name:<10} {what}")
+        return 0 if argv else 2
+    if argv[0] not in analyses:
+        raise CartsError(f"unknown analysis '{argv[0]}' (analyses: {', '.join(analyses)})")
+    if argv[0] == "scaling":
+        from .explore import scaling_main
+
+        return scaling_main(argv[1:])
+    from .bandwidth import bandwidth_main
+
+    return bandwidth_main(argv[1:])
+
+
+def _golden(argv: list[str]) -> int:
+    from .golden import golden_main
+
+    return golden_main(argv)
 
 
 def _build(argv: list[str]) -> int:
@@ -60,6 +97,8 @@ COMMANDS: dict[str, tuple[Callable[[list[str]], int], str]] = {
     "pipeline": (_pipeline, "list the pipeline stages and their passes"),
     "build": (_build, "rebuild the C++ plugin of an editable install"),
     "benchmarks": (_benchmarks, "list the examples, or build and run them against OpenMP"),
+    "analyze": (_analyze, "analyses of the examples (bandwidth against an elementwise baseline)"),
+    "golden": (_golden, "check batchnorm/layernorm against NumPy golden references"),
 }
 
 

@@ -29,6 +29,7 @@ from . import runs
 from .benchmarks import (_ArgumentParser, _console, _positive, default_examples_root,
                          write_json_atomically)
 from .errors import CartsError
+from .files import check_destination
 
 KERNELS = ("batchnorm", "layernorm")
 SHAPES = ((1, 32), (1, 64), (32, 32), (4, 128), (1, 1, 256), (2, 2, 512))
@@ -446,8 +447,8 @@ def golden_main(argv: list[str]) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as done:  # --help
         return int(done.code or 0)
-    if args.json is not None and not args.json.resolve().parent.is_dir():
-        raise CartsError(f"cannot write '{args.json}': its directory does not exist")
+    if args.json is not None:
+        check_destination(args.json)
     selected = [c for k in (KERNELS if args.name == "all" else (args.name,)) for c in cases(k)]
     paths = Paths()
     for kernel in {c.kernel for c in selected}:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from .benchmarks import geometric_mean
 from .errors import CartsError
-from .files import write_atomically
+from .files import check_destination, write_atomically
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -234,10 +234,7 @@ def check_plot_path(path: str | os.PathLike) -> str:
         known = ", ".join("." + s for s in sorted(supported))
         raise CartsError(f"cannot write '{target}': unknown image format '.{fmt}' "
                          f"(known: {known})")
-    if target.is_dir():
-        raise CartsError(f"cannot write '{target}': it is a directory")
-    if not target.absolute().parent.is_dir():
-        raise CartsError(f"cannot write '{target}': its directory does not exist")
+    check_destination(target)
     return fmt
 
 

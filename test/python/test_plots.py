@@ -251,6 +251,6 @@ def test_benchmarks_run_rejects_a_bad_plot_path_before_running(run_cmd, tmp_path
                    "--plot", "no/such/dir/out.png", cwd=tmp_path)
     assert proc.returncode == 1
     assert proc.stdout == ""  # nothing was built or run
-    assert proc.stderr == ("error: cannot write 'no/such/dir/out.png': "
+    assert proc.stderr == ("no/such/dir/out.png: error: cannot write output: "
                            "its directory does not exist\n")
     no_leftovers(tmp_path)

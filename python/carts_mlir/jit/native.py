@@ -25,6 +25,7 @@ import llvmlite.binding as llvm
 
 from .. import runtime
 from ..errors import CartsError
+from ..files import check_destination
 from .engine import initialize, optimized_modules
 
 
@@ -53,10 +54,7 @@ def object_code(text: str, *, opt_level: int = 3, cpu: str | None = None) -> byt
 
 def check_output_path(target: Path) -> None:
     """A located error now, rather than a linker's complaint after the whole compile."""
-    if target.is_dir():
-        raise CartsError("cannot write output: it is a directory", str(target))
-    if not target.absolute().parent.is_dir():
-        raise CartsError("cannot write output: its directory does not exist", str(target))
+    check_destination(target)
 
 
 def c_compiler() -> list[str]:
