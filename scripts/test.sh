@@ -4,4 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 .venv/bin/lit -sv test/lit
-.venv/bin/python -m pytest -q test/python
+.venv/bin/python -m pytest -q test/python test/bad

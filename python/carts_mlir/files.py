@@ -1,12 +1,60 @@
-"""Writing output files so that a failed run never leaves a partial one."""
+"""Reading inputs with located errors, and writing output files so that a failed run never
+leaves a partial one."""
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
 from .errors import CartsError
+
+
+def decode_source(data: bytes, name: str) -> str:
+    """``data`` as UTF-8 text; the first byte that is not UTF-8, or a NUL byte (where the
+    MLIR parser and clang would silently stop reading), is a located error (``name:line:col``,
+    the column counted in bytes, as a compiler counts it)."""
+    def at(offset: int) -> str:
+        line = data.count(b"\n", 0, offset) + 1
+        column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+        return f"{name}:{line}:{column}"
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise CartsError(f"invalid UTF-8 byte 0x{data[err.start]:02x} (input must be UTF-8 "
+                         "text)", at(err.start)) from None
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise CartsError("NUL byte in the input (input must be text)", at(nul))
+    return text
+
+
+def read_source(path: str | os.PathLike) -> str:
+    """The text of an input file, or of standard input for ``-``, with every way it can fail
+    a located one-line error: missing, a directory, unreadable, closed, not UTF-8."""
+    name = os.fsdecode(path)
+    printable = name.encode("utf-8", "backslashreplace").decode("utf-8")
+    if name == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise CartsError("cannot read standard input: it is closed", "<stdin>")
+        try:
+            data = stream.read()
+        except (OSError, ValueError) as err:
+            raise CartsError(f"cannot read standard input: {err}", "<stdin>") from None
+        return decode_source(data, "<stdin>")
+    target = Path(path)
+    if target.is_dir():
+        raise CartsError("cannot read input: it is a directory", printable)
+    if target.exists() and not target.is_file():
+        raise CartsError("cannot read input: not a regular file", printable)
+    try:
+        data = target.read_bytes()
+    except OSError as err:
+        raise CartsError(f"cannot read input: {err.strerror}", printable) from None
+    return decode_source(data, printable)
 
 
 def check_destination(path: str | os.PathLike, inputs=()) -> Path:

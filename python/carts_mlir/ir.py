@@ -145,12 +145,9 @@ def parse(text: str, source_name: str = "<stdin>") -> mir.Operation:
 
 def parse_file(path: str | Path) -> mir.Operation:
     """Parse an ``.mlir`` file; a missing file is a one-line error."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as err:
-        raise CartsError(f"cannot read input: {err.strerror}", location=str(path)) from None
-    return parse(text, source_name=str(path))
+    from .files import read_source
+
+    return parse(read_source(path), source_name=str(path))
 
 
 def run_pipeline(module: mir.Operation, pipeline: str, *, print_ir_after_all: bool = False,

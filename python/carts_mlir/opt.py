@@ -18,11 +18,22 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .files import write_atomically
+from .files import read_source, write_atomically
 from . import env, ir, pipeline
 from .errors import CartsError, guarded
 
 SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
+
+
+class _OneStage(argparse.Action):
+    """A stage flag: naming two stages to stop after is an error, not 'the last one wins'."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        before = getattr(namespace, self.dest, None)
+        if before is not None and before != self.const:
+            raise CartsError(f"two stages to stop after: --{before} and {option_string} "
+                             "(give one)")
+        setattr(namespace, self.dest, self.const)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,7 +62,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     p.add_argument("--mlir-print-op-generic", action="store_true", help="print the generic op form")
     stages = p.add_argument_group("stages (run up to and including one)")
     for st in pipeline.STAGES:
-        stages.add_argument(st.flag, dest="stop", action="store_const", const=st.name, help=st.does)
+        stages.add_argument(st.flag, dest="stop", action=_OneStage, nargs=0, const=st.name,
+                            help=st.does)
     return p
 
 
@@ -74,16 +86,19 @@ class Options:
 
 def parse_options(argv: list[str], prog: str) -> Options:
     a = build_parser(prog).parse_args(argv)
+    if a.start_from is not None and not isinstance(a.start_from, str):
+        a.start_from = "--"  # argparse gives `--start-from=--` as an empty list
     opts = Options(
         input=a.input, output=a.output, pass_pipeline=a.pass_pipeline, stop=a.stop,
         start_from=a.start_from, all_stages=a.all_stages,
-        debug_only=[c for c in a.debug_only.split(",") if c],
+        debug_only=pipeline.debug_channels([c.strip() for c in a.debug_only.split(",")
+                                            if c.strip()]),
         split_input_file=a.split_input_file, verify_diagnostics=a.verify_diagnostics,
         print_ir_after_all=a.mlir_print_ir_after_all, debug_info=a.mlir_print_debuginfo,
         generic=a.mlir_print_op_generic, graph=a.graph,
     )
-    if opts.start_from:
-        pipeline.stage(opts.start_from)
+    if opts.start_from is not None:
+        pipeline.stage(opts.start_from)  # an empty or unknown name is an error
     if opts.all_stages and not opts.output:
         raise CartsError("--all-stages needs -o <directory>")
     if opts.pass_pipeline and (opts.stop or opts.start_from or opts.all_stages):
@@ -98,12 +113,7 @@ def parse_options(argv: list[str], prog: str) -> Options:
 
 def read_input(path: str) -> tuple[str, str]:
     """(text, name used in locations)."""
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(path).read_text(), path
-    except OSError as err:
-        raise CartsError(f"cannot read input: {err.strerror}", location=path) from None
+    return read_source(path), "<stdin>" if path == "-" else path
 
 
 def split_chunks(text: str, split: bool) -> list[str]:

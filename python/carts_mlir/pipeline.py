@@ -78,6 +78,23 @@ STAGES: tuple[Stage, ...] = (
 STAGE_BY_NAME: dict[str, Stage] = {stage.name: stage for stage in STAGES}
 
 
+DEBUG_CHANNELS: tuple[str, ...] = (
+    "canonicalize-memrefs", "collect-metadata", "openmp-to-arts", "create-dbs", "db",
+    "concurrency", "tasks", "for_lowering", "db_partitioning", "epochs", "host_sync",
+    "db-lowering", "edt-lowering", "epoch-lowering", "arts-to-llvm")
+"""The ``--debug-only`` channels the passes print on (``all`` turns every one on)."""
+
+
+def debug_channels(names: list[str]) -> list[str]:
+    """``names`` if each is a channel (or ``all``); an unknown one is an error, since a typo
+    would otherwise print nothing and look like a pass that decided nothing."""
+    for name in names:
+        if name != "all" and name not in DEBUG_CHANNELS:
+            raise CartsError(f"unknown debug channel '{name}' "
+                             f"(channels: all, {', '.join(DEBUG_CHANNELS)})")
+    return names
+
+
 def stage(name: str) -> Stage:
     """Look a stage up by name (with or without the leading ``--``)."""
     key = name.removeprefix("--")

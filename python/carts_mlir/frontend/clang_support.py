@@ -20,6 +20,7 @@ from typing import Iterable
 import clang.cindex as ci
 
 from ..errors import CartsError
+from ..files import read_source
 
 CursorKind = ci.CursorKind
 TypeKind = ci.TypeKind
@@ -254,8 +255,9 @@ def clang_arguments(options: ParseOptions) -> list[str]:
 
 def parse(path: str, options: ParseOptions) -> ci.TranslationUnit:
     """Parse ``path``; clang errors become a CartsError ``file:line:col: error: msg``."""
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         raise CartsError("no such file", path)
+    read_source(path)  # a directory, an unreadable file or bytes that are not UTF-8
     index = ci.Index.create()
     try:
         tu = index.parse(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from ..files import write_atomically
+from ..files import check_destination, write_atomically
 from ..errors import CartsError
 from . import clang_support as cs
 
@@ -129,6 +129,8 @@ def cgeist_main(argv: list[str]) -> int:
     if opts is None:
         print(USAGE, end="")
         return 0
+    if opts.output not in (None, "-"):
+        check_destination(opts.output, inputs=[opts.source])  # never over the C source
     text = compile_c(opts.source, defines=opts.defines, includes=opts.includes,
                      openmp=opts.openmp, debug_info=opts.debug_info,
                      extra_args=opts.extra_clang_args)
