@@ -34,4 +34,5 @@ def guarded(command: Callable[[], int]) -> int:
         print(err.render(), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
         return 130

@@ -242,8 +242,10 @@ def execute_main(argv: list[str]) -> int:
         return 0
     if several:
         return _run_on_nodes(opts, llvm_ir)
+    from .jit.engine import run_in_child
+
     with thread_environment(None if opts.no_arts else opts.threads):
-        code = program.run_main([opts.source, *opts.program_args])
+        code = run_in_child(program, [opts.source, *opts.program_args], opts.source)
     if opts.stats:
         print("carts execute: --stats: one node in process, nothing crosses nodes", file=sys.stderr)
     return code

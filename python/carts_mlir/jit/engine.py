@@ -8,10 +8,13 @@ thread: ``omp_get_thread_num`` is 0, ``omp_get_num_threads``/``omp_get_max_threa
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import functools
+import os
 import re
+import signal
 import sys
 from dataclasses import dataclass
 
@@ -76,6 +79,57 @@ class CompiledProgram:
             code = entry()
         flush_c_stdio()
         return int(code)
+
+
+def run_in_child(program, argv: list[str], source: str) -> int:
+    """Run the compiled ``main`` in a forked child and return its exit status as a shell
+    would: the program's own code, or 128 + N when signal N ended it (with one line saying
+    which). A fault of the program (a null dereference, ``abort()``, a division by zero)
+    then ends the program, not ``carts``, and Ctrl-C stops it: the child takes SIGINT's
+    default action, which the runtime's waiting workers cannot hold up."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: run main, never return into Python's caller
+        code = 70
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            code = program.run_main(argv) & 0xFF
+        except CartsError as err:
+            print(err.render(), file=sys.stderr)
+        except BaseException as err:  # noqa: BLE001 - the child reports it, then ends
+            print(CartsError(f"{type(err).__name__}: {err}", source).render(),
+                  file=sys.stderr)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except KeyboardInterrupt:
+        _stop_child(pid)
+        print(f"{source}: error: interrupted", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except BaseException:
+        _stop_child(pid)
+        raise
+    if os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        if number == signal.SIGINT:
+            print(f"{source}: error: interrupted", file=sys.stderr)
+        else:
+            name = signal.Signals(number).name
+            print(f"{source}: error: the program was killed by {name} "
+                  f"({signal.strsignal(number)})", file=sys.stderr)
+        return 128 + number
+    return os.WEXITSTATUS(status)
+
+
+def _stop_child(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    with contextlib.suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 def flush_c_stdio() -> None:

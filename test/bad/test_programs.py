@@ -1,0 +1,94 @@
+"""Programs that fault or never end: the program dies as a shell would report it (a line
+naming the signal, exit 128 + N), carts itself stays intact, and Ctrl-C stops a program
+whose workers are busy."""
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from promise import BIN, expect_error, run
+
+SEGFAULT = """\
+#include <stdlib.h>
+int main(int argc, char **argv) {
+  double *a = (double *)malloc(4 * sizeof(double));
+  long far = 1L << 40;
+  a[far * argc] = 1.0;
+  return (int)a[0];
+}
+"""
+ABORT = """\
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  printf("before the abort\\n");
+  abort();
+}
+"""
+DIVIDE = "int main(int argc, char **argv) {\n  int z = argc - 1;\n  return 7 / z;\n}\n"
+FOREVER = """\
+int main(void) {
+  volatile double s = 0;
+#pragma omp parallel for
+  for (long i = 0; i < 1000000000000000L; i++)
+    s += 1;
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [[], ["--no-arts"], ["--threads", "2"]])
+@pytest.mark.parametrize("source, sig", [(SEGFAULT, signal.SIGSEGV), (ABORT, signal.SIGABRT),
+                                         (DIVIDE, signal.SIGFPE)])
+def test_a_faulting_program_is_reported_like_a_shell_does(workdir, mode, source, sig):
+    (workdir / "p.c").write_text(source)
+    r = run("carts", "execute", *mode, "p.c", cwd=workdir)
+    expect_error(r, f"the program was killed by {sig.name}", location=r"p\.c", code=128 + sig)
+    if source is ABORT:
+        assert r.stdout == "before the abort\n"  # what it printed before dying is kept
+
+
+def test_an_exit_status_is_taken_modulo_256(workdir):
+    (workdir / "p.c").write_text("int main(void) {\n  return 300;\n}\n")
+    r = run("carts", "execute", "p.c", cwd=workdir)
+    assert (r.code, r.stderr) == (300 % 256, "")
+
+
+@pytest.mark.parametrize("to", ["group", "carts"])
+def test_ctrl_c_stops_a_program_that_never_ends(workdir, to):
+    (workdir / "p.c").write_text(FOREVER)
+    proc = subprocess.Popen([str(BIN / "carts"), "execute", "--threads", "2", "p.c"],
+                            cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        # the native executable is built first, then the program runs in a child of carts
+        while not ((workdir / "p_arts").exists() and _has_child(proc.pid)):
+            assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
+            time.sleep(0.2)
+        time.sleep(0.5)
+        if to == "group":  # what a terminal's Ctrl-C does
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert err.decode().strip().endswith("p.c: error: interrupted")
+    assert "Traceback" not in err.decode()
+
+
+def _has_child(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return bool(f.read().split())
+    except FileNotFoundError:
+        return False
