@@ -130,15 +130,26 @@ def parse(text: str, source_name: str = "<stdin>") -> mir.Operation:
     Like mlir-opt, top-level ops that are not one ``builtin.module`` are wrapped in one. The
     wrapper opens on the first line, so every location keeps its line number.
     """
+    from . import deepstack
+
+    deepstack.check_mlir_nesting(text, source_name)
+    context = mir.Context.current
+
+    def parse_op(body: str) -> mir.Operation:
+        return deepstack.call(
+            lambda: mir.Operation.parse(body, source_name=source_name,
+                                        context=context).operation,
+            what="the MLIR input", location=source_name)
+
     try:
-        op = mir.Operation.parse(text, source_name=source_name).operation
+        op = parse_op(text)
         if op.name == "builtin.module":
             return op
     except mir.MLIRError as err:
         if not any("single top-level operation" in d.message for d in err.error_diagnostics):
             raise DiagnosedError(f"cannot parse {source_name}", _diagnostics_of(err)) from None
     try:
-        return mir.Operation.parse("module {" + text + "\n}", source_name=source_name).operation
+        return parse_op("module {" + text + "\n}")
     except mir.MLIRError as err:
         raise DiagnosedError(f"cannot parse {source_name}", _diagnostics_of(err)) from None
 

@@ -198,7 +198,11 @@ def run(opts: Options) -> int:
 
 def main(argv: list[str] | None = None, prog: str = "carts-opt") -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    return guarded(lambda: run(parse_options(argv, prog)))
+    from . import deepstack
+
+    # parsing, verifying, the passes and the printer all recurse once per level of nesting
+    return guarded(lambda: deepstack.call(lambda: run(parse_options(argv, prog)),
+                                          what="the MLIR input"))
 
 
 if __name__ == "__main__":

@@ -46,6 +46,14 @@ class FrontendOptions:
 def compile_to_module(path: str, *, defines=(), includes=(), openmp: bool = False,
                       extra_args=()):
     """Parse and emit; returns (module, context).  The module is verified."""
+    from .. import deepstack
+
+    return deepstack.call(lambda: _compile_to_module(path, defines, includes, openmp,
+                                                     extra_args),
+                          what="the C program", location=path)
+
+
+def _compile_to_module(path: str, defines, includes, openmp: bool, extra_args):
     from .module import ModuleEmitter
 
     options = cs.ParseOptions(tuple(defines), tuple(includes), openmp, tuple(extra_args))
