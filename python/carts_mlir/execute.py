@@ -146,13 +146,9 @@ def executable_path(opts: ExecuteOptions) -> Path:
 
 
 def _positive(text: str, flag: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise CartsError(f"{flag} needs a positive integer, got '{text}'")
-    return value
+    from .config import MAX_NODES, MAX_THREADS, check_count
+
+    return check_count(text, flag, MAX_NODES if flag == "--nodes" else MAX_THREADS)
 
 
 def arts_llvm_ir(opts: ExecuteOptions) -> str:
@@ -211,8 +207,10 @@ def execute_main(argv: list[str]) -> int:
         return 0
     from .jit import compile_llvm_ir, sequential_llvm_ir
     from .jit.launch import arts_llvm_path, compile_arts_program, emit_llvm, thread_environment
+    from .config import read_config
     from .nodes import configured_nodes
 
+    read_config()  # a bad arts.cfg is reported at its line, before any compiling
     if opts.nodes is None and not opts.no_arts:
         opts.nodes = configured_nodes()
     several = not opts.no_arts and (opts.nodes or 1) > 1

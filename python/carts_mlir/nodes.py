@@ -479,38 +479,13 @@ def configured_nodes() -> int:
     """The node count a run gets without ``--nodes``: env ``nodeCount``, else the
     ``nodeCount`` key of the configuration the runtime reads (env ``artsConfig``, else
     ``./arts.cfg``), else 1."""
+    from .config import MAX_NODES, check_count, read_config
+
     value = os.environ.get("nodeCount")
-    where = "environment variable nodeCount"
-    if not value:
-        path = Path(os.environ.get("artsConfig") or "arts.cfg")
-        value, where = _config_value(path, "nodeCount"), str(path)
-    if not value:
-        return 1
-    try:
-        nodes = int(value)
-    except ValueError:
-        nodes = 0
-    if nodes < 1:
-        raise CartsError(f"{where}: nodeCount must be a positive integer, got '{value}'")
-    return nodes
-
-
-def _config_value(path: Path, key: str) -> str | None:
-    """``key`` of the [ARTS] section of an arts.cfg (keys before any section count)."""
-    try:
-        lines = path.read_text().splitlines()
-    except OSError:
-        return None
-    section_ok, value = True, None
-    for line in lines:
-        line = line.split("#", 1)[0].strip()
-        if line.startswith("["):
-            section_ok = line.strip("[] ") == "ARTS"
-        elif "=" in line and section_ok:
-            name, _, text = line.partition("=")
-            if name.strip() == key:
-                value = text.strip()
-    return value
+    if value:
+        return check_count(value, "environment variable nodeCount", MAX_NODES)
+    value, where = read_config().get("nodeCount", (None, None))
+    return check_count(value, "nodeCount", MAX_NODES, where) if value else 1
 
 
 def format_stats(run: ClusterRun) -> str:

@@ -161,6 +161,10 @@ def process_chunk(text: str, name: str, opts: Options,
 def run(opts: Options) -> int:
     from . import diagnostics_check
 
+    if opts.stop or opts.all_stages:
+        from .config import read_config
+
+        read_config()  # the stages read arts.cfg: a bad line is reported at that line
     text, name = read_input(opts.input)
     if opts.debug_only:
         from . import _plugin

@@ -58,10 +58,17 @@ LogicalResult mlir::arts::readMachineConfig(llvm::StringRef path, int64_t thread
     config.source = file;
     llvm::SmallVector<llvm::StringRef> lines;
     (*buffer)->getBuffer().split(lines, '\n');
+    // Only the [ARTS] section (and keys before any section) configure ARTS, as the
+    // runtime reads the file.
+    bool inArts = true;
     for (auto [number, raw] : llvm::enumerate(lines)) {
       llvm::StringRef line = raw.split('#').first.trim();
-      if (line.empty() || (line.starts_with("[") && line.ends_with("]")))
+      if (line.empty())
         continue;
+      if (line.starts_with("[") && line.ends_with("]")) {
+        inArts = line.drop_front().drop_back().trim() == "ARTS";
+        continue;
+      }
       auto [key, value] = line.split('=');
       if (key.size() == line.size()) {
         error = file + ":" + std::to_string(number + 1) + ": expected key=value, got '" +
@@ -69,6 +76,8 @@ LogicalResult mlir::arts::readMachineConfig(llvm::StringRef path, int64_t thread
         return failure();
       }
       key = key.trim();
+      if (!inArts)
+        continue;
       int64_t *slot = key == "threads" ? &config.threads
                       : key == "nodeCount" ? &config.nodes
                                            : nullptr;
