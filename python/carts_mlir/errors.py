@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import io
+import os
 import sys
 from typing import Callable
 
@@ -26,13 +29,77 @@ class CartsError(Exception):
         return head
 
 
+_OUTPUT_ERRORS = {errno.ENOSPC, errno.EPIPE, errno.EBADF, errno.EIO, errno.EFBIG,
+                  errno.EDQUOT}
+"""What a write to a full disk, a closed pipe or a closed descriptor fails with."""
+
+
+class _ClosedStream(io.TextIOBase):
+    """Stands for a standard stream the command was started without: writing to it fails
+    as writing to a closed descriptor does."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
 def guarded(command: Callable[[], int]) -> int:
-    """Run a command-line entry point: a :class:`CartsError` becomes its message and exit 1."""
+    """Run a command-line entry point: a :class:`CartsError` becomes its message and exit 1,
+    as does output that cannot be written (standard output closed or on a full disk)."""
+    # A closed standard descriptor is taken by /dev/null, so that no file opened later
+    # (by LLVM, by the compiler) gets its number and is mistaken for it.
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is None:
+            _occupy(fd)
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream()
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")  # nowhere to say anything: the exit code speaks
     try:
-        return command()
+        code = command()
+        sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
+        return code
     except CartsError as err:
         print(err.render(), file=sys.stderr)
+        return 1
+    except OSError as err:
+        if err.errno not in _OUTPUT_ERRORS:
+            raise
+        _drop_pending_output()
+        where = f"'{err.filename}'" if err.filename else "standard output"
+        print(f"error: cannot write to {where}: {err.strerror}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+
+
+def _drop_pending_output() -> None:
+    """After standard output failed, point descriptor 1 at /dev/null so the interpreter's
+    final flush of what is still buffered does not fail a second time, with a traceback."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, 1)
+            os.close(null)
+        except OSError:
+            pass
+
+
+def _occupy(fd: int) -> None:
+    try:
+        os.fstat(fd)
+        return  # open after all
+    except OSError:
+        pass
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+    except OSError:
+        pass

@@ -83,8 +83,17 @@ def _below_a_file(directory: Path) -> bool:
 def write_atomically(path: str | os.PathLike, text: str | bytes) -> Path:
     """Write ``text`` (or bytes) through a temporary file in the same directory, then rename
     it over ``path``; the file gets the mode a plain ``open`` would give it. Returns the
-    path."""
+    path. A device or a pipe (``-o /dev/null``) is written in place: it is not a file to
+    replace."""
     target = check_destination(path)
+    if target.exists() and not target.is_file():
+        try:
+            with open(target, "wb" if isinstance(text, bytes) else "w") as f:
+                f.write(text)
+        except OSError as err:
+            raise CartsError(f"cannot write output: {err.strerror or err}",
+                             str(target)) from None
+        return target
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                    dir=target.absolute().parent)
