@@ -665,7 +665,7 @@ def analyze(names=(), *, size: str = "small", threads: int | None = None, runs: 
     if size not in SIZES:
         raise CartsError(f"unknown size '{size}' (sizes: {', '.join(SIZES)})")
     threads = threads or os.cpu_count() or 1
-    root = Path(examples) if examples is not None else default_examples_root()
+    root = Path(examples).absolute() if examples is not None else default_examples_root()
     chosen = memory_bound_examples(root, list(names))
     elementwise_source()
     started = time.perf_counter()
@@ -691,7 +691,7 @@ def bandwidth_main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help
         return int(done.code or 0)
-    root = args.examples if args.examples is not None else default_examples_root()
+    root = args.examples.absolute() if args.examples is not None else default_examples_root()
     examples = memory_bound_examples(root, args.names)
     if args.json is not None:
         check_destination(args.json)

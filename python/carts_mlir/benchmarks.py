@@ -931,7 +931,7 @@ def benchmarks_main(argv: list[str]) -> int:
     if args.action is None:
         parser.print_help()
         return 2
-    root = args.examples if args.examples is not None else default_examples_root()
+    root = args.examples.absolute() if args.examples is not None else default_examples_root()
     if args.action == "list":
         return list_main(root, (args.size,) if args.size else SIZES)
     if args.action == "build":

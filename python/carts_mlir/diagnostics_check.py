@@ -27,6 +27,8 @@ class Expectation:
     line: int
     text: str
     written_at: int
+    column: int = 1
+    """Column of the ``expected-...`` text on the line it is written on."""
     met: bool = False
 
 
@@ -42,7 +44,7 @@ def expectations(chunk: str) -> list[Expectation]:
                 target += 1
             elif where:
                 target += int(where)
-            found.append(Expectation(severity, target, text, number))
+            found.append(Expectation(severity, target, text, number, m.start() + 1))
     return found
 
 
@@ -61,7 +63,7 @@ def check(chunk: str, name: str, seen: list[ir.Diagnostic]) -> list[str]:
             problems.append(f"{diag.location}: error: unexpected {diag.severity}: {diag.message}")
     for e in wanted:
         if not e.met:
-            problems.append(f"{name}:{e.written_at}: error: expected {e.severity} "
+            problems.append(f"{name}:{e.written_at}:{e.column}: error: expected {e.severity} "
                             f"\"{e.text}\" was not produced (on line {e.line})")
     return problems
 

@@ -142,6 +142,8 @@ def process_chunk(text: str, name: str, opts: Options,
     """Parse, transform, print one chunk. Returns (final text, [(stage, text)] per stage);
     the task/datablock graph of the result is appended to ``graphs`` when given."""
     module = ir.parse(text, source_name=name)
+    if opts.start_from:
+        pipeline.check_start(module, opts.start_from)
     per_stage: list[tuple[str, str]] = []
     if opts.pass_pipeline:
         ir.run_pipeline(module, opts.pass_pipeline, print_ir_after_all=opts.print_ir_after_all,

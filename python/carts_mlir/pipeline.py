@@ -95,6 +95,28 @@ def debug_channels(names: list[str]) -> list[str]:
     return names
 
 
+def check_start(module: mir.Operation, start: str) -> None:
+    """Input said to be at stage ``start`` may not hold what an earlier stage removes: OpenMP
+    ops, which openmp-to-arts turns into ARTS ops. Resuming later than that would pass them
+    through untouched and exit 0 on IR that never becomes a task program."""
+    names = [s.name for s in STAGES]
+    if names.index(stage(start).name) <= names.index("openmp-to-arts"):
+        return
+    found: list[mir.Operation] = []
+
+    def visit(op):
+        if op.name.startswith("omp."):
+            found.append(op)
+            return mir.WalkResult.INTERRUPT
+        return mir.WalkResult.ADVANCE
+
+    module.walk(visit, mir.WalkOrder.PRE_ORDER)
+    if found:
+        raise CartsError(f"'{found[0].name}' is OpenMP-level IR, but --start-from={start} "
+                         "expects the output of openmp-to-arts or later (start from "
+                         "openmp-to-arts)", ir.location_string(found[0].location)[0])
+
+
 def stage(name: str) -> Stage:
     """Look a stage up by name (with or without the leading ``--``)."""
     key = name.removeprefix("--")
