@@ -208,8 +208,8 @@ def test_invalid_node_count_in_the_environment_is_one_line(tmp_path):
                           capture_output=True, text=True, timeout=120, cwd=tmp_path,
                           env={**__import__("os").environ, "nodeCount": "two"})
     assert done.returncode == 1
-    assert done.stderr.strip() == "error: environment variable nodeCount: nodeCount must be a " \
-                                  "positive integer, got 'two'"
+    assert done.stderr.strip() == "error: environment variable nodeCount must be an integer " \
+                                  "in 1..256, got 'two'"
 
 
 def test_an_unreachable_ray_address_is_one_line(tmp_path):
