@@ -117,7 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"error: unknown command '{name}'\n{usage()}", file=sys.stderr)
         return 2
-    return guarded(lambda: COMMANDS[name][0](rest))
+    from .errors import check_arguments
+
+    def command() -> int:
+        check_arguments(rest)
+        return COMMANDS[name][0](rest)
+
+    return guarded(command)
 
 
 if __name__ == "__main__":

@@ -103,3 +103,16 @@ def _occupy(fd: int) -> None:
             os.close(null)
     except OSError:
         pass
+
+
+def check_arguments(argv: list[str]) -> None:
+    """Every command-line argument must be UTF-8: file names end up in MLIR locations and
+    clang's command line, which take UTF-8 only (Python hands other bytes over as lone
+    surrogates, which neither can encode)."""
+    for arg in argv:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = os.fsencode(arg).decode("utf-8", "backslashreplace")
+            raise CartsError(f"argument '{shown}' is not UTF-8 (file names and arguments "
+                             "must be UTF-8)") from None

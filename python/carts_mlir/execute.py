@@ -224,17 +224,17 @@ def execute_main(argv: list[str]) -> int:
     started = time.perf_counter()
     if opts.no_arts:
         llvm_ir = sequential_llvm_ir(opts.source, defines=opts.defines, includes=opts.includes)
-        if opts.emit_llvm:
-            write_atomically(f"{Path(opts.source).stem}-seq.ll", llvm_ir)
         program = compile_llvm_ir(llvm_ir, opts.opt_level)
+        if opts.emit_llvm:  # written once everything it came from compiled
+            write_atomically(f"{Path(opts.source).stem}-seq.ll", llvm_ir)
     else:
         llvm_ir = arts_llvm_ir(opts)
-        if opts.emit_llvm:
-            emit_llvm(llvm_ir, arts_llvm_path(opts.source))
         program = None if several else compile_arts_program(llvm_ir, opts.opt_level)
         if opts.executable and not several:
             from .jit.native import build_executable
             build_executable(llvm_ir, executable_path(opts), opt_level=opts.opt_level)
+        if opts.emit_llvm:  # after the JIT and the native build, so a failure leaves none
+            emit_llvm(llvm_ir, arts_llvm_path(opts.source))
     if opts.compile_only:
         print(f"carts execute: compiled in {time.perf_counter() - started:.2f}s", file=sys.stderr)
         return 0

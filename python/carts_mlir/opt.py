@@ -207,8 +207,13 @@ def main(argv: list[str] | None = None, prog: str = "carts-opt") -> int:
     from . import deepstack
 
     # parsing, verifying, the passes and the printer all recurse once per level of nesting
-    return guarded(lambda: deepstack.call(lambda: run(parse_options(argv, prog)),
-                                          what="the MLIR input"))
+    from .errors import check_arguments
+
+    def command() -> int:
+        check_arguments(argv)
+        return deepstack.call(lambda: run(parse_options(argv, prog)), what="the MLIR input")
+
+    return guarded(command)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,8 @@
 """Inputs that are not what they claim: bytes that are not UTF-8, directories, devices,
 closed streams. Each gets a located one-line error, exit 1, and leaves nothing behind."""
 
+import os
+
 import pytest
 
 from promise import BIN, expect_error, expect_only, run
@@ -98,3 +100,20 @@ def test_an_output_that_cannot_be_a_file(workdir, command, output):
     r = run(*command, output, cwd=workdir)
     expect_error(r, "cannot write output", location=output.replace(".", r"\."))
     expect_only(workdir, "x.c", "x.mlir")
+
+
+@pytest.mark.parametrize("command", [["carts", "execute"], ["carts-opt"],
+                                     ["carts", "run", "--epochs"]])
+def test_a_file_name_that_is_not_utf8(workdir, command):
+    name = os.fsdecode(b"n\xffame.c")
+    (workdir / name).write_text(C)
+    r = run(*command, name, cwd=workdir)
+    expect_error(r, r"argument 'n\\xffame\.c' is not UTF-8")
+    expect_only(workdir, name)
+
+
+def test_emit_llvm_of_a_program_that_does_not_compile_leaves_nothing(workdir):
+    (workdir / "u.c").write_text("int main(void) {\n  return undefined_name;\n}\n")
+    r = run("carts", "execute", "--emit-llvm", "u.c", cwd=workdir)
+    expect_error(r, "undefined_name", location=r"u\.c:2:\d+")
+    expect_only(workdir, "u.c")
