@@ -60,6 +60,7 @@ class ExprEmitter:
         self.types = fn.types
         self.calls = CallEmitter(self)
         self._constant_cache: dict[tuple, bool] = {}
+        self._constant_subtrees: dict[tuple, bool] = {}
         self._rvalue: dict[ci.CursorKind, Callable[[ci.Cursor], ir.Value | None]] = {
             K.INTEGER_LITERAL: self._literal,
             K.FLOATING_LITERAL: self._literal,
@@ -99,7 +100,7 @@ class ExprEmitter:
         key = cs.node_key(c)
         hit = self._constant_cache.get(key)
         if hit is None:
-            hit = _constant_tree(c)
+            hit = _constant_tree(c, self._constant_subtrees)
             self._constant_cache[key] = hit
         return hit
 
@@ -876,28 +877,48 @@ def is_simple(c: ci.Cursor) -> bool:
     return True
 
 
-def _constant_tree(c: ci.Cursor) -> bool:
-    """Only literals, sizeof, enum constants, casts and non-assigning operators."""
+def _constant_tree(c: ci.Cursor, subtrees: dict[tuple, bool]) -> bool:
+    """Only literals, sizeof, enum constants, casts and non-assigning operators.
+
+    ``subtrees`` remembers the verdict of every subtree already looked at, so asking again
+    for each node of a long chain (``a + b + c + ...``, left-deep) costs its own node, not
+    its whole subtree each time."""
     if scalar_of(c.type) is None:
         return False
-    for n in cs.walk(c):
-        k = n.kind
-        if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.PAREN_EXPR,
-                 K.CXX_UNARY_EXPR, K.TYPE_REF, K.CONDITIONAL_OPERATOR):
+    stack: list[tuple[ci.Cursor, tuple, bool]] = [(c, cs.node_key(c), False)]
+    while stack:
+        node, key, expanded = stack.pop()
+        if expanded:
+            subtrees[key] = True  # every child was constant
             continue
-        if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR):
-            if scalar_of(n.type) is None:
-                return False
+        known = subtrees.get(key)
+        if known is True:
             continue
-        if k == K.DECL_REF_EXPR and n.referenced is not None and \
-                n.referenced.kind == K.ENUM_CONSTANT_DECL:
-            continue
-        if k == K.BINARY_OPERATOR and cs.binary_operator(n) in _SIMPLE_BINARY | {"/", "%", "&&", "||"}:
-            continue
-        if k == K.UNARY_OPERATOR and cs.unary_operator(n) in ("-", "+", "!", "~"):
-            continue
-        return False
+        if known is False or not _constant_node(node):
+            subtrees[key] = False
+            for _, ancestor, open_ in stack:  # the nodes whose walk is in progress hold it
+                if open_:
+                    subtrees[ancestor] = False
+            return False
+        stack.append((node, key, True))
+        stack.extend((child, cs.node_key(child), False)
+                     for child in reversed(cs.children(node)))
     return True
+
+
+def _constant_node(n: ci.Cursor) -> bool:
+    k = n.kind
+    if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.PAREN_EXPR,
+             K.CXX_UNARY_EXPR, K.TYPE_REF, K.CONDITIONAL_OPERATOR):
+        return True
+    if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR):
+        return scalar_of(n.type) is not None
+    if k == K.DECL_REF_EXPR and n.referenced is not None and \
+            n.referenced.kind == K.ENUM_CONSTANT_DECL:
+        return True
+    if k == K.BINARY_OPERATOR and cs.binary_operator(n) in _SIMPLE_BINARY | {"/", "%", "&&", "||"}:
+        return True
+    return k == K.UNARY_OPERATOR and cs.unary_operator(n) in ("-", "+", "!", "~")
 
 
 def _is_zero_literal(c: ci.Cursor) -> bool:
