@@ -1,6 +1,8 @@
 """Flags that used to be accepted and ignored: each is now an error that says what is wrong,
 before any work is done."""
 
+import re
+
 import pytest
 
 from promise import expect_error, expect_only, run
@@ -64,3 +66,16 @@ def test_pipeline_takes_no_arguments(workdir, args):
 def test_pipeline_help_is_not_an_error(workdir):
     r = run("carts", "pipeline", "--help", cwd=workdir)
     assert r.code == 0 and "usage: carts pipeline" in r.stdout
+
+
+@pytest.mark.parametrize("std", ["bogus", "c++17", ""])
+def test_an_unknown_c_standard_is_named(workdir, std):
+    (workdir / "ok.c").write_text("int main(void) {\n  return 0;\n}\n")
+    r = run("carts", "cgeist", "ok.c", "-S", f"-std={std}", cwd=workdir)
+    expect_error(r, f"unknown C standard '{re.escape(std)}'")
+
+
+def test_a_known_c_standard_is_passed_on(workdir):
+    (workdir / "ok.c").write_text("int main(void) {\n  return 0;\n}\n")
+    r = run("carts", "cgeist", "ok.c", "-S", "-std=gnu11", cwd=workdir)
+    assert r.code == 0 and "func.func @main" in r.stdout, r.stderr

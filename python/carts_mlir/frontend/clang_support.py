@@ -253,11 +253,29 @@ def clang_arguments(options: ParseOptions) -> list[str]:
     return args
 
 
+C_STANDARDS = ("c89", "c90", "c99", "c11", "c17", "c18", "c2x", "c23", "gnu89", "gnu90",
+               "gnu99", "gnu11", "gnu17", "gnu18", "gnu2x", "gnu23", "iso9899:1990",
+               "iso9899:199409", "iso9899:1999", "iso9899:2011", "iso9899:2017",
+               "iso9899:2018")
+"""The ``-std=`` values clang takes for C; anything else makes libclang fail without a
+diagnostic, so it is refused here with one."""
+
+
+def check_arguments(options: ParseOptions) -> None:
+    for arg in options.extra_args:
+        if arg.startswith("-std="):
+            value = arg.removeprefix("-std=")
+            if value not in C_STANDARDS:
+                raise CartsError(f"unknown C standard '{value}' in '{arg}' (known: "
+                                 f"{', '.join(C_STANDARDS)})")
+
+
 def parse(path: str, options: ParseOptions) -> ci.TranslationUnit:
     """Parse ``path``; clang errors become a CartsError ``file:line:col: error: msg``."""
     if not os.path.exists(path):
         raise CartsError("no such file", path)
     read_source(path)  # a directory, an unreadable file or bytes that are not UTF-8
+    check_arguments(options)
     index = ci.Index.create()
     try:
         tu = index.parse(
