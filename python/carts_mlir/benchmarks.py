@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .files import write_atomically
+from .files import check_destination, write_atomically
 from .errors import CartsError
 
 SIZES = ("mini", "small", "medium", "large")
@@ -844,8 +844,8 @@ def run_main(args: argparse.Namespace, root: Path) -> int:
     from . import __version__
 
     examples = select(discover_examples(root), args.names)
-    if args.json is not None and not args.json.resolve().parent.is_dir():
-        raise CartsError(f"cannot write '{args.json}': its directory does not exist")
+    if args.json is not None:
+        check_destination(args.json)  # before the runs, not after minutes of them
     if args.plot is not None:
         from .plots import check_plot_path
 
