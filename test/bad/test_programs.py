@@ -65,8 +65,8 @@ def test_ctrl_c_stops_a_program_that_never_ends(workdir, to):
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
-        # the native executable is built first, then the program runs in a child of carts
-        while not ((workdir / "p_arts").exists() and _has_child(proc.pid)):
+        # the program runs in a forked child of carts (not the compiler it ran before)
+        while not _runs_program(proc.pid):
             assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
             time.sleep(0.2)
         time.sleep(0.5)
@@ -86,9 +86,17 @@ def test_ctrl_c_stops_a_program_that_never_ends(workdir, to):
     assert "Traceback" not in err.decode()
 
 
-def _has_child(pid: int) -> bool:
+def _runs_program(pid: int) -> bool:
+    """A child of ``pid`` with ``pid``'s own command line: the fork that runs the program."""
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return bool(f.read().split())
-    except FileNotFoundError:
-        return False
+            children = f.read().split()
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            own = f.read()
+        for child in children:
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                if f.read() == own:
+                    return True
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return False
