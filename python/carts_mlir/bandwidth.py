@@ -664,10 +664,16 @@ def analyze(names=(), *, size: str = "small", threads: int | None = None, runs: 
     what)`` is told what is being done."""
     if size not in SIZES:
         raise CartsError(f"unknown size '{size}' (sizes: {', '.join(SIZES)})")
-    threads = threads or os.cpu_count() or 1
     root = Path(examples).absolute() if examples is not None else default_examples_root()
-    chosen = memory_bound_examples(root, list(names))
     elementwise_source()
+    return analyze_examples(memory_bound_examples(root, list(names)), root, size=size,
+                            threads=threads or os.cpu_count() or 1, runs=runs,
+                            progress=progress)
+
+
+def analyze_examples(chosen: list[Example], root: Path, *, size: str, threads: int, runs: int,
+                     progress=lambda example, what: None) -> BandwidthReport:
+    """:func:`analyze` of examples already chosen under ``root``."""
     started = time.perf_counter()
     kernels: list[KernelResult] = []
     baselines: dict[int, Baseline] = {}
@@ -714,8 +720,8 @@ def bandwidth_main(argv: list[str]) -> int:
             done.add(example.name)
             progress.update(task, description=f"{example.name}: {what}")
 
-        report = analyze(args.names, size=args.size, threads=args.threads, runs=args.runs,
-                         examples=root, progress=tell)
+        report = analyze_examples(examples, root, size=args.size, threads=args.threads,
+                                  runs=args.runs, progress=tell)
     console.print(results_table(report.kernels))
     for note in _notes(report.kernels, args.runs):
         console.print(note, soft_wrap=True)

@@ -210,9 +210,9 @@ def execute_main(argv: list[str]) -> int:
     from .config import read_config
     from .nodes import configured_nodes
 
-    read_config()  # a bad arts.cfg is reported at its line, before any compiling
+    config = read_config()  # a bad arts.cfg is reported at its line, before any compiling
     if opts.nodes is None and not opts.no_arts:
-        opts.nodes = configured_nodes()
+        opts.nodes = configured_nodes(config)
     several = not opts.no_arts and (opts.nodes or 1) > 1
     if opts.ray_address and not several:
         raise CartsError("--ray-address needs --nodes N with N > 1")

@@ -475,16 +475,17 @@ class NodeCluster:
         self.close()
 
 
-def configured_nodes() -> int:
+def configured_nodes(config: dict[str, tuple[str, str]] | None = None) -> int:
     """The node count a run gets without ``--nodes``: env ``nodeCount``, else the
     ``nodeCount`` key of the configuration the runtime reads (env ``artsConfig``, else
-    ``./arts.cfg``), else 1."""
+    ``./arts.cfg``; ``config`` when it was read already), else 1."""
     from .config import MAX_NODES, check_count, read_config
 
     value = os.environ.get("nodeCount")
     if value:
         return check_count(value, "environment variable nodeCount", MAX_NODES)
-    value, where = read_config().get("nodeCount", (None, None))
+    value, where = (read_config() if config is None else config).get("nodeCount",
+                                                                        (None, None))
     return check_count(value, "nodeCount", MAX_NODES, where) if value else 1
 
 

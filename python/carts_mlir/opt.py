@@ -205,12 +205,11 @@ def run(opts: Options) -> int:
 def main(argv: list[str] | None = None, prog: str = "carts-opt") -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     from . import deepstack
-
-    # parsing, verifying, the passes and the printer all recurse once per level of nesting
     from .errors import check_arguments
 
     def command() -> int:
         check_arguments(argv)
+        # parsing, verifying, the passes and the printer recurse once per level of nesting
         return deepstack.call(lambda: run(parse_options(argv, prog)), what="the MLIR input")
 
     return guarded(command)

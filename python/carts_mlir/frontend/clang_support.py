@@ -261,7 +261,7 @@ C_STANDARDS = ("c89", "c90", "c99", "c11", "c17", "c18", "c2x", "c23", "gnu89", 
 diagnostic, so it is refused here with one."""
 
 
-def check_arguments(options: ParseOptions) -> None:
+def check_standard(options: ParseOptions) -> None:
     for arg in options.extra_args:
         if arg.startswith("-std="):
             value = arg.removeprefix("-std=")
@@ -275,7 +275,7 @@ def parse(path: str, options: ParseOptions) -> ci.TranslationUnit:
     if not os.path.exists(path):
         raise CartsError("no such file", path)
     read_source(path)  # a directory, an unreadable file or bytes that are not UTF-8
-    check_arguments(options)
+    check_standard(options)
     index = ci.Index.create()
     try:
         tu = index.parse(
