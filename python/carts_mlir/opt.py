@@ -3,11 +3,16 @@
     carts-opt [input.mlir|-] [--pass-pipeline='builtin.module(...)'] [--<stage>]
               [--start-from=<stage>] [--all-stages -o dir] [--debug-only=a,b]
               [--split-input-file] [--verify-diagnostics] [--mlir-print-ir-after-all]
-              [--graph out.dot|out.svg]
+              [--graph out.dot|out.svg] [--metadata-file FILE]
               [--mlir-print-debuginfo] [--mlir-print-op-generic] [-o out.mlir]
 
 A failure prints located diagnostics and the command that reproduces it, exits 1 and
 leaves no output file behind.
+
+The collect-metadata stage hands its facts from the sequential compile to the OpenMP one
+through a JSON file (``.carts-metadata.json``, CARTS's name). It lives beside the output:
+in the ``-o`` file's directory, in the ``--all-stages`` directory, or in the current
+directory when the result goes to stdout; ``--metadata-file`` names it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from .files import read_source, write_atomically
 from . import env, ir, pipeline
 from .errors import CartsError, guarded
 
+METADATA_NAME = ".carts-metadata.json"
 SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)
 
 
@@ -54,6 +60,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
                    help="comma-separated debug channels (one decision per line on stderr)")
     p.add_argument("--graph", metavar="FILE",
                    help="also write the task/datablock graph of the result (.dot, or .svg drawn)")
+    p.add_argument("--metadata-file", metavar="FILE",
+                   help="the sequential compile's loop facts (default: .carts-metadata.json "
+                        "beside the output)")
     p.add_argument("--split-input-file", action="store_true", help="process '// -----' chunks separately")
     p.add_argument("--verify-diagnostics", action="store_true",
                    help="check diagnostics against expected-error/warning/note/remark comments")
@@ -82,6 +91,17 @@ class Options:
     debug_info: bool = False
     generic: bool = False
     graph: str | None = None
+    metadata_file: str | None = None
+
+    def metadata_path(self) -> Path:
+        """Where collect-metadata writes (sequential input) or reads (OpenMP input)."""
+        if self.metadata_file:
+            return Path(self.metadata_file)
+        if self.output and self.all_stages:
+            return Path(self.output) / METADATA_NAME
+        if self.output:
+            return Path(self.output).parent / METADATA_NAME
+        return Path(METADATA_NAME)
 
 
 def parse_options(argv: list[str], prog: str) -> Options:
@@ -95,7 +115,7 @@ def parse_options(argv: list[str], prog: str) -> Options:
                                             if c.strip()]),
         split_input_file=a.split_input_file, verify_diagnostics=a.verify_diagnostics,
         print_ir_after_all=a.mlir_print_ir_after_all, debug_info=a.mlir_print_debuginfo,
-        generic=a.mlir_print_op_generic, graph=a.graph,
+        generic=a.mlir_print_op_generic, graph=a.graph, metadata_file=a.metadata_file,
     )
     if opts.start_from is not None:
         pipeline.stage(opts.start_from)  # an empty or unknown name is an error
@@ -148,8 +168,10 @@ def process_chunk(text: str, name: str, opts: Options,
     if opts.pass_pipeline:
         ir.run_pipeline(module, opts.pass_pipeline, print_ir_after_all=opts.print_ir_after_all,
                         reproduce=f"carts-opt {name} --pass-pipeline='{opts.pass_pipeline}'")
+    options = {"arts-collect-metadata": f'metadata-file="{opts.metadata_path()}"'}
     for st in selected_stages(opts):
-        pipeline.run_stage(module, st, print_ir_after_all=opts.print_ir_after_all, input_name=name)
+        pipeline.run_stage(module, st, print_ir_after_all=opts.print_ir_after_all,
+                           input_name=name, options=options)
         if opts.all_stages:
             per_stage.append((st.name, ir.to_text(module, debug_info=True)))
     ir.verify(module)
@@ -173,6 +195,12 @@ def run(opts: Options) -> int:
 
         _plugin.set_debug_channels(opts.debug_only)
     chunks = split_chunks(text, opts.split_input_file)
+    if any(st.name == "collect-metadata" for st in selected_stages(opts)):
+        metadata = opts.metadata_path()
+        if metadata.is_dir():
+            raise CartsError("cannot use as the metadata file: it is a directory", str(metadata))
+        # the output's directory, which is created for the output anyway
+        metadata.absolute().parent.mkdir(parents=True, exist_ok=True)
     if opts.verify_diagnostics:
         return diagnostics_check.verify_chunks(chunks, name, lambda c: process_chunk(c, name, opts))
     outputs, stage_dumps, graphs = [], [], []

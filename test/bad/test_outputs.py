@@ -30,3 +30,36 @@ def test_emit_llvm_onto_a_directory(workdir):
     (workdir / "ok-arts.ll").mkdir()
     r = run("carts", "execute", "--emit-llvm", "ok.c", cwd=workdir)
     expect_error(r, "cannot write output: it is a directory", location=r"ok-arts\.ll")
+
+
+SEQUENTIAL_MLIR = """func.func @f(%a: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  scf.for %i = %c0 to %c32 step %c1 {
+    %x = memref.load %a[%i] : memref<32xf32>
+    memref.store %x, %a[%i] : memref<32xf32>
+  }
+  return
+}
+"""
+
+
+def test_collect_metadata_writes_beside_the_output_not_into_the_current_directory(workdir):
+    (workdir / "here").mkdir()
+    (workdir / "s.mlir").write_text(SEQUENTIAL_MLIR)
+    r = run("carts", "run", "../s.mlir", "--collect-metadata", "-o", "../out/s.out.mlir",
+            cwd=workdir / "here")
+    assert r.code == 0, r.stderr
+    expect_only(workdir / "here")
+    expect_only(workdir / "out", "s.out.mlir", ".carts-metadata.json")
+    assert '"loops"' in (workdir / "out" / ".carts-metadata.json").read_text()
+
+
+def test_a_metadata_file_that_is_a_directory(workdir):
+    (workdir / "s.mlir").write_text(SEQUENTIAL_MLIR)
+    (workdir / "facts").mkdir()
+    r = run("carts", "run", "s.mlir", "--collect-metadata", "--metadata-file", "facts",
+            "-o", "s.out.mlir", cwd=workdir)
+    expect_error(r, "cannot use as the metadata file: it is a directory", location="facts")
+    expect_only(workdir, "s.mlir")
