@@ -110,7 +110,8 @@ typedef void (*artsEdt_t)(uint32_t paramc, uint64_t *paramv, uint32_t depc, arts
 /* GUIDs */
 ARTS_API artsGuid_t artsReserveGuidRoute(uint32_t type, uint32_t route);
 
-/* Datablocks */
+/* Datablocks. artsDbCreateWithGuid returns NULL on another node's route, and, as malloc
+   does, when there is no memory for it: such a datablock may only be destroyed. */
 ARTS_API void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes);
 ARTS_API artsGuid_t artsDbCreateRemote(uint32_t route, uint64_t bytes, uint32_t mode);
 ARTS_API void artsDbDestroy(artsGuid_t guid);

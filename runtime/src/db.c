@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { DB_RESERVED, DB_CREATED, DB_DESTROYED } db_state;
+/* DB_FAILED: its creation found no memory; the program got NULL, as from malloc, and may
+   only destroy it (free(NULL)). Both states past DB_CREATED refuse every use. */
+typedef enum { DB_RESERVED, DB_CREATED, DB_DESTROYED, DB_FAILED } db_state;
 
 /* A request waiting on the datablock: a local task's slot, a remote task's slot, or a get
    (artsGetFromDbEpoch) from this node or another one. */
@@ -96,7 +98,11 @@ rt_db *rt_db_get(artsGuid_t guid, const char *api) {
 
 static RT_NORETURN void destroyed(rt_db *d, const char *api) {
   artsGuid_t guid = d->hdr.guid;
+  int failed = d->state == DB_FAILED;
   rt_lock_release(&d->lock);
+  if (failed)
+    rt_fatal(guid, "%s: the datablock was never allocated (out of memory; its creation "
+                   "returned NULL)", api);
   rt_fatal(guid, "%s: the datablock was destroyed", api);
 }
 
@@ -208,7 +214,7 @@ static rt_request *new_request(rt_db *d, req_kind kind, uint32_t mode) {
 /* Join the generation being served, or queue behind the others. */
 static void enqueue(rt_db *d, rt_request *r, const char *api) {
   rt_lock_acquire(&d->lock);
-  if (RT_UNLIKELY(d->state == DB_DESTROYED))
+  if (RT_UNLIKELY(d->state >= DB_DESTROYED))
     destroyed(d, api);
   if (d->state == DB_CREATED && !d->head && joins_generation(d, r->mode)) {
     d->holders++;
@@ -348,7 +354,7 @@ void artsGetFromDbEpoch(void *dst, artsGuid_t epoch, artsGuid_t db, uint32_t off
 
 void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot) {
   rt_lock_acquire(&d->lock);
-  if (RT_UNLIKELY(d->state == DB_DESTROYED))
+  if (RT_UNLIKELY(d->state >= DB_DESTROYED))
     destroyed(d, "artsSignalEdt");
   if (d->state == DB_CREATED) {
     void *payload = d->payload;
@@ -404,14 +410,21 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
   rt_db *d = rt_db_get(guid, api);
   rt_lock_acquire(&d->lock);
   if (RT_UNLIKELY(d->state != DB_RESERVED)) {
-    int was_destroyed = d->state == DB_DESTROYED;
+    int was_destroyed = d->state >= DB_DESTROYED;
     rt_lock_release(&d->lock);
     rt_fatal(guid, "%s: the datablock %s", api, was_destroyed ? "was destroyed" : "already exists");
   }
   void *payload = calloc(1, bytes ? bytes : 1);
   if (!payload) {
+    if (d->puts || d->signals) {
+      rt_lock_release(&d->lock);
+      rt_fatal(guid, "%s: out of memory for %llu bytes, and tasks or puts wait for it", api,
+               (unsigned long long)bytes);
+    }
+    /* As malloc: the program's own check of the pointer decides what happens next. */
+    d->state = DB_FAILED;
     rt_lock_release(&d->lock);
-    rt_fatal(guid, "%s: out of memory for %llu bytes", api, (unsigned long long)bytes);
+    return NULL;
   }
   d->payload = payload;
   d->bytes = bytes;
@@ -472,6 +485,11 @@ void artsDbDestroy(artsGuid_t guid) {
   rt_lock_acquire(&d->lock);
   if (d->state == DB_DESTROYED)
     destroyed(d, api);
+  if (d->state == DB_FAILED) { /* free(NULL) */
+    d->state = DB_DESTROYED;
+    rt_lock_release(&d->lock);
+    return;
+  }
   if (d->head || d->signals || d->puts) {
     rt_lock_release(&d->lock);
     rt_fatal(guid, "%s: tasks or puts are still waiting for the datablock", api);
@@ -490,7 +508,7 @@ void rt_db_put(artsGuid_t db, rt_epoch *e, uint32_t offset, const void *src, uin
   static const char api[] = "artsPutInDbEpoch";
   rt_db *d = rt_db_get(db, api);
   rt_lock_acquire(&d->lock);
-  if (d->state == DB_DESTROYED)
+  if (d->state >= DB_DESTROYED)
     destroyed(d, api);
   if (d->state == DB_CREATED) {
     apply_put(d, src, offset, bytes);

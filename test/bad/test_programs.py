@@ -100,3 +100,41 @@ def _runs_program(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         pass
     return False
+
+
+# 2^60 bytes: more than any x86-64 or AArch64 address space, so malloc fails everywhere.
+NO_MEMORY = """\
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  long n = 1L << 57;
+  double *a = malloc(n * sizeof(double));
+  if (a == NULL) {
+    fprintf(stderr, "no memory for %ld doubles\\n", n);
+    return 3;
+  }
+#pragma omp parallel for
+  for (long i = 0; i < n; i++)
+    a[i] = i;
+  printf("%f\\n", a[5]);
+  free(a);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("mode", [[], ["--threads", "2"]])
+def test_a_failing_malloc_reaches_the_programs_own_check(workdir, mode):
+    (workdir / "p.c").write_text(NO_MEMORY)
+    ours = run("carts", "execute", *mode, "p.c", cwd=workdir)
+    subprocess.run(["cc", "-fopenmp", "-O1", "p.c", "-o", "p-omp"], cwd=workdir, check=True)
+    theirs = run(str(workdir / "p-omp"), cwd=workdir)
+    assert (ours.code, ours.stdout, ours.stderr) == (3, "", "no memory for 144115188075855872 doubles\n")
+    assert (theirs.code, theirs.stdout, theirs.stderr) == (ours.code, ours.stdout, ours.stderr)
+
+
+def test_a_datablock_that_was_never_allocated_is_named_when_used(workdir):
+    (workdir / "p.c").write_text(NO_MEMORY.replace("if (a == NULL)", "if (0)"))
+    r = run("carts", "execute", "p.c", cwd=workdir)
+    assert "Traceback" not in r.stderr and r.code not in (0, 3) and r.code > 0, r
+    assert "the datablock was never allocated (out of memory" in r.stderr, r.stderr
