@@ -29,6 +29,7 @@ writes the LLVM IR to ``<name>-arts.ll`` (``<name>-seq.ll`` with ``--no-arts``).
 
 from __future__ import annotations
 
+import signal
 import sys
 import tempfile
 import time
@@ -250,18 +251,36 @@ def execute_main(argv: list[str]) -> int:
 
 
 def _run_on_nodes(opts: ExecuteOptions, llvm_ir: str) -> int:
-    from .nodes import NodeCluster, format_stats
+    from .nodes import NodeCluster, NodeFailure, format_stats
 
-    with NodeCluster(opts.nodes, opts.threads, address=opts.ray_address) as cluster:
-        run = cluster.run(llvm_ir, [opts.source, *opts.program_args], opts.opt_level)
+    try:
+        with NodeCluster(opts.nodes, opts.threads, address=opts.ray_address) as cluster:
+            run = cluster.run(llvm_ir, [opts.source, *opts.program_args], opts.opt_level)
+    except NodeFailure as failure:
+        if failure.signal is None:
+            raise
+        # As on one node: what the program wrote before, then the signal that ended it
+        prefix = "" if failure.node == 0 else f"[node {failure.node}] "
+        for text, stream in ((failure.stdout, sys.stdout), (failure.stderr, sys.stderr)):
+            _write_prefixed(text, prefix, stream)
+        sys.stdout.flush()
+        print(f"{opts.source}: error: the program was killed by "
+              f"{signal.Signals(failure.signal).name} ({signal.strsignal(failure.signal)}) "
+              f"on node {failure.node}", file=sys.stderr)
+        return 128 + failure.signal
     for node in run.nodes:
         prefix = "" if node.node == 0 else f"[node {node.node}] "
         for text, stream in ((node.stdout, sys.stdout), (node.stderr, sys.stderr)):
-            if text:
-                stream.write("".join(prefix + line for line in text.splitlines(keepends=True)))
-                if not text.endswith("\n"):
-                    stream.write("\n")
+            _write_prefixed(text, prefix, stream)
     sys.stdout.flush()
     if opts.stats:
         print(format_stats(run), file=sys.stderr)
     return run.code
+
+
+def _write_prefixed(text: str, prefix: str, stream) -> None:
+    """A node's output, each line led by ``prefix``, ending with a newline."""
+    if text:
+        stream.write("".join(prefix + line for line in text.splitlines(keepends=True)))
+        if not text.endswith("\n"):
+            stream.write("\n")

@@ -24,6 +24,7 @@ import ctypes
 import logging
 import os
 import re
+import signal
 import sys
 import tempfile
 import threading
@@ -47,7 +48,47 @@ SMALL_BATCH = 64 * 1024
 
 
 class NodeFailure(CartsError):
-    """A node actor died or did not stop: the run is over."""
+    """A node actor died or did not stop: the run is over. When the program killed its
+    node with a signal, ``node``, ``signal`` and the output it wrote before (``stdout``,
+    ``stderr``) say so."""
+
+    def __init__(self, message: str, *, node: int | None = None, signal: int | None = None,
+                 stdout: str = "", stderr: str = ""):
+        super().__init__(message)
+        self.node = node
+        self.signal = signal
+        self.stdout = stdout
+        self.stderr = stderr
+
+
+#: What a node's stderr shows when a signal ends it: Ray's failure handler names the
+#: signal, Python's faulthandler describes it.
+_SIGNAL_LINE = re.compile(r"^\*\*\* (SIG[A-Z]+) received", re.M)
+_FAULTHANDLER_LINE = re.compile(r"^Fatal Python error: (.+?)\s*$", re.M)
+_FAULTHANDLER_SIGNALS = {"Segmentation fault": "SIGSEGV", "Aborted": "SIGABRT",
+                         "Floating-point exception": "SIGFPE", "Floating point exception": "SIGFPE",
+                         "Bus error": "SIGBUS", "Illegal instruction": "SIGILL"}
+
+
+def _crash_signal(stderr: str) -> tuple[int | None, str]:
+    """(signal number, the program's own stderr before the crash report) of a node's log."""
+    starts, number = [], None
+    match = _SIGNAL_LINE.search(stderr)
+    if match and match.group(1) in signal.Signals.__members__:
+        number = int(signal.Signals[match.group(1)])
+        starts.append(match.start())
+    match = _FAULTHANDLER_LINE.search(stderr)
+    if match:
+        name = _FAULTHANDLER_SIGNALS.get(match.group(1))
+        if number is None and name:
+            number = int(signal.Signals[name])
+        starts.append(match.start())
+    if number is None:
+        return None, stderr
+    head = stderr[: min(starts)]
+    # Ray's own log lines ("[2026-... E pid tid] ...") that precede its report
+    lines = [l for l in head.splitlines(keepends=True) if not re.match(r"^\[\d{4}-\d\d-\d\d ", l)]
+    return number, "".join(lines)
 
 
 @dataclass
@@ -333,6 +374,7 @@ class NodeCluster:
                 else:  # a new local instance, even if another one runs on this machine
                     ray.init(address="local", num_cpus=max(2, os.cpu_count() or 1), **options)
                 self.owns_ray = True
+                self._hold_ray_reports()
             self._start_actors(address is not None if distinct_nodes is None else distinct_nodes)
         except CartsError:
             self.close()
@@ -341,6 +383,31 @@ class NodeCluster:
             self.close()
             raise CartsError(f"cannot start {nodes} node actors on Ray: "
                              f"{str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__}") from None
+
+    def _hold_ray_reports(self) -> None:
+        """Ray's driver prints the errors its raylets report (a worker that died, with advice
+        about the OOM killer) on this process's stdout, amid the program's output. A dead
+        node is reported here, as a NodeFailure; Ray's words are kept in ``ray_reports``."""
+        from ray._private import worker
+
+        self.ray_reports: list[str] = []
+        self._ray_printer = worker.print_to_stdstream
+
+        def keep(data, ignore_prefix=False):
+            if data.get("pid") == "raylet":
+                self.ray_reports.extend(data.get("lines", []))
+            else:
+                self._ray_printer(data, ignore_prefix)
+
+        worker.print_to_stdstream = keep
+
+    def _release_ray_reports(self) -> None:
+        printer = getattr(self, "_ray_printer", None)
+        if printer is not None:
+            from ray._private import worker
+
+            worker.print_to_stdstream = printer
+            self._ray_printer = None
 
     def _start_actors(self, distinct: bool) -> None:
         ray = self.ray
@@ -399,28 +466,32 @@ class NodeCluster:
                 raise CartsError(cause.message) from None
             raise NodeFailure(f"node {node} failed to {what}: {_first_line(err)}") from None
         except self.ray.exceptions.RayError as err:
-            raise NodeFailure(self._death_message(node, what, err)) from None
+            raise self._death(node, what, err) from None
 
-    def _death_message(self, node: int, what: str, err: Exception) -> str:
-        message = f"node {node} (Ray actor, pid {self._pid(node)}) died during {what}"
-        detail = self._node_stderr(node)
+    def _death(self, node: int, what: str, err: Exception) -> NodeFailure:
+        who = f"node {node} (Ray actor, pid {self._pid(node)})"
+        stderr = self._node_log(node, "err")
+        number, program_stderr = _crash_signal(stderr)
+        if number is not None:
+            return NodeFailure(f"{who} was killed by {signal.Signals(number).name} "
+                               f"({signal.strsignal(number)}) during {what}", node=node,
+                               signal=number, stdout=self._node_log(node, "out"),
+                               stderr=program_stderr)
+        detail = "\n".join(stderr.strip().splitlines()[-5:])
         if detail:
-            message += f"; its last output:\n{detail}"
-        else:
-            message += f" ({_first_line(err)})"
-        return message
+            return NodeFailure(f"{who} died during {what}; its last output:\n{detail}", node=node)
+        return NodeFailure(f"{who} died during {what} ({_first_line(err)})", node=node)
 
     def _pid(self, node: int) -> str:
         pids = getattr(self, "pids", None)
         return str(pids[node]) if pids and pids[node] else "?"
 
-    def _node_stderr(self, node: int) -> str:
-        path = Path(self.log_dir) / f"node{node}.err"
+    def _node_log(self, node: int, stream: str) -> str:
+        """What node ``node`` has written to its ``out`` or ``err`` file in this run."""
         try:
-            lines = path.read_text(errors="replace").strip().splitlines()
+            return (Path(self.log_dir) / f"node{node}.{stream}").read_text(errors="replace")
         except OSError:
             return ""
-        return "\n".join(lines[-5:])
 
     def run(self, llvm_ir: str, argv: list[str], opt_level: int = 3,
             timeout: float | None = None, threads: int | None = None) -> ClusterRun:
@@ -461,6 +532,7 @@ class NodeCluster:
         if self.owns_ray and ray.is_initialized():
             ray.shutdown()
             self.owns_ray = False
+        self._release_ray_reports()
         for path in Path(self.log_dir).glob("*"):
             path.unlink(missing_ok=True)
         try:
