@@ -63,3 +63,12 @@ def test_a_metadata_file_that_is_a_directory(workdir):
             "-o", "s.out.mlir", cwd=workdir)
     expect_error(r, "cannot use as the metadata file: it is a directory", location="facts")
     expect_only(workdir, "s.mlir")
+
+
+def test_emit_llvm_leaves_nothing_when_the_native_link_fails_after_the_jit(workdir):
+    # the link of ./ok_arts is the last step, after the LLVM IR exists and was JIT-compiled
+    (workdir / "ok.c").write_text(C)
+    r = run("carts", "execute", "-O3", "--emit-llvm", "ok.c", cwd=workdir,
+            env={"CC": "cc -Wl,--no-such-linker-flag"})
+    expect_error(r, "linking ok_arts failed: .*ld returned 1")
+    expect_only(workdir, "ok.c")
