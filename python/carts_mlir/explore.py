@@ -7,7 +7,7 @@
     >>> c.diff("openmp-to-arts", "create-dbs")      # a unified diff; HTML in a notebook
     >>> c                                           # every stage, unchanged ones collapsed
 
-    >>> c.decisions("db_partitioning")                 # one row per decision (a DataFrame)
+    >>> c.decisions("db-partitioning")                 # one row per decision (a DataFrame)
     >>> c.graph("epochs")                               # tasks, datablocks, epochs: SVG
     >>> run = explore.run("...c", threads=2, ...)       # stdout, checksum, kernel times
     >>> explore.scaling("...c", threads=[1, 2]).plot()  # ours against OpenMP
@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ir, runs, taskgraph
+from . import ir, pipeline, runs, taskgraph
 from .tables import as_table
 from .errors import CartsError
 from .execute import arts_stages
@@ -125,6 +125,8 @@ class Compilation:
         ``channel``: a pandas DataFrame when pandas is installed, else a list of dicts. Each
         row has the stage, the channel, the location (file, line, col), the decision's
         text, its ``key=value`` facts as columns, and the reason in its last parentheses."""
+        if channel is not None:
+            channel = pipeline.channel_name(channel)
         rows = []
         for s in self.stages:
             if stage is not None and s.name != stage:

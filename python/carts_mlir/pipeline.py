@@ -80,14 +80,27 @@ STAGE_BY_NAME: dict[str, Stage] = {stage.name: stage for stage in STAGES}
 
 DEBUG_CHANNELS: tuple[str, ...] = (
     "canonicalize-memrefs", "collect-metadata", "openmp-to-arts", "create-dbs", "db",
-    "concurrency", "tasks", "for_lowering", "db_partitioning", "epochs", "host_sync",
+    "concurrency", "tasks", "for-lowering", "db-partitioning", "epochs", "host-sync",
     "db-lowering", "edt-lowering", "epoch-lowering", "arts-to-llvm")
-"""The ``--debug-only`` channels the passes print on (``all`` turns every one on)."""
+"""The ``--debug-only`` channels the passes print on (``all`` turns every one on). A
+channel is named like its pass, in lower case with hyphens."""
+
+CHANNEL_ALIASES: dict[str, str] = {
+    "for_lowering": "for-lowering", "db_partitioning": "db-partitioning",
+    "host_sync": "host-sync"}
+"""Names the channels had in CARTS (and in this project's first examples), still accepted."""
+
+
+def channel_name(name: str) -> str:
+    """The channel ``name`` (or its old spelling) stands for."""
+    return CHANNEL_ALIASES.get(name, name)
 
 
 def debug_channels(names: list[str]) -> list[str]:
-    """``names`` if each is a channel (or ``all``); an unknown one is an error, since a typo
-    would otherwise print nothing and look like a pass that decided nothing."""
+    """``names`` as channels (old spellings mapped) if each is one (or ``all``); an unknown
+    one is an error, since a typo would otherwise print nothing and look like a pass that
+    decided nothing."""
+    names = [channel_name(n) for n in names]
     for name in names:
         if name != "all" and name not in DEBUG_CHANNELS:
             raise CartsError(f"unknown debug channel '{name}' "

@@ -93,7 +93,7 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
           << (pinned ? " on node 0: " + why : std::string()) << "\n";
       // The placement for-lowering will apply, reported where the loops still stand.
       edt.getBody().walk([&](ForOp loop) {
-        CARTS_DEBUG("for_lowering", loop)
+        CARTS_DEBUG("for-lowering", loop)
             << "arts.for planned: workers=" << workers << " (" << config.threads
             << " per node x " << config.nodes << " nodes) route(b) = floor(b / ceil(chunks / "
             << config.totalWorkers() << ")) % " << (pinned ? 1 : config.nodes) << " distributed="

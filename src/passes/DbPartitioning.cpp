@@ -258,12 +258,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       coarseWhy = "one node and a task reads every block";
 
     if (!coarseWhy.empty()) {
-      CARTS_DEBUG("db_partitioning", alloc) << "alloc " << blockType << " -> partition=coarse ("
+      CARTS_DEBUG("db-partitioning", alloc) << "alloc " << blockType << " -> partition=coarse ("
                                             << coarseWhy << ")\n";
       for (AcquireFacts &f : acquires)
         if (f.chunkLoop && f.acquire.getMode() != ArtsMode::in) {
           f.acquire.setMode(ArtsMode::concurrent);
-          CARTS_DEBUG("db_partitioning", f.acquire)
+          CARTS_DEBUG("db-partitioning", f.acquire)
               << "acquire mode=concurrent full-range (chunk tasks of one loop share the write)\n";
         }
       return;
@@ -311,7 +311,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                        b.getDictionaryAttr({b.getNamedAttr("nodes", b.getI64IntegerAttr(nodes)),
                                             b.getNamedAttr("workers_per_node",
                                                            b.getI64IntegerAttr(workersPerNode))}));
-    CARTS_DEBUG("db_partitioning", alloc)
+    CARTS_DEBUG("db-partitioning", alloc)
         << "alloc " << blockType << " -> partition=block blocks=ceil(rows / " << workers
         << ") block=" << newBlockType << " distributed=" << (distributed ? "yes" : "no")
         << (distributed ? " owner route(b) = floor(b / chunksPerWorker) % " + std::to_string(nodes)
@@ -332,7 +332,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         // turns. On one node only: across nodes a shared block would travel as copies
         // merged byte by byte, and the owner's queue keeps the writers apart instead.
         f.acquire.setMode(ArtsMode::concurrent);
-        CARTS_DEBUG("db_partitioning", f.acquire)
+        CARTS_DEBUG("db-partitioning", f.acquire)
             << "acquire mode=concurrent: chunks are not aligned with blocks, neighbours share "
                "boundary blocks\n";
       }
@@ -345,7 +345,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                                      blocked.getGuids(), blocked.getPtrs(), ValueRange{}, offsets,
                                      sizes, PartitionModeAttr::get(ab.getContext(), PartitionMode::block),
                                      f.chunked ? nullptr : ab.getUnitAttr());
-      CARTS_DEBUG("db_partitioning", f.acquire)
+      CARTS_DEBUG("db-partitioning", f.acquire)
           << "acquire mode=" << stringifyArtsMode(f.acquire.getMode()) << " partition=block "
           << (f.chunked ? chunkRangeText(f) : "full-range (" + f.why + ")")
           << "\n";

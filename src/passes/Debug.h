@@ -6,7 +6,7 @@
 //   CARTS_DEBUG("db", op) << "partition=block mode=inout\n";
 //   => [db] batchnorm.c:42:5: partition=block mode=inout
 //
-// Channels are switched on from Python (`--debug-only=db,for_lowering`); the
+// Channels are switched on from Python (`--debug-only=db,for-lowering`); the
 // plugin is built without assertions, so LLVM_DEBUG is not an option.
 //
 //===----------------------------------------------------------------------===//

@@ -301,7 +301,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
         }
         user->erase();
       }
-      CARTS_DEBUG("for_lowering", alloca)
+      CARTS_DEBUG("for-lowering", alloca)
           << "per-thread " << alloca.getType() << " used across barriers -> a slot per worker ("
           << type << "), its parts run one task per worker\n";
       alloca.erase();
@@ -462,7 +462,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       lb = zero;
       ub = trips;
       step = one;
-      CARTS_DEBUG("for_lowering", loop) << "arts.for collapse(2): chunks over both loops' "
+      CARTS_DEBUG("for-lowering", loop) << "arts.for collapse(2): chunks over both loops' "
                                            "iterations (outer trips x inner trips)\n";
     } else {
       collapsed = nullptr;
@@ -505,7 +505,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value chunks = ceilDivIndex(b, loc, trips, chunkSize);
     Value stride = arith::MulIOp::create(b, loc, chunkSize, step);
 
-    CARTS_DEBUG("for_lowering", loop)
+    CARTS_DEBUG("for-lowering", loop)
         << "arts.for -> one task per chunk: chunk=" << how << " workers=" << p.workers
         << " (" << p.workersPerNode << " per node x " << p.nodes << " nodes) route(b) = floor(b / "
         << "ceil(chunks / " << p.nodes * p.workersPerNode << ")) % " << p.nodes
@@ -765,7 +765,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       if (bad.wasInterrupted())
         return failure();
     }
-    CARTS_DEBUG("for_lowering", part.front())
+    CARTS_DEBUG("for-lowering", part.front())
         << "parallel part -> one task per worker: workers=" << p.workers << " route(w) = floor(w / "
         << "ceil(workers / " << p.nodes * p.workersPerNode << ")) % " << p.nodes
         << " (writes shared as concurrent)\n";

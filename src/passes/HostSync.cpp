@@ -63,7 +63,7 @@ namespace mlir::arts {
 using namespace mlir;
 using namespace mlir::arts;
 
-static constexpr llvm::StringLiteral kChannel = "host_sync";
+static constexpr llvm::StringLiteral kChannel = "host-sync";
 
 namespace {
 

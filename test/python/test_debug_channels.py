@@ -18,3 +18,12 @@ def test_the_listed_channels_are_the_printed_ones():
             printed.add(literal or constant)
     assert printed and set(DEBUG_CHANNELS) == printed
     assert len(DEBUG_CHANNELS) == len(set(DEBUG_CHANNELS))
+
+
+def test_channels_follow_one_convention_and_old_spellings_still_work():
+    from carts_mlir.pipeline import CHANNEL_ALIASES, debug_channels
+
+    assert all(re.fullmatch(r"[a-z]+(-[a-z]+)*", name) for name in DEBUG_CHANNELS)
+    assert set(CHANNEL_ALIASES.values()) <= set(DEBUG_CHANNELS)
+    assert debug_channels(["db", "db_partitioning", "for_lowering", "host_sync"]) == \
+        ["db", "db-partitioning", "for-lowering", "host-sync"]

@@ -54,17 +54,19 @@ def test_decisions_of_a_channel_as_a_table():
     import pandas
 
     c = explore.compile_source(PROGRAM, name="sum.c", threads=2)
-    table = c.decisions("for_lowering")
+    table = c.decisions("for-lowering")
     assert isinstance(table, pandas.DataFrame) and len(table) > 0
-    assert set(table["channel"]) == {"for_lowering"}
+    assert set(table["channel"]) == {"for-lowering"}
     assert set(table["file"]) == {"sum.c"} and (table["line"] == 5).any()  # the pragma
     # key=value facts become columns: the loop's worker count
     assert "workers" in table.columns and "2" in set(table["workers"].dropna())
     every = c.decisions()
-    assert {"create-dbs", "db_partitioning", "epochs"} <= set(every["channel"])
+    assert {"create-dbs", "db-partitioning", "epochs"} <= set(every["channel"])
     assert set(c.decisions(stage="create-dbs")["stage"]) == {"create-dbs"}
     with pytest.raises(KeyError, match="channels:"):
         c.decisions("no-such-channel")
+    # CARTS's spelling of a channel names the same one
+    assert c.decisions("for_lowering").equals(table)
 
 
 def test_decisions_without_pandas_are_records(monkeypatch):
@@ -79,15 +81,15 @@ def test_decisions_without_pandas_are_records(monkeypatch):
 
     c = explore.compile_source(PROGRAM, name="sum.c", threads=2)
     monkeypatch.setattr(builtins, "__import__", no_pandas)
-    rows = c.decisions("for_lowering")
-    assert isinstance(rows, list) and rows and rows[0]["channel"] == "for_lowering"
+    rows = c.decisions("for-lowering")
+    assert isinstance(rows, list) and rows and rows[0]["channel"] == "for-lowering"
 
 
 def test_parse_decisions_reads_location_facts_and_reason():
     rows = explore.parse_decisions(
-        "[db_partitioning] a.c:3:7: alloc memref<8xf32> -> partition=block (every access is chunked)\n"
+        "[db-partitioning] a.c:3:7: alloc memref<8xf32> -> partition=block (every access is chunked)\n"
         "noise\n[epochs] 2 epochs\n")
-    assert rows[0] == {"stage": "", "channel": "db_partitioning", "file": "a.c", "line": 3,
+    assert rows[0] == {"stage": "", "channel": "db-partitioning", "file": "a.c", "line": 3,
                        "col": 7, "decision": "alloc memref<8xf32> -> partition=block "
                        "(every access is chunked)", "reason": "every access is chunked",
                        "partition": "block"}

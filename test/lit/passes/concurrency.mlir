@@ -40,8 +40,8 @@ func.func @f(%n: index) {
 // DEBUG: [concurrency] {{.*}}input.mlir:5:3: parallel task workers=4 threads=2 nodes=2 internode (config: {{.*}}two-nodes.cfg)
 // BAD: error: {{.*}}bad.cfg:2: 'threads' must be a positive integer, got 'many'
 // The placement for-lowering will apply is reported on its channel while the loop is arts.for.
-// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=for_lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=PLAN
-// PLAN: [for_lowering] {{.*}}input.mlir:6:5: arts.for planned: workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2 distributed=candidate
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=for-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=PLAN
+// PLAN: [for-lowering] {{.*}}input.mlir:6:5: arts.for planned: workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2 distributed=candidate
 
 // A task that loads a pointer out of a datablock and dereferences it stays on node 0: the
 // address means nothing in another node's process. So does one using a mutable global
@@ -50,9 +50,9 @@ func.func @f(%n: index) {
 // GLOBAL: [concurrency] {{.*}}global.mlir:6:3: {{.*}} intranode (config: {{.*}}) on node 0: it uses the global variable @mark
 // GLOBAL: [concurrency] {{.*}}global.mlir:12:3: {{.*}} internode (config: {{.*}})
 // GLOBAL-NOT: on node 0
-// RUN: carts-opt %t/pointer.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency,for_lowering 2>&1 | FileCheck %s --check-prefix=PTR
+// RUN: carts-opt %t/pointer.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency,for-lowering 2>&1 | FileCheck %s --check-prefix=PTR
 // PTR: [concurrency] {{.*}}pointer.mlir:7:3: parallel task workers=4 threads=2 nodes=2 intranode (config: {{.*}}) on node 0: it dereferences a pointer held in a datablock
-// PTR: [for_lowering] {{.*}}pointer.mlir:10:5: arts.for planned: {{.*}} % 1 distributed=no (node 0's memory: node 0)
+// PTR: [for-lowering] {{.*}}pointer.mlir:10:5: arts.for planned: {{.*}} % 1 distributed=no (node 0's memory: node 0)
 // PTR: arts.edt <parallel> <intranode> route(%{{.*}}) {{.*}}attributes {workers = 4 : i64}
 
 //--- pointer.mlir

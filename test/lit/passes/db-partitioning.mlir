@@ -13,7 +13,7 @@
 // the owner's queue hands it to one writer at a time. On one node, an array that some task
 // reads whole stays one datablock: per-block dependences would cost more than they free.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning,canonicalize,cse)' | FileCheck %s
-// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning)' --debug-only=db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning)' --debug-only=db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // Jacobi's read of 18 rows by 4 workers (B = 5 rows, 4 blocks) in a launcher of chunks
 // [1 + 4k, min(5 + 4k, 17)): rows [lo - 1, hi] (lo - 1 folds to 4k), clamped to blocks [0, 3].
@@ -66,11 +66,11 @@
 // CHECK-NOT: arith.divui
 // CHECK-NOT: arith.remui
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
-// DEBUG: [db_partitioning] {{.*}}db-partitioning.mlir:[[#]]:14: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [db-partitioning] {{.*}}db-partitioning.mlir:[[#]]:14: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @halo_launcher() {
   %c0 = arith.constant 0 : index
@@ -133,10 +133,10 @@ func.func @halo_launcher() {
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
 // CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
 // CHECK: arts.db_acquire <concurrent> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
-// DEBUG: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [db-partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @halo_chunk_values() {
   %c0 = arith.constant 0 : index
@@ -183,9 +183,9 @@ func.func @halo_chunk_values() {
 // CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <coarse>
 // CHECK: arts.db_acquire <in> ({{.*}}) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<18x16xf32>>) : memref<?xi64>, memref<?xmemref<18x16xf32>>
-// DEBUG: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DEBUG: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @shifted_narrow_write() {
   %c0 = arith.constant 0 : index
@@ -236,7 +236,7 @@ func.func @shifted_narrow_write() {
 // CHECK-NEXT: arith.remui %[[UP]]
 // CHECK-NEXT: arts.db_ref
 // CHECK-NEXT: memref.load
-// DEBUG: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +0] of its chunk
+// DEBUG: [db-partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +0] of its chunk
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @guarded_halo_read() {
   %c0 = arith.constant 0 : index
@@ -293,10 +293,10 @@ func.func @guarded_halo_read() {
 // CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
 // CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
 // CHECK: arts.edt <task> <internode>
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @distributed_halo_read() {
   %c0 = arith.constant 0 : index
@@ -349,10 +349,10 @@ func.func @distributed_halo_read() {
 // CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block>
 // CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
 // CHECK: arts.db_acquire <out> (%[[GB]], %[[PB]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @aligned_chunk_write() {
   %c0 = arith.constant 0 : index
@@ -399,11 +399,11 @@ func.func @aligned_chunk_write() {
 // CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block>
 // CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : {{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
 // CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : {{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @raised_chunk_write() {
   %c0 = arith.constant 0 : index
@@ -453,10 +453,10 @@ func.func @raised_chunk_write() {
 // CHECK: arts.epoch {
 // CHECK-NEXT: arts.db_acquire <in> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<16x16xf32>>) : memref<?xi64>, memref<?xmemref<16x16xf32>>
 // CHECK-NEXT: arts.db_acquire <out> (%[[GC]], %[[PC]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=coarse (one node and a task reads every block)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=coarse (one node and a task reads every block)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @one_node_whole_read() {
   %c0 = arith.constant 0 : index
@@ -520,11 +520,11 @@ func.func @one_node_whole_read() {
 // CHECK: arts.epoch {
 // CHECK-NEXT: arts.db_acquire <in> (%[[GB]], %[[PB]] : {{.*}}) partition(<block>) {full_range}
 // CHECK-NEXT: arts.db_acquire <out> (%[[GC]], %[[PC]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
-// DEBUG: [db_partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @two_node_whole_read() {
   %c0 = arith.constant 0 : index

@@ -3,7 +3,7 @@
 // indexed by the worker; every part that uses it runs one task per worker, so the loop's
 // chunks are the threads and each worker reads back what it wrote.
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,canonicalize,cse)' | FileCheck %s
-// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering)' --debug-only=for_lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering)' --debug-only=for-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // DEBUG: per-thread memref<f64> used across barriers -> a slot per worker (memref<2xf64>), its parts run one task per worker
 // CHECK-LABEL: func.func @partial_max

@@ -14,7 +14,7 @@
 // loop (its body a single `arts.collapsed` scf.for) with no requested chunk and no reduction
 // chunks the product of both loops' iterations.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering{min-chunk-ops=4096},arts-db-partitioning,canonicalize,cse)' | FileCheck %s
-// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering{min-chunk-ops=4096},arts-db-partitioning)' --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering{min-chunk-ops=4096},arts-db-partitioning)' --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // Two nodes of 2 threads, internode loops: chunk tasks are routed by
 // route(b) = floor(b / ceil(chunks / 4)) % 2 and the written array is split into blocks of
@@ -141,27 +141,27 @@
 
 // Every loop of this module, light (@rows, @small_rows_over_nodes) or heavy, takes the static
 // share with no `at least`.
-// DEBUG: [for_lowering] {{.*}}for-lowering.mlir:[[#]]:5: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG: [for-lowering] {{.*}}for-lowering.mlir:[[#]]:5: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // @rows
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @static_rows
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @heavy_rows
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @small_rows_over_nodes
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @interior_rows
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @rows(%n: index, %m: index) {
   %c0 = arith.constant 0 : index
@@ -454,36 +454,36 @@ func.func @interior_rows() {
 // CHECK-NEXT: } {arts.collapsed}
 // CHECK-NEXT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
 
-// DEBUG: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
+// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
 // @collapsed_grid, then @collapsed_chunked and @collapsed_reduction without the collapse line.
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 1024 iterations (about 4 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=requested chunk (at most 16 per worker) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
-// DEBUG-NEXT: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 11 iterations (about 386 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=1
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 1024 iterations (about 4 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=requested chunk (at most 16 per worker) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 11 iterations (about 386 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=1
 // @rows_one_node
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 // @small_rows
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 // @many_small_rows
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<1000x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<1000x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @collapsed_grid
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // @collapsed_chunked
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 // @collapsed_reduction: its partial sums
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<?xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @rows_one_node(%n: index, %m: index) {
   %c0 = arith.constant 0 : index
@@ -661,9 +661,9 @@ func.func @collapsed_reduction(%n: index, %m: index) {
 // CHECK-NEXT: arts.edt <task> <intranode> route(%[[TROUTE]])
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
 
-// DEBUG: [for_lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
-// DEBUG-NEXT: [db_partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x16xf32> distributed=no (no internode task uses it)
-// DEBUG-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x16xf32> distributed=no (no internode task uses it)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @small_rows_intranode() {
   %c0 = arith.constant 0 : index

@@ -8,7 +8,7 @@
 // nothing; with one node nothing happens.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync)' | carts-opt --split-input-file | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync,arts-host-sync)' | FileCheck %s
-// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync)' --debug-only=host_sync 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-host-sync)' --debug-only=host-sync 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // Host init, an epoch reading the datablock, an epoch writing it, a host checksum: one flush
 // before the first epoch (the second finds nothing new to flush), one fetch before the
@@ -35,7 +35,7 @@ func.func @init_compute_check(%v: f32) -> f32 {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %r = arith.constant 0 : i32
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#ALLOC:@LINE+1]]:12: {{.*}}
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[#ALLOC:@LINE+1]]:12: {{.*}}
   %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
       {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
       : memref<?xi64>, memref<?xmemref<?x8xf32>>
@@ -43,7 +43,7 @@ func.func @init_compute_check(%v: f32) -> f32 {
     %blk = arts.db_ref %p[%b] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
     memref.store %v, %blk[%c0, %c0] : memref<?x8xf32>
   }
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:9: flush {{.*}}host-sync.mlir:[[#ALLOC]]:12 before epoch
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[@LINE+1]]:9: flush {{.*}}host-sync.mlir:[[#ALLOC]]:12 before epoch
   %e0 = arts.epoch {
     scf.for %b = %c0 to %c2 step %c1 {
       %ag, %ap = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
@@ -65,7 +65,7 @@ func.func @init_compute_check(%v: f32) -> f32 {
     }
   }
   %zero = arith.constant 0.0 : f32
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#ALLOC]]:12 before host access
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#ALLOC]]:12 before host access
   %sum = scf.for %b = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (f32) {
     %inner = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc2 = %acc) -> (f32) {
       %blk = arts.db_ref %p[%b] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
@@ -106,14 +106,14 @@ func.func @time_loop(%v: f32, %steps: index) -> f32 {
   %c4 = arith.constant 4 : index
   %c8 = arith.constant 8 : index
   %r = arith.constant 0 : i32
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#ALLOC:@LINE+1]]:12: {{.*}}
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[#ALLOC:@LINE+1]]:12: {{.*}}
   %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
       {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
       : memref<?xi64>, memref<?xmemref<?x8xf32>>
   %first = arts.db_ref %p[%c0] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
   memref.store %v, %first[%c0, %c0] : memref<?x8xf32>
   scf.for %t = %c0 to %steps step %c1 {
-    // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: flush {{.*}}host-sync.mlir:[[#ALLOC]]:12 before epoch
+    // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: flush {{.*}}host-sync.mlir:[[#ALLOC]]:12 before epoch
     %e = arts.epoch {
       scf.for %b = %c0 to %c2 step %c1 {
         %ag, %ap = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
@@ -125,7 +125,7 @@ func.func @time_loop(%v: f32, %steps: index) -> f32 {
       }
     }
     %blk = arts.db_ref %p[%c1] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
-    // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#ALLOC]]:12 before host access
+    // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#ALLOC]]:12 before host access
     %x = memref.load %blk[%c0, %c0] : memref<?x8xf32>
     %y = arith.addf %x, %v : f32
     memref.store %y, %blk[%c0, %c0] : memref<?x8xf32>
@@ -166,11 +166,11 @@ func.func @hoisted(%v: f32, %steps: index) -> f32 {
   %c8 = arith.constant 8 : index
   %r = arith.constant 0 : i32
   %zero = arith.constant 0.0 : f32
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#W:@LINE+1]]:14: {{.*}}
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[#W:@LINE+1]]:14: {{.*}}
   %wg, %wp = arts.db_alloc <in> <read> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
       {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
       : memref<?xi64>, memref<?xmemref<?x8xf32>>
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#Y:@LINE+1]]:14: {{.*}}
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[#Y:@LINE+1]]:14: {{.*}}
   %yg, %yp = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4, %c8]
       {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
       : memref<?xi64>, memref<?xmemref<?x8xf32>>
@@ -180,7 +180,7 @@ func.func @hoisted(%v: f32, %steps: index) -> f32 {
     %y = arts.db_ref %yp[%b] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
     memref.store %v, %y[%c0, %c0] : memref<?x8xf32>
   }
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:9: flush {{.*}}host-sync.mlir:[[#Y]]:14 before epoch
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[@LINE+1]]:9: flush {{.*}}host-sync.mlir:[[#Y]]:14 before epoch
   %e0 = arts.epoch {
     %ag, %ap = arts.db_acquire <inout> (%yg, %yp : memref<?xi64>, memref<?xmemref<?x8xf32>>)
         : memref<?xi64>, memref<?xmemref<?x8xf32>>
@@ -189,8 +189,8 @@ func.func @hoisted(%v: f32, %steps: index) -> f32 {
       arts.db_release(%view : memref<?xmemref<?x8xf32>>)
     }
   }
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+2]]:10: flush {{.*}}host-sync.mlir:[[#W]]:14 before loop (its first epoch acquiring it)
-  // DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#Y]]:14 before loop (its first host access)
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[@LINE+2]]:10: flush {{.*}}host-sync.mlir:[[#W]]:14 before loop (its first epoch acquiring it)
+  // DEBUG: [host-sync] {{.*}}host-sync.mlir:[[@LINE+1]]:10: fetch {{.*}}host-sync.mlir:[[#Y]]:14 before loop (its first host access)
   %res = scf.for %t = %c0 to %steps step %c1 iter_args(%acc = %zero) -> (f32) {
     %y = arts.db_ref %yp[%c1] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
     %x = memref.load %y[%c0, %c0] : memref<?x8xf32>
@@ -260,7 +260,7 @@ func.func @branch(%cond: i1) -> f32 {
 // One node: every block is the host's own, nothing to sync.
 // CHECK-LABEL: func.func @one_node
 // CHECK-NOT: arts.db_sync
-// DEBUG: [host_sync] {{.*}}: one node: no host sync
+// DEBUG: [host-sync] {{.*}}: one node: no host sync
 module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
 func.func @one_node(%v: f32) {
   %c0 = arith.constant 0 : index
@@ -302,8 +302,8 @@ func.func @one_node(%v: f32) {
 // CHECK: arts.db_acquire <in>
 // CHECK-NOT: arts.db_sync
 // CHECK: return
-// DEBUG: [host_sync] {{.*}}host-sync.mlir:[[#NZ:@LINE+8]]:12: datablock on node 0: host code reads it at 0 and may write it at 2 places
-// DEBUG: [host_sync] {{.*}}host-sync.mlir:[[@LINE+20]]:9: flush {{.*}}host-sync.mlir:[[#NZ]]:12 before epoch (host writes reach the owner's copy: new version)
+// DEBUG: [host-sync] {{.*}}host-sync.mlir:[[#NZ:@LINE+8]]:12: datablock on node 0: host code reads it at 0 and may write it at 2 places
+// DEBUG: [host-sync] {{.*}}host-sync.mlir:[[@LINE+20]]:9: flush {{.*}}host-sync.mlir:[[#NZ]]:12 before epoch (host writes reach the owner's copy: new version)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @node_zero_written(%v: f32, %w: f32) {
   %c0 = arith.constant 0 : index
@@ -343,8 +343,8 @@ func.func @node_zero_written(%v: f32, %w: f32) {
 // CHECK-LABEL: func.func @node_zero_read_only
 // CHECK-NOT: arts.db_sync
 // CHECK: return
-// DEBUG: [host_sync] {{.*}}: datablock on node 0: host code reads it at 1 and may write it at 0 places
-// DEBUG: [host_sync] {{.*}}: 1 datablocks (0 distributed), 0 syncs inserted
+// DEBUG: [host-sync] {{.*}}: datablock on node 0: host code reads it at 1 and may write it at 0 places
+// DEBUG: [host-sync] {{.*}}: 1 datablocks (0 distributed), 0 syncs inserted
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @node_zero_read_only() -> f32 {
   %c0 = arith.constant 0 : index
@@ -430,7 +430,7 @@ func.func @node_zero_loop(%v: f32, %steps: index) {
 // One node, a table on node 0 written between two epochs: nothing to sync either.
 // CHECK-LABEL: func.func @one_node_zero
 // CHECK-NOT: arts.db_sync
-// DEBUG: [host_sync] {{.*}}: one node: no host sync
+// DEBUG: [host-sync] {{.*}}: one node: no host sync
 module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
 func.func @one_node_zero(%v: f32) {
   %c0 = arith.constant 0 : index
@@ -465,7 +465,7 @@ func.func @one_node_zero(%v: f32) {
 // -----
 
 // Several nodes and no datablock at all: nothing to do.
-// DEBUG: [host_sync] {{.*}}: no datablock: no host sync
+// DEBUG: [host-sync] {{.*}}: no datablock: no host sync
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @no_datablock() {
   return

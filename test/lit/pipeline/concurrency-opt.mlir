@@ -13,13 +13,13 @@
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency --debug-only=for_lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=ROUTE
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency-opt | FileCheck %s --check-prefix=OPT --implicit-check-not=arts.for
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency-opt --debug-only=for_lowering,db,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB
-// RUN: env threads=2 nodeCount=1 carts run %t/bn8.mlir --concurrency-opt --debug-only=db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB8
-// RUN: env threads=1 nodeCount=2 carts run %t/bn8.mlir --concurrency-opt --debug-only=for_lowering,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES --implicit-check-not='collapse(2)'
+// RUN: env threads=2 nodeCount=1 carts run %t/bn8.mlir --concurrency-opt --debug-only=db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB8
+// RUN: env threads=1 nodeCount=2 carts run %t/bn8.mlir --concurrency-opt --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES --implicit-check-not='collapse(2)'
 
 // CONC-COUNT-5: arts.for
 // CONC-NOT: arts.edt <task>
 
-// ROUTE-COUNT-5: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for planned: workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1 distributed=no (one node)
+// ROUTE-COUNT-5: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for planned: workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1 distributed=no (one node)
 
 // Every loop's minimum chunk (below) is at least its trip count: each epoch holds one task
 // and no loop over chunks; none of the chunk loops is the static share any more.
@@ -67,32 +67,32 @@
 // Minimum chunks of the mean and variance loops (channels) and of the collapsed normalize,
 // scale and bias loops (image x channel pairs, weighed by one pair's work): ceil(65536 /
 // weight), each above the static share of 4 channels or 8 pairs over 2 workers.
-// DB: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 84 iterations (about 782 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
-// DB-NEXT: [for_lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 64 iterations (about 1039 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:186:1: {{.*}}: chunk=static share ceil(trips/workers), at least 144 iterations (about 458 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:197:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:197:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:206:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for_lowering] {{.*}}batchnorm.c:206:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
+// DB: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 84 iterations (about 782 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
+// DB-NEXT: [for-lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 64 iterations (about 1039 operations each) workers=2
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: {{.*}}: chunk=static share ceil(trips/workers), at least 144 iterations (about 458 operations each) workers=2
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:197:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:197:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:206:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:206:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each) workers=2
 // On one node x stays one datablock: the mean and variance loops read every image of it and
 // the collapsed loops index it by k / 4.
-// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
 // out's image index k / 4 is not the chunk's, so it stays one datablock that the normalize,
 // scale and bias chunks write as `concurrent`.
-// DB-NEXT: [db_partitioning] {{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:206:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:197:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB-NEXT: [db_partitioning] {{.*}}batchnorm.c:186:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db-partitioning] {{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:206:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:197:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // mean and variance are written by channel and read whole by the normalize loop: one
 // datablock each, shared by the writing chunks.
-// DB-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
+// DB-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
+// DB-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 // gamma and beta are read whole by every chunk.
-// DB-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
-// DB-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // The second datablock run reports the final acquires, loop by loop.
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=concurrent partition=coarse
@@ -111,38 +111,38 @@
 // 8 images on one node: the collapsed loops' chunk is all 32 image x channel pairs, whose
 // image k / 4 is not the chunk's, so out stays one datablock written `concurrent`, as
 // in mini. x, mean and variance are read whole, so on one node they stay whole.
-// DB8: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
-// DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:206:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:197:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db_partitioning] {{.*}}batchnorm.c:186:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB8-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB8-NEXT: [db_partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
-// DB8-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DB8: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:206:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:197:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
+// DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
+// DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 
 // 8 images on two nodes (one worker each): the collapsed loops span nodes, so they keep
 // chunking images (no collapse line) and chunk k stays on the node owning block k. Blocks can
 // live on different nodes, so x and out are split by image and mean and variance by channel
 // (their loops chunk it), all distributed; the mean and variance loops read x full-range and
 // normalize reads mean and variance full-range, and every chunked write keeps its own block.
-// NODES-COUNT-5: [for_lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
-// NODES-NEXT: [db_partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db_partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db_partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
-// NODES-NEXT: [db_partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
+// NODES-COUNT-5: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
+// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
+// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
+// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)

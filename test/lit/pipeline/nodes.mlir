@@ -7,7 +7,7 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
 // RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --epochs | FileCheck %s --check-prefix=EPOCHS
-// RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --epochs --debug-only=host_sync 2>&1 >/dev/null | FileCheck %s --check-prefix=SYNC
+// RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --epochs --debug-only=host-sync 2>&1 >/dev/null | FileCheck %s --check-prefix=SYNC
 // RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --pre-lowering | FileCheck %s --check-prefix=LOWERED
 // RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --pre-lowering | FileCheck %s --check-prefix=ROUTES
 // RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --arts-to-llvm | FileCheck %s --check-prefix=LLVM
@@ -30,15 +30,15 @@
 // EPOCHS-NOT: arts.db_sync
 // EPOCHS: return
 
-// SYNC: [host_sync] {{.*}}batchnorm.c:221:16: distributed datablock: host code reads it at 0 and may write it at 1 places
-// SYNC: [host_sync] {{.*}}batchnorm.c:222:18: distributed datablock: host code reads it at 1 and may write it at 0 places
+// SYNC: [host-sync] {{.*}}batchnorm.c:221:16: distributed datablock: host code reads it at 0 and may write it at 1 places
+// SYNC: [host-sync] {{.*}}batchnorm.c:222:18: distributed datablock: host code reads it at 1 and may write it at 0 places
 // gamma and beta stay on node 0; the host writes them before any task acquires them (no other
 // node holds a copy yet), so they need no flush.
-// SYNC: [host_sync] {{.*}}batchnorm.c:225:27: datablock on node 0: host code reads it at 0 and may write it at 1 places
-// SYNC: [host_sync] {{.*}}batchnorm.c:226:26: datablock on node 0: host code reads it at 0 and may write it at 1 places
-// SYNC: [host_sync] {{.*}}batchnorm.c:156:1: flush {{.*}}batchnorm.c:221:16 before epoch
+// SYNC: [host-sync] {{.*}}batchnorm.c:225:27: datablock on node 0: host code reads it at 0 and may write it at 1 places
+// SYNC: [host-sync] {{.*}}batchnorm.c:226:26: datablock on node 0: host code reads it at 0 and may write it at 1 places
+// SYNC: [host-sync] {{.*}}batchnorm.c:156:1: flush {{.*}}batchnorm.c:221:16 before epoch
 // SYNC-NOT: flush
-// SYNC: [host_sync] {{.*}}batchnorm.c:242:3: fetch {{.*}}batchnorm.c:222:18 before host access
+// SYNC: [host-sync] {{.*}}batchnorm.c:242:3: fetch {{.*}}batchnorm.c:222:18 before host access
 // SYNC-NOT: flush
 // The per-channel 1-d mean and variance are distributed too, and only tasks touch them.
 // SYNC: 6 datablocks (4 distributed), 2 syncs inserted
