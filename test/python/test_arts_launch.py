@@ -20,12 +20,12 @@ RUNNER = textwrap.dedent("""\
     import sys
     from carts_mlir import ir
     from carts_mlir.jit.launch import emit_llvm, run_arts_program
-    from carts_mlir.jit.lowering import LOWERING_PIPELINE
+    from carts_mlir.pipeline import run_stage, stage
 
     source, threads, ll_path, *argv = sys.argv[1:]
     with ir.context():
         module = ir.parse_file(source)
-        ir.run_pipeline(module, f"builtin.module(arts-to-llvm,{LOWERING_PIPELINE})")
+        run_stage(module, stage("arts-to-llvm"))
         if ll_path != "-":
             emit_llvm(module, ll_path)
         code = run_arts_program(module, argv, threads=int(threads) if threads != "-" else None)

@@ -18,15 +18,13 @@ import pytest
 
 from carts_mlir import ir
 from carts_mlir.jit.engine import compile_llvm_ir
-from carts_mlir.jit.lowering import LOWERING_PIPELINE, lower_to_llvm_dialect, translate_to_llvm_ir
+from carts_mlir.jit.lowering import lower_to_llvm_dialect, translate_to_llvm_ir
 from carts_mlir.pipeline import stage
 
 mlir_ir = pytest.importorskip("mlir.ir")
 from mlir.dialects import arith, func, llvm, memref  # noqa: E402
 
 PRE_LOWERING = stage("pre-lowering").pipeline
-# expand-strided-metadata leaves affine.apply for the offsets of multi-dimensional subviews.
-UPSTREAM = LOWERING_PIPELINE.replace("expand-strided-metadata", "expand-strided-metadata,lower-affine")
 
 MODES = {"in": 8, "out": 9, "inout": 9, "concurrent": 10}  # ARTS_DB_READ / WRITE / CONCURRENT
 DB_MODES = {"read": 8, "write": 9}
@@ -272,7 +270,7 @@ def run_module(text: str) -> tuple[float, SequentialRuntime]:
         module = ir.parse(text)
         ir.run_pipeline(module, PRE_LOWERING)
         stubs = lower_arts_to_calls(module)
-        lower_to_llvm_dialect(module, UPSTREAM)
+        lower_to_llvm_dialect(module)
         llvm_ir = translate_to_llvm_ir(module)
 
     memref1 = [c.c_void_p, c.c_void_p, c.c_int64, c.c_int64, c.c_int64]

@@ -22,10 +22,13 @@ from ..errors import CartsError
 #: the remaining ones (sqrt, fabs, fma) LLVM intrinsics. Arithmetic is converted once
 #: before the memref lowering too: ``memref.generic_atomic_rmw`` (``omp atomic``) becomes
 #: a compare-and-swap loop only when the ops of its block are already LLVM ops.
+#: expand-strided-metadata computes the offsets of multi-dimensional subviews with
+#: ``affine.apply``, which lower-affine turns into arithmetic.
 LOWERING_PIPELINE = ",".join([
     "convert-math-to-libm",
     "convert-scf-to-cf",
     "expand-strided-metadata",
+    "lower-affine",
     "convert-arith-to-llvm",
     "finalize-memref-to-llvm",
     "convert-math-to-llvm",

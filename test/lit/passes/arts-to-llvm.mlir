@@ -5,7 +5,7 @@
 // RUN: split-file %s %t --leading-lines
 // RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-to-llvm)' | FileCheck %s
 // RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-to-llvm)' --debug-only=arts-to-llvm 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
-// RUN: carts-opt %t/program.mlir --pass-pipeline='builtin.module(arts-to-llvm,convert-math-to-libm,convert-scf-to-cf,expand-strided-metadata,finalize-memref-to-llvm,convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts)' | FileCheck %s --check-prefix=LLVM
+// RUN: carts-opt %t/program.mlir --start-from=arts-to-llvm --arts-to-llvm | FileCheck %s --check-prefix=LLVM
 // RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-to-llvm)' --verify-diagnostics
 // RUN: not carts-opt %t/leftover.mlir --pass-pipeline='builtin.module(arts-to-llvm)' -o %t/leftover.out 2>&1 | FileCheck %s --check-prefix=ERROR
 // RUN: not test -e %t/leftover.out
