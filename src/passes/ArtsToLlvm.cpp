@@ -30,7 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Debug.h"
+#include "support/Debug.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Debug.h"
-#include "passes/MetadataAnalysis.h"
+#include "support/Debug.h"
+#include "analysis/MetadataAnalysis.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/ArtsUtils.h"
-#include "passes/Debug.h"
+#include "support/ArtsUtils.h"
+#include "support/Debug.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -37,9 +37,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/ArtsUtils.h"
-#include "passes/Debug.h"
-#include "passes/LoweringUtils.h"
+#include "support/ArtsUtils.h"
+#include "support/Debug.h"
+#include "support/LoweringUtils.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -48,8 +48,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Debug.h"
-#include "passes/LoweringUtils.h"
+#include "support/Debug.h"
+#include "support/LoweringUtils.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/Debug.h"
+#include "support/Debug.h"
 #include "passes/PassDetail.h"
 
 namespace mlir::arts {

@@ -21,8 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/ArtsUtils.h"
-#include "passes/Debug.h"
+#include "support/ArtsUtils.h"
+#include "support/Debug.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

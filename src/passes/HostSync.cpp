@@ -42,8 +42,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/ArtsUtils.h"
-#include "passes/Debug.h"
+#include "support/ArtsUtils.h"
+#include "support/Debug.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CARTS_PASSES_LOWERINGUTILS_H
-#define CARTS_PASSES_LOWERINGUTILS_H
+#ifndef CARTS_SUPPORT_LOWERINGUTILS_H
+#define CARTS_SUPPORT_LOWERINGUTILS_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -54,4 +54,4 @@ void forEachIndex(OpBuilder &b, Location loc, ValueRange dims,
 
 } // namespace mlir::arts
 
-#endif // CARTS_PASSES_LOWERINGUTILS_H
+#endif // CARTS_SUPPORT_LOWERINGUTILS_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CARTS_PASSES_ARTSUTILS_H
-#define CARTS_PASSES_ARTSUTILS_H
+#ifndef CARTS_SUPPORT_ARTSUTILS_H
+#define CARTS_SUPPORT_ARTSUTILS_H
 
 #include "dialect/ArtsDialect.h"
 
@@ -102,4 +102,4 @@ std::optional<int64_t> evaluateConstant(Value v);
 
 } // namespace mlir::arts
 
-#endif // CARTS_PASSES_ARTSUTILS_H
+#endif // CARTS_SUPPORT_ARTSUTILS_H

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CARTS_PASSES_DEBUG_H
-#define CARTS_PASSES_DEBUG_H
+#ifndef CARTS_SUPPORT_DEBUG_H
+#define CARTS_SUPPORT_DEBUG_H
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringRef.h"
@@ -32,4 +32,4 @@ std::string locationString(Location loc);
   } else                                                                                          \
     ::mlir::arts::debugLine(channel, op)
 
-#endif // CARTS_PASSES_DEBUG_H
+#endif // CARTS_SUPPORT_DEBUG_H

@@ -1,6 +1,6 @@
 //===- Debug.cpp - per-pass debug channels --------------------------------===//
 
-#include "passes/Debug.h"
+#include "support/Debug.h"
 
 #include "mlir/IR/Location.h"
 #include "llvm/ADT/SmallVector.h"

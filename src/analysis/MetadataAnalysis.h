@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CARTS_PASSES_METADATAANALYSIS_H
-#define CARTS_PASSES_METADATAANALYSIS_H
+#ifndef CARTS_ANALYSIS_METADATAANALYSIS_H
+#define CARTS_ANALYSIS_METADATAANALYSIS_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
@@ -44,4 +44,4 @@ FileLineColLoc firstFileLocation(Location loc);
 
 } // namespace mlir::arts
 
-#endif // CARTS_PASSES_METADATAANALYSIS_H
+#endif // CARTS_ANALYSIS_METADATAANALYSIS_H

@@ -1,6 +1,6 @@
 //===- LoweringUtils.cpp - helpers shared by the pre-lowering passes ------===//
 
-#include "passes/LoweringUtils.h"
+#include "support/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -1,6 +1,6 @@
 //===- ArtsUtils.cpp - helpers shared by the ARTS stage passes ------------===//
 
-#include "passes/ArtsUtils.h"
+#include "support/ArtsUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
