@@ -25,6 +25,17 @@ def Arts_Dialect : Dialect {
   let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::LLVM::LLVMDialect"];
   let useDefaultAttributePrinterParser = 1;
   let hasCanonicalizer = 0;
+  // The facts the passes hand on as attributes, with typed accessors
+  // (ArtsDialect::getThreadsAttrHelper() ...). On the module, from the
+  // concurrency stage: `arts.threads` (workers per node) and `arts.nodes`. On
+  // a distributed block-partitioned arts.db_alloc, from db-partitioning:
+  // `arts.owner_rule` = {nodes, workers_per_node}, the terms of the route
+  // formula its blocks' owners follow.
+  let discardableAttrs = (ins
+    "::mlir::IntegerAttr":$threads,
+    "::mlir::IntegerAttr":$nodes,
+    "::mlir::DictionaryAttr":$owner_rule
+  );
 }
 
 class Arts_Op<string mnemonic, list<Trait> traits = []>

@@ -65,8 +65,7 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
     }
     MLIRContext *ctx = &getContext();
     Builder builder(ctx);
-    getOperation()->setAttr("arts.threads", builder.getI64IntegerAttr(config.threads));
-    getOperation()->setAttr("arts.nodes", builder.getI64IntegerAttr(config.nodes));
+    setModuleMachine(getOperation(), config);
     getOperation()->walk([&](EdtOp edt) {
       if (edt.getEdtType() != EdtType::parallel)
         return;

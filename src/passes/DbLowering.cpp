@@ -158,16 +158,9 @@ FailureOr<Distribution> DbLowering::checkDistributed(DbAllocOp alloc, int64_t el
     return alloc.emitError("a distributed block of ")
            << dist.bytes << " bytes does not fit the 32-bit byte count of a put or get";
   ModuleOp module = getOperation();
-  auto ruleValue = [&](StringRef key, StringRef moduleKey) -> int64_t {
-    if (auto rule = alloc->getAttrOfType<DictionaryAttr>("arts.owner_rule"))
-      if (auto value = rule.getAs<IntegerAttr>(key))
-        return std::max<int64_t>(1, value.getInt());
-    if (auto value = module->getAttrOfType<IntegerAttr>(moduleKey))
-      return std::max<int64_t>(1, value.getInt());
-    return 1;
-  };
-  dist.nodes = ruleValue("nodes", "arts.nodes");
-  dist.workersPerNode = ruleValue("workers_per_node", "arts.threads");
+  OwnerRule rule = ownerRuleOf(alloc).value_or(OwnerRule{moduleNodes(module), moduleThreads(module)});
+  dist.nodes = rule.nodes;
+  dist.workersPerNode = rule.workersPerNode;
   if (Operation *init = symbols->lookup(kInitPerNode)) {
     auto fn = dyn_cast<func::FuncOp>(init);
     Type i32 = IntegerType::get(&getContext(), 32);

@@ -140,12 +140,8 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         allocs.push_back(alloc);
     });
     auto module = getOperation();
-    nodes = 1;
-    workersPerNode = 1;
-    if (auto attr = module->getAttrOfType<IntegerAttr>("arts.nodes"))
-      nodes = attr.getInt();
-    if (auto attr = module->getAttrOfType<IntegerAttr>("arts.threads"))
-      workersPerNode = attr.getInt();
+    nodes = moduleNodes(module);
+    workersPerNode = moduleThreads(module);
     for (DbAllocOp alloc : allocs)
       partition(alloc);
   }
@@ -307,10 +303,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                                      alloc.getRoute(), ValueRange{blocks}, elementSizes, Value(),
                                      distributed ? b.getUnitAttr() : nullptr);
     if (distributed)
-      blocked->setAttr("arts.owner_rule",
-                       b.getDictionaryAttr({b.getNamedAttr("nodes", b.getI64IntegerAttr(nodes)),
-                                            b.getNamedAttr("workers_per_node",
-                                                           b.getI64IntegerAttr(workersPerNode))}));
+      setOwnerRule(blocked, {nodes, workersPerNode});
     CARTS_DEBUG("db-partitioning", alloc)
         << "alloc " << blockType << " -> partition=block blocks=ceil(rows / " << workers
         << ") block=" << newBlockType << " distributed=" << (distributed ? "yes" : "no")

@@ -58,8 +58,7 @@ Placement placementOf(EdtOp parallel) {
   auto module = parallel->getParentOfType<ModuleOp>();
   p.nodes = moduleNodes(module);
   p.runNodes = p.nodes;
-  if (auto attr = module->getAttrOfType<IntegerAttr>("arts.threads"))
-    p.workersPerNode = std::max<int64_t>(1, attr.getInt());
+  p.workersPerNode = moduleThreads(module);
   p.workers = parallel.getWorkers().value_or(p.nodes * p.workersPerNode);
   p.workers = std::max<int64_t>(1, p.workers);
   p.concurrency = parallel.getConcurrency();

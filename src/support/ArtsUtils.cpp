@@ -30,10 +30,42 @@ static bool parsePositive(llvm::StringRef text, int64_t &out) {
   return true;
 }
 
+static ArtsDialect *artsDialect(Operation *op) {
+  return op->getContext()->getOrLoadDialect<ArtsDialect>();
+}
+
+static int64_t atLeastOne(IntegerAttr attr) {
+  return attr ? std::max<int64_t>(1, attr.getInt()) : 1;
+}
+
+int64_t mlir::arts::moduleThreads(ModuleOp module) {
+  return atLeastOne(artsDialect(module)->getThreadsAttrHelper().getAttr(module));
+}
+
 int64_t mlir::arts::moduleNodes(ModuleOp module) {
-  if (auto attr = module->getAttrOfType<IntegerAttr>("arts.nodes"))
-    return std::max<int64_t>(1, attr.getInt());
-  return 1;
+  return atLeastOne(artsDialect(module)->getNodesAttrHelper().getAttr(module));
+}
+
+void mlir::arts::setModuleMachine(ModuleOp module, const MachineConfig &config) {
+  Builder b(module.getContext());
+  artsDialect(module)->getThreadsAttrHelper().setAttr(module, b.getI64IntegerAttr(config.threads));
+  artsDialect(module)->getNodesAttrHelper().setAttr(module, b.getI64IntegerAttr(config.nodes));
+}
+
+std::optional<OwnerRule> mlir::arts::ownerRuleOf(Operation *alloc) {
+  DictionaryAttr rule = artsDialect(alloc)->getOwnerRuleAttrHelper().getAttr(alloc);
+  if (!rule)
+    return std::nullopt;
+  return OwnerRule{atLeastOne(rule.getAs<IntegerAttr>("nodes")),
+                   atLeastOne(rule.getAs<IntegerAttr>("workers_per_node"))};
+}
+
+void mlir::arts::setOwnerRule(Operation *alloc, OwnerRule rule) {
+  Builder b(alloc->getContext());
+  artsDialect(alloc)->getOwnerRuleAttrHelper().setAttr(
+      alloc, b.getDictionaryAttr(
+                 {b.getNamedAttr("nodes", b.getI64IntegerAttr(rule.nodes)),
+                  b.getNamedAttr("workers_per_node", b.getI64IntegerAttr(rule.workersPerNode))}));
 }
 
 LogicalResult mlir::arts::readMachineConfig(llvm::StringRef path, int64_t threadsOverride,

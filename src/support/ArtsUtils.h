@@ -41,9 +41,20 @@ LogicalResult readMachineConfig(llvm::StringRef path, int64_t threadsOverride,
                                 int64_t nodesOverride, MachineConfig &config,
                                 std::string &error);
 
-/// The node count a module was compiled for (`arts.nodes`, set by arts-concurrency);
-/// 1 when absent.
+/// The machine a module was compiled for, as arts-concurrency records it on the
+/// module (`arts.threads`, `arts.nodes`); each at least 1, and 1 when absent.
+int64_t moduleThreads(ModuleOp module);
 int64_t moduleNodes(ModuleOp module);
+void setModuleMachine(ModuleOp module, const MachineConfig &config);
+
+/// The terms of the route formula a distributed allocation's block owners
+/// follow (`arts.owner_rule`, set by db-partitioning).
+struct OwnerRule {
+  int64_t nodes = 1;
+  int64_t workersPerNode = 1;
+};
+std::optional<OwnerRule> ownerRuleOf(Operation *alloc);
+void setOwnerRule(Operation *alloc, OwnerRule rule);
 
 //===----------------------------------------------------------------------===//
 // Routing: the one rule for task routes and datablock owners
