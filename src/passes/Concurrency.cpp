@@ -94,8 +94,9 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
       edt.getBody().walk([&](ForOp loop) {
         CARTS_DEBUG("for-lowering", loop)
             << "arts.for planned: workers=" << workers << " (" << config.threads
-            << " per node x " << config.nodes << " nodes) route(b) = floor(b / ceil(chunks / "
-            << config.totalWorkers() << ")) % " << (pinned ? 1 : config.nodes) << " distributed="
+            << " per node x " << config.nodes << " nodes) "
+            << describeRoute(config.nodes, config.threads, pinned ? 1 : config.nodes)
+            << " distributed="
             << (config.nodes == 1 ? "no (one node)"
                                   : pinned ? "no (node 0's memory: node 0)" : "candidate")
             << "\n";

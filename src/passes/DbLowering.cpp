@@ -12,8 +12,8 @@
 // A `distributed` allocation (its block count and block size are constants)
 // has its blocks made on every node, before any task, in a generated
 // `initPerNode(node, argc, argv)`: block b's GUID is reserved on its owner,
-// route(b) = floor(b / ceil(N / (nodes * workers_per_node))) % nodes (the rule
-// chunk b's task is routed by), and `db_create` gives the payload on the owner
+// routeOf(b) with the allocation's `arts.owner_rule` (the rule chunk b's task
+// is routed by), and `db_create` gives the payload on the owner
 // only. Both go to module globals (`@__arts_db_guids_<k>`,
 // `@__arts_db_ptrs_<k>`, N x i64 each; a pointer is stored as an integer).
 // At the allocation mainBody copies the GUIDs into its table and builds the

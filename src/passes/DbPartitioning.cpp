@@ -307,8 +307,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     CARTS_DEBUG("db-partitioning", alloc)
         << "alloc " << blockType << " -> partition=block blocks=ceil(rows / " << workers
         << ") block=" << newBlockType << " distributed=" << (distributed ? "yes" : "no")
-        << (distributed ? " owner route(b) = floor(b / chunksPerWorker) % " + std::to_string(nodes)
-                        : std::string())
+        << (distributed ? " owner " + describeRoute(nodes, workersPerNode, nodes) : std::string())
         << (localWhy.empty() ? std::string() : " (" + localWhy + ")")
         << "\n";
 

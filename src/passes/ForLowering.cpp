@@ -506,9 +506,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
 
     CARTS_DEBUG("for-lowering", loop)
         << "arts.for -> one task per chunk: chunk=" << how << " workers=" << p.workers
-        << " (" << p.workersPerNode << " per node x " << p.nodes << " nodes) route(b) = floor(b / "
-        << "ceil(chunks / " << p.nodes * p.workersPerNode << ")) % " << p.nodes
-        << ", worker floor(b / ceil(chunks / " << p.nodes * p.workersPerNode << ")) / " << p.nodes
+        << " (" << p.workersPerNode << " per node x " << p.nodes << " nodes) "
+        << describeRoute(p.nodes, p.workersPerNode, p.nodes) << ", worker floor(b / ceil(chunks / " << p.nodes * p.workersPerNode << ")) / " << p.nodes
         << " "
         << stringifyEdtConcurrency(p.concurrency)
         << " reductions=" << loop.getReductionAccs().size() << "\n";

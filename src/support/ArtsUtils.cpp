@@ -148,6 +148,12 @@ int64_t mlir::arts::routeOf(int64_t chunk, int64_t totalChunks, int64_t totalNod
   return (chunk / chunksPerWorker) % std::max<int64_t>(1, totalNodes);
 }
 
+std::string mlir::arts::describeRoute(int64_t totalNodes, int64_t workersPerNode,
+                                      int64_t routeNodes) {
+  return "route(b) = floor(b / ceil(chunks / " + std::to_string(totalNodes * workersPerNode) +
+         ")) % " + std::to_string(routeNodes);
+}
+
 /// The worker a chunk goes to over all nodes, w = floor(b / chunksPerWorker), as IR.
 static Value workerOfChunk(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
                            int64_t totalNodes, int64_t workersPerNode) {

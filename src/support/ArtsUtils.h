@@ -66,6 +66,11 @@ void setOwnerRule(Operation *alloc, OwnerRule rule);
 /// distributed ownership lowering, so tasks run where their blocks live.
 int64_t routeOf(int64_t chunk, int64_t totalChunks, int64_t totalNodes, int64_t workersPerNode);
 
+/// The rule as the debug channels print it: `route(b) = floor(b / ceil(chunks /
+/// W)) % N` with W = totalNodes * workersPerNode and N = routeNodes (1 for a
+/// task pinned to node 0, which keeps the workers of every node).
+std::string describeRoute(int64_t totalNodes, int64_t workersPerNode, int64_t routeNodes);
+
 /// The same rule emitted as IR on `index` values; returns an i32 route.
 Value buildRoute(OpBuilder &builder, Location loc, Value chunk, Value totalChunks,
                  int64_t totalNodes, int64_t workersPerNode);

@@ -293,9 +293,9 @@ func.func @guarded_halo_read() {
 // CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
 // CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
 // CHECK: arts.edt <task> <internode>
-// DEBUG: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @distributed_halo_read() {
@@ -520,10 +520,10 @@ func.func @one_node_whole_read() {
 // CHECK: arts.epoch {
 // CHECK-NEXT: arts.db_acquire <in> (%[[GB]], %[[PB]] : {{.*}}) partition(<block>) {full_range}
 // CHECK-NEXT: arts.db_acquire <out> (%[[GC]], %[[PC]] : {{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
-// DEBUG: [db-partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<16x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @two_node_whole_read() {

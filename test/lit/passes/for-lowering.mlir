@@ -151,13 +151,13 @@
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @static_rows
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @heavy_rows
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @small_rows_over_nodes
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @interior_rows
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes

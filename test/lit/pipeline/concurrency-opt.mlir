@@ -129,19 +129,19 @@
 // (their loops chunk it), all distributed; the mean and variance loops read x full-range and
 // normalize reads mean and variance full-range, and every chunked write keeps its own block.
 // NODES-COUNT-5: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / chunksPerWorker) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
 // NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
