@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/MetadataCollector.h"
+#include "policy/Reductions.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -44,20 +45,10 @@ Value stripValueCasts(Value v) {
   return v;
 }
 
-/// The kind of a binary op that combines a partial result with a new value.
 std::optional<StringRef> combiningKind(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<StringRef>>(op)
-      .Case<arith::AddFOp, arith::AddIOp, arith::SubFOp, arith::SubIOp>(
-          [](auto) { return StringRef("add"); })
-      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return StringRef("mul"); })
-      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp, arith::MaxUIOp>(
-          [](auto) { return StringRef("max"); })
-      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp, arith::MinUIOp>(
-          [](auto) { return StringRef("min"); })
-      .Case<arith::AndIOp>([](auto) { return StringRef("and"); })
-      .Case<arith::OrIOp>([](auto) { return StringRef("or"); })
-      .Case<arith::XOrIOp>([](auto) { return StringRef("xor"); })
-      .Default([](Operation *) { return std::nullopt; });
+  if (std::optional<ReductionKind> kind = combiningKindOf(op, /*subtractionAdds=*/true))
+    return stringifyReductionKind(*kind);
+  return std::nullopt;
 }
 
 /// Whether every use of `v`, seen through value casts, is by one of `users`.
@@ -73,37 +64,19 @@ bool usedOnlyBy(Value v, ArrayRef<Operation *> users) {
   return true;
 }
 
-/// `pick ? value : partial` with `pick = cmp(value, partial)`: max or min.
-/// Returns the kind when the comparison keeps `value` exactly when it is the
-/// larger (max) or smaller (min) one.
+/// A compare of `value` and `partial` whose holding keeps `value` (`keepsValue`)
+/// or `partial` (else): max or min (umax or umin for an unsigned compare), when
+/// it keeps the larger or the smaller one.
 static std::optional<StringRef> compareKind(Value condition, Value value, Value partial,
+                                            bool keepsValue,
                                             function_ref<bool(Value, Value)> same) {
-  Operation *cmp = condition.getDefiningOp();
-  if (!cmp || cmp->getNumOperands() != 2)
+  std::optional<MinMaxCompare> cmp = minMaxCompare(condition.getDefiningOp());
+  if (!cmp)
     return std::nullopt;
-  Value lhs = cmp->getOperand(0), rhs = cmp->getOperand(1);
-  std::optional<bool> greater; // `lhs > rhs` selects
-  if (auto f = dyn_cast<arith::CmpFOp>(cmp)) {
-    using P = arith::CmpFPredicate;
-    P p = f.getPredicate();
-    if (p == P::OGT || p == P::OGE || p == P::UGT || p == P::UGE)
-      greater = true;
-    else if (p == P::OLT || p == P::OLE || p == P::ULT || p == P::ULE)
-      greater = false;
-  } else if (auto i = dyn_cast<arith::CmpIOp>(cmp)) {
-    using P = arith::CmpIPredicate;
-    P p = i.getPredicate();
-    if (p == P::sgt || p == P::sge || p == P::ugt || p == P::uge)
-      greater = true;
-    else if (p == P::slt || p == P::sle || p == P::ult || p == P::ule)
-      greater = false;
-  }
-  if (!greater)
-    return std::nullopt;
-  if (same(lhs, value) && same(rhs, partial))
-    return StringRef(*greater ? "max" : "min");
-  if (same(lhs, partial) && same(rhs, value))
-    return StringRef(*greater ? "min" : "max");
+  if (same(cmp->lhs, value) && same(cmp->rhs, partial))
+    return stringifyReductionKind(minMaxKind(*cmp, /*keepsLhs=*/keepsValue));
+  if (same(cmp->lhs, partial) && same(cmp->rhs, value))
+    return stringifyReductionKind(minMaxKind(*cmp, /*keepsLhs=*/!keepsValue));
   return std::nullopt;
 }
 
@@ -208,12 +181,9 @@ std::optional<std::string> MetadataCollector::matchReduction(ArrayRef<const Acce
         Value value = trueLoad ? select.getFalseValue() : select.getTrueValue();
         Value partialValue = partial->getResult(0);
         if (usedOnlyBy(partialValue, {cmp, select})) {
-          std::optional<StringRef> k =
-              compareKind(select.getCondition(), value, partialValue, sameValue);
           // `cmp ? partial : value` keeps the partial value when the compare holds.
-          if (k && trueLoad)
-            k = *k == "max" ? StringRef("min") : StringRef("max");
-          updateKind = k;
+          updateKind = compareKind(select.getCondition(), value, partialValue,
+                                   /*keepsValue=*/!trueLoad, sameValue);
         }
       }
     }
@@ -229,7 +199,8 @@ std::optional<std::string> MetadataCollector::matchReduction(ArrayRef<const Acce
                 !usedOnlyBy(load->getResult(0), {cmp}) ||
                 !usedOnlyBy(ifOp.getCondition(), {ifOp}))
               continue;
-            if (auto k = compareKind(ifOp.getCondition(), stored, load->getResult(0), sameValue))
+            if (auto k = compareKind(ifOp.getCondition(), stored, load->getResult(0),
+                                     /*keepsValue=*/true, sameValue))
               updateKind = k, partial = load;
           }
         }

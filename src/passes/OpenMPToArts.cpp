@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "policy/Reductions.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
 
@@ -91,60 +92,16 @@ static std::optional<RuntimeQueryKind> runtimeQueryOf(StringRef callee) {
       .Default(std::nullopt);
 }
 
-/// The reduction kind of one arith op combining two partial values.
-static std::optional<ReductionKind> kindOfCombiningOp(Operation *op) {
-  return llvm::TypeSwitch<Operation *, std::optional<ReductionKind>>(op)
-      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return ReductionKind::add; })
-      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return ReductionKind::mul; })
-      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
-          [](auto) { return ReductionKind::max; })
-      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
-          [](auto) { return ReductionKind::min; })
-      .Case<arith::MaxUIOp>([](auto) { return ReductionKind::umax; })
-      .Case<arith::MinUIOp>([](auto) { return ReductionKind::umin; })
-      .Case<arith::AndIOp>([](auto) { return ReductionKind::band; })
-      .Case<arith::OrIOp>([](auto) { return ReductionKind::bor; })
-      .Case<arith::XOrIOp>([](auto) { return ReductionKind::bxor; })
-      .Default([](Operation *) { return std::nullopt; });
-}
-
 /// `select(cmp(a, b), a, b)`: max when the compare is `>`, min when it is `<`
 /// (the unsigned kinds for unsigned compares); swapped select operands swap the two.
 static std::optional<ReductionKind> kindOfCompareSelect(arith::SelectOp select) {
-  Value lhs, rhs;
-  std::optional<bool> greater;
-  bool isUnsigned = false;
-  Operation *compare = select.getCondition().getDefiningOp();
-  if (auto cmp = dyn_cast_or_null<arith::CmpFOp>(compare)) {
-    using P = arith::CmpFPredicate;
-    P p = cmp.getPredicate();
-    if (p == P::OGT || p == P::OGE || p == P::UGT || p == P::UGE)
-      greater = true;
-    else if (p == P::OLT || p == P::OLE || p == P::ULT || p == P::ULE)
-      greater = false;
-    lhs = cmp.getLhs();
-    rhs = cmp.getRhs();
-  } else if (auto cmp = dyn_cast_or_null<arith::CmpIOp>(compare)) {
-    using P = arith::CmpIPredicate;
-    P p = cmp.getPredicate();
-    if (p == P::sgt || p == P::sge || p == P::ugt || p == P::uge)
-      greater = true;
-    else if (p == P::slt || p == P::sle || p == P::ult || p == P::ule)
-      greater = false;
-    isUnsigned = p == P::ugt || p == P::uge || p == P::ult || p == P::ule;
-    lhs = cmp.getLhs();
-    rhs = cmp.getRhs();
-  }
-  if (!greater)
+  std::optional<MinMaxCompare> cmp = minMaxCompare(select.getCondition().getDefiningOp());
+  if (!cmp)
     return std::nullopt;
-  ReductionKind max = isUnsigned ? ReductionKind::umax : ReductionKind::max;
-  ReductionKind min = isUnsigned ? ReductionKind::umin : ReductionKind::min;
-  ReductionKind keepLhs = *greater ? max : min;
-  ReductionKind keepRhs = *greater ? min : max;
-  if (select.getTrueValue() == lhs && select.getFalseValue() == rhs)
-    return keepLhs;
-  if (select.getTrueValue() == rhs && select.getFalseValue() == lhs)
-    return keepRhs;
+  if (select.getTrueValue() == cmp->lhs && select.getFalseValue() == cmp->rhs)
+    return minMaxKind(*cmp, /*keepsLhs=*/true);
+  if (select.getTrueValue() == cmp->rhs && select.getFalseValue() == cmp->lhs)
+    return minMaxKind(*cmp, /*keepsLhs=*/false);
   return std::nullopt;
 }
 
@@ -205,7 +162,7 @@ static std::optional<ReductionKind> kindOfAtomicUpdate(Operation *op) {
     return lhs == cur && outside(rhs) ? std::optional(ReductionKind::add) : std::nullopt;
   if (!((lhs == cur && outside(rhs)) || (rhs == cur && outside(lhs))))
     return std::nullopt;
-  return kindOfCombiningOp(&combining);
+  return combiningKindOf(&combining);
 }
 
 namespace {
@@ -228,7 +185,7 @@ static ReductionMatch matchReduction(omp::DeclareReductionOp decl) {
     if (!isa<memref::LoadOp, memref::StoreOp, LLVM::LoadOp, LLVM::StoreOp>(op))
       computing.push_back(&op);
   if (computing.size() == 1)
-    if (auto kind = kindOfCombiningOp(computing[0]))
+    if (auto kind = combiningKindOf(computing[0]))
       return {kind, ""};
   if (computing.size() == 2)
     if (auto select = dyn_cast<arith::SelectOp>(computing[1]))

@@ -179,6 +179,42 @@ func.func @select_min(%a: memref<?xf32>, %n: index) -> f32 {
   return %r : f32
 }
 
+// `m = m > a[i] ? m : a[i]` on unsigned integers, the partial value selected when the
+// compare holds: the unsigned max (the kind openmp-to-arts gives the same update).
+// CHECK-LABEL: func.func @select_partial_umax
+func.func @select_partial_umax(%a: memref<?xi32>, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.alloca() : memref<i32>
+  // CHECK: } {arts.metadata = {carried = [], class = "reduction", {{.*}}reductions = [{array = "seq.mlir:[[@LINE-1]]:8", kind = "umax"}]
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xi32>
+    %cur = memref.load %m[] : memref<i32>
+    %gt = arith.cmpi ugt, %cur, %x : i32
+    %new = arith.select %gt, %cur, %x : i32
+    memref.store %new, %m[] : memref<i32>
+  }
+  %r = memref.load %m[] : memref<i32>
+  return %r : i32
+}
+
+// `b &= a[i]`: a bitwise-and reduction, named as the ARTS dialect names it.
+// CHECK-LABEL: func.func @bitwise_and
+func.func @bitwise_and(%a: memref<?xi32>, %n: index) -> i32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.alloca() : memref<i32>
+  // CHECK: } {arts.metadata = {carried = [], class = "reduction", {{.*}}reductions = [{array = "seq.mlir:[[@LINE-1]]:8", kind = "band"}]
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %a[%i] : memref<?xi32>
+    %cur = memref.load %m[] : memref<i32>
+    %new = arith.andi %cur, %x : i32
+    memref.store %new, %m[] : memref<i32>
+  }
+  %r = memref.load %m[] : memref<i32>
+  return %r : i32
+}
+
 // A prefix sum reads the partial value for something else: not a reduction, sequential.
 // CHECK-LABEL: func.func @prefix_sum
 func.func @prefix_sum(%a: memref<?xf32>, %b: memref<?xf32>, %n: index) {
@@ -377,7 +413,7 @@ func.func @while_and_call(%a: memref<?xf32>, %n: index) {
   return
 }
 
-// DEBUG: [collect-metadata] wrote 26 loop and 32 array facts to {{.*}}seq.json
+// DEBUG: [collect-metadata] wrote 28 loop and 36 array facts to {{.*}}seq.json
 
 // The file: version, source, one record per loop and array keyed by location.
 // SEQJSON: "arrays": {
