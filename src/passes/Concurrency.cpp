@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "policy/Routing.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"

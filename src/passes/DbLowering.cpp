@@ -32,6 +32,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "policy/Routing.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "support/LoweringUtils.h"

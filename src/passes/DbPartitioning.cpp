@@ -37,6 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "policy/Routing.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "support/LoweringUtils.h"

@@ -21,6 +21,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "policy/Chunking.h"
+#include "policy/Routing.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
@@ -67,32 +69,6 @@ Placement placementOf(EdtOp parallel) {
   if (p.concurrency == EdtConcurrency::intranode)
     p.nodes = 1;
   return p;
-}
-
-/// A rough operation count of one execution of `region`: nested loops multiply
-/// their body by their trip count (64 when it is not a constant), calls count 20.
-int64_t regionWeight(Region &region) {
-  constexpr int64_t kCap = int64_t(1) << 40;
-  int64_t total = 0;
-  for (Block &block : region)
-    for (Operation &op : block) {
-      int64_t own = isa<func::CallOp>(op) ? 20 : 1;
-      int64_t inner = 0;
-      for (Region &r : op.getRegions())
-        inner += regionWeight(r);
-      int64_t times = 1;
-      if (auto loop = dyn_cast<scf::ForOp>(op)) {
-        auto lb = evaluateConstant(loop.getLowerBound());
-        auto ub = evaluateConstant(loop.getUpperBound());
-        auto step = evaluateConstant(loop.getStep());
-        times = lb && ub && step && *step > 0 ? std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step)
-                                              : 64;
-      } else if (isa<scf::WhileOp>(op)) {
-        times = 64;
-      }
-      total = std::min(kCap, total + own + std::min(kCap, inner * times));
-    }
-  return total;
 }
 
 /// The inner loop of a collapse(2) nest: the arts.for's body is that loop
@@ -467,39 +443,20 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       collapsed = nullptr;
     }
 
-    // Chunk size: the static share of each worker, or the requested chunk
-    // (kept to at most 16 chunks per worker: task creation is not free).
+    // Chunk size: the rule of policy/Chunking.h, applied.
     ScheduleKind schedule = loop.getSchedule().value_or(ScheduleKind::static_);
-    Value workers = arith::ConstantIndexOp::create(b, loc, p.workers);
-    Value chunkSize;
-    std::string how;
-    int64_t minIterations = 1;
-    if (Value requested = loop.getChunk()) {
-      Value cap = ceilDivIndex(b, loc, trips, arith::ConstantIndexOp::create(b, loc, p.workers * 16));
-      chunkSize = arith::MaxSIOp::create(b, loc, outer.lookupOrDefault(requested), cap);
-      how = "requested chunk (at most 16 per worker)";
-    } else if (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) {
-      chunkSize = ceilDivIndex(b, loc, trips, workers);
-      how = "static share ceil(trips/workers)";
-      // A loop too small to feed every worker gets fewer, larger chunks. Only within one
-      // node: a loop spread over nodes keeps chunk k on the node owning block k.
-      int64_t weight = std::max<int64_t>(
-          1, regionWeight(collapsed ? collapsed.getRegion() : loop.getBody()));
-      // Fewest operations a chunk task should do: below that, creating the task and
-      // handing it to another worker (microseconds on the creating thread) costs more
-      // than the chunk's work.
-      if (p.nodes == 1 && minChunkOps > 0)
-        minIterations = (minChunkOps + weight - 1) / weight;
-      if (minIterations > 1) {
-        chunkSize = arith::MaxSIOp::create(b, loc, chunkSize,
-                                           arith::ConstantIndexOp::create(b, loc, minIterations));
-        how += ", at least " + std::to_string(minIterations) + " iterations (about " +
-               std::to_string(weight) + " operations each)";
-      }
-    } else {
-      chunkSize = ceilDivIndex(b, loc, trips, arith::ConstantIndexOp::create(b, loc, p.workers * 4));
-      how = "dynamic: ceil(trips/(4*workers))";
-    }
+    ChunkDecision chunking = decideChunking(
+        loop.getChunk() != nullptr, schedule, p.workers, p.nodes,
+        regionWeight(collapsed ? collapsed.getRegion() : loop.getBody()), minChunkOps);
+    Value chunkSize = ceilDivIndex(b, loc, trips,
+                                   arith::ConstantIndexOp::create(b, loc, chunking.divisor));
+    if (chunking.rule == ChunkDecision::Rule::Requested)
+      chunkSize = arith::MaxSIOp::create(b, loc, outer.lookupOrDefault(loop.getChunk()), chunkSize);
+    int64_t minIterations = chunking.minIterations;
+    if (minIterations > 1)
+      chunkSize = arith::MaxSIOp::create(b, loc, chunkSize,
+                                         arith::ConstantIndexOp::create(b, loc, minIterations));
+    const std::string &how = chunking.reason;
     chunkSize = arith::MaxSIOp::create(b, loc, chunkSize, one);
     Value chunks = ceilDivIndex(b, loc, trips, chunkSize);
     Value stride = arith::MulIOp::create(b, loc, chunkSize, step);

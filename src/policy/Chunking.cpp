@@ -1,0 +1,65 @@
+//===- Chunking.cpp - how a work-sharing loop is cut into chunk tasks -----===//
+
+#include "policy/Chunking.h"
+
+#include "support/ArtsUtils.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::arts;
+
+ChunkDecision mlir::arts::decideChunking(bool requested, ScheduleKind schedule, int64_t workers,
+                                         int64_t nodes, int64_t bodyWeight, int64_t minChunkOps) {
+  ChunkDecision d;
+  if (requested) {
+    d.rule = ChunkDecision::Rule::Requested;
+    d.divisor = workers * kMaxRequestedChunksPerWorker;
+    d.reason = "requested chunk (at most " + std::to_string(kMaxRequestedChunksPerWorker) +
+               " per worker)";
+    return d;
+  }
+  if (schedule != ScheduleKind::static_ && schedule != ScheduleKind::auto_) {
+    d.rule = ChunkDecision::Rule::Dynamic;
+    d.divisor = workers * kDynamicChunksPerWorker;
+    d.reason = "dynamic: ceil(trips/(" + std::to_string(kDynamicChunksPerWorker) + "*workers))";
+    return d;
+  }
+  d.rule = ChunkDecision::Rule::StaticShare;
+  d.divisor = workers;
+  d.reason = "static share ceil(trips/workers)";
+  int64_t weight = std::max<int64_t>(1, bodyWeight);
+  if (nodes == 1 && minChunkOps > 0)
+    d.minIterations = (minChunkOps + weight - 1) / weight;
+  if (d.minIterations > 1)
+    d.reason += ", at least " + std::to_string(d.minIterations) + " iterations (about " +
+                std::to_string(weight) + " operations each)";
+  return d;
+}
+
+int64_t mlir::arts::regionWeight(Region &region) {
+  constexpr int64_t kCap = int64_t(1) << 40;
+  int64_t total = 0;
+  for (Block &block : region)
+    for (Operation &op : block) {
+      int64_t own = isa<func::CallOp>(op) ? 20 : 1;
+      int64_t inner = 0;
+      for (Region &r : op.getRegions())
+        inner += regionWeight(r);
+      int64_t times = 1;
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        auto lb = evaluateConstant(loop.getLowerBound());
+        auto ub = evaluateConstant(loop.getUpperBound());
+        auto step = evaluateConstant(loop.getStep());
+        times = lb && ub && step && *step > 0 ? std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step)
+                                              : 64;
+      } else if (isa<scf::WhileOp>(op)) {
+        times = 64;
+      }
+      total = std::min(kCap, total + own + std::min(kCap, inner * times));
+    }
+  return total;
+}

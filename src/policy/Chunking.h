@@ -1,0 +1,52 @@
+//===- Chunking.h - how a work-sharing loop is cut into chunk tasks -------===//
+//
+// for-lowering asks this for the chunk rule of each arts.for and applies it;
+// the reason it returns is what the `for-lowering` channel prints.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CARTS_POLICY_CHUNKING_H
+#define CARTS_POLICY_CHUNKING_H
+
+#include "dialect/ArtsDialect.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::arts {
+
+/// A requested chunk size is raised so that a loop makes at most this many
+/// chunks per worker: task creation is not free.
+constexpr int64_t kMaxRequestedChunksPerWorker = 16;
+/// A dynamic or guided schedule makes this many chunks per worker.
+constexpr int64_t kDynamicChunksPerWorker = 4;
+
+struct ChunkDecision {
+  enum class Rule {
+    Requested,   ///< chunk = max(requested, ceil(trips / divisor))
+    StaticShare, ///< chunk = max(ceil(trips / divisor), minIterations)
+    Dynamic,     ///< chunk = ceil(trips / divisor)
+  };
+  Rule rule = Rule::StaticShare;
+  int64_t divisor = 1;
+  /// The fewest iterations a chunk gets (1: no floor).
+  int64_t minIterations = 1;
+  std::string reason;
+};
+
+/// The chunk rule of a loop shared by `workers` workers over `nodes` nodes:
+/// the requested chunk when the loop names one, else by `schedule`. A static
+/// loop on one node whose body costs `bodyWeight` operations per iteration gets
+/// at least `minChunkOps` operations per chunk (0: no floor): below that,
+/// creating a task and handing it to another worker costs more than its work.
+/// A loop spread over nodes keeps chunk k on the node owning block k.
+ChunkDecision decideChunking(bool requested, ScheduleKind schedule, int64_t workers, int64_t nodes,
+                             int64_t bodyWeight, int64_t minChunkOps);
+
+/// A rough operation count of one execution of `region`: nested loops multiply
+/// their body by their trip count (64 when it is not a constant), calls count 20.
+int64_t regionWeight(Region &region);
+
+} // namespace mlir::arts
+
+#endif // CARTS_POLICY_CHUNKING_H
