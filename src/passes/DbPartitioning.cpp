@@ -37,6 +37,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "policy/Partitioning.h"
 #include "policy/Routing.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
@@ -208,6 +209,21 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     return facts;
   }
 
+  /// The facts of one acquire as the partitioning policy reads them.
+  static AcquireSummary summarise(AcquireFacts f) {
+    AcquireSummary a;
+    a.rewritable = f.rewritable;
+    a.chunked = f.chunked;
+    a.inChunkTask = static_cast<bool>(f.chunkLoop);
+    a.writes = f.acquire.getMode() != ArtsMode::in;
+    a.internode = f.task && f.task.getConcurrency() == EdtConcurrency::internode;
+    if (f.task)
+      if (auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers"))
+        a.teamWorkers = team.getInt();
+    a.why = f.why;
+    return a;
+  }
+
   void partition(DbAllocOp alloc) {
     auto blockType = cast<MemRefType>(cast<MemRefType>(alloc.getPtrs().getType()).getElementType());
     if (blockType.getRank() == 0 || alloc.getSizes().size() != 1)
@@ -227,44 +243,22 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         coarseWhy = "table used by " + user->getName().getStringRef().str();
       }
     }
-    int64_t workers = 0;
-    bool anyChunked = false, internode = false;
-    for (AcquireFacts &f : acquires) {
-      if (!f.rewritable && coarseWhy.empty())
-        coarseWhy = f.why;
-      if (f.chunked) {
-        anyChunked = true;
-        if (auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers"))
-          workers = std::max<int64_t>(workers, team.getInt());
-        workers = std::max<int64_t>(workers, 1);
-      } else if (f.acquire.getMode() != ArtsMode::in && coarseWhy.empty() && f.chunkLoop) {
-        coarseWhy = "a chunk task writes it at an index not derived from its chunk";
-      }
-      if (f.task && f.task.getConcurrency() == EdtConcurrency::internode)
-        internode = true;
-    }
-    if (acquires.empty())
-      coarseWhy = "no task acquires it";
-    else if (!anyChunked && coarseWhy.empty())
-      coarseWhy = "no task access is indexed by its chunk";
-    else if (nodes <= 1 && coarseWhy.empty() &&
-             llvm::any_of(acquires, [](const AcquireFacts &f) { return !f.chunked; }))
-      // Blocks pay off when they can live on different nodes. On one node a task reading
-      // every block would make one dependence per block (workers x workers per loop, all
-      // on the creating thread), where one datablock is one per task.
-      coarseWhy = "one node and a task reads every block";
-
-    if (!coarseWhy.empty()) {
+    SmallVector<AcquireSummary> summaries;
+    for (AcquireFacts &f : acquires)
+      summaries.push_back(summarise(f));
+    PartitionDecision decision = decidePartition(summaries, coarseWhy, nodes);
+    if (!decision.block) {
       CARTS_DEBUG("db-partitioning", alloc) << "alloc " << blockType << " -> partition=coarse ("
-                                            << coarseWhy << ")\n";
-      for (AcquireFacts &f : acquires)
-        if (f.chunkLoop && f.acquire.getMode() != ArtsMode::in) {
+                                            << decision.why << ")\n";
+      for (auto [f, summary] : llvm::zip(acquires, summaries))
+        if (sharesCoarseWrite(summary)) {
           f.acquire.setMode(ArtsMode::concurrent);
           CARTS_DEBUG("db-partitioning", f.acquire)
               << "acquire mode=concurrent full-range (chunk tasks of one loop share the write)\n";
         }
       return;
     }
+    int64_t workers = decision.workers;
 
     // Mechanism: blocks of B rows.
     Location loc = alloc.getLoc();
@@ -292,11 +286,9 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     auto ptrsType = MemRefType::get({ShapedType::kDynamic}, newBlockType);
     SmallVector<Value> elementSizes(alloc.getElementSizes());
     elementSizes[0] = rowsPerBlock;
-    std::string localWhy; // why a block table on several nodes stays on node 0
-    if (nodes > 1 && !internode)
-      localWhy = "no internode task uses it";
-    else if (nodes > 1)
-      localWhy = distributableWhyNot(alloc, blockType, rowsPerBlock);
+    std::string localWhy = keptOnNodeZeroWhy(
+        nodes, decision.internode,
+        nodes > 1 && decision.internode ? distributableWhyNot(alloc, blockType, rowsPerBlock) : "");
     bool distributed = nodes > 1 && localWhy.empty();
     auto blocked = DbAllocOp::create(b, loc, guidsType, ptrsType, alloc.getModeAttr(),
                                      alloc.getDbModeAttr(),
@@ -312,18 +304,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         << (localWhy.empty() ? std::string() : " (" + localWhy + ")")
         << "\n";
 
-    for (AcquireFacts &f : acquires) {
+    for (auto [f, summary] : llvm::zip(acquires, summaries)) {
       OpBuilder ab(f.acquire);
       Location aloc = f.acquire.getLoc();
       Value first, count;
       SmallVector<Value> offsets, sizes;
-      if (nodes <= 1 && f.chunked && f.acquire.getMode() != ArtsMode::in &&
-          !chunkIsBlock(f, staticRows, workers)) {
-        // Chunk k is not block k (the loop starts elsewhere than row 0, runs over other
-        // rows, or its chunks are not the static share): neighbouring chunks write
-        // disjoint rows of a shared boundary block, so they share it instead of taking
-        // turns. On one node only: across nodes a shared block would travel as copies
-        // merged byte by byte, and the owner's queue keeps the writers apart instead.
+      if (sharesBoundaryBlocks(summary, chunkIsBlock(f, staticRows, workers), nodes)) {
         f.acquire.setMode(ArtsMode::concurrent);
         CARTS_DEBUG("db-partitioning", f.acquire)
             << "acquire mode=concurrent: chunks are not aligned with blocks, neighbours share "

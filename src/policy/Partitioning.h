@@ -1,0 +1,65 @@
+//===- Partitioning.h - whether a datablock is cut into blocks ------------===//
+//
+// db-partitioning gathers what each task does with an allocation (the IR
+// facts), asks this for the decision and its reason, and applies it; the
+// `db-partitioning` channel prints the reasons returned here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CARTS_POLICY_PARTITIONING_H
+#define CARTS_POLICY_PARTITIONING_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::arts {
+
+/// What a task does with an allocation it acquires.
+struct AcquireSummary {
+  bool rewritable = true;    ///< its view is used through plain loads and stores only
+  bool chunked = false;      ///< ... each indexed by its chunk loop in the leading dimension
+  bool inChunkTask = false;  ///< its task has a chunk loop
+  bool writes = false;       ///< its mode is not `in`
+  bool internode = false;    ///< its task may run on any node
+  int64_t teamWorkers = 0;   ///< the task's `arts.team_workers`, 0 when absent
+  std::string why;           ///< why it is not rewritable or not chunked
+};
+
+struct PartitionDecision {
+  bool block = false;
+  /// Blocks of ceil(rows / workers) rows: one per chunk of the loops using it.
+  int64_t workers = 1;
+  /// Some task that uses it may run on another node.
+  bool internode = false;
+  /// Why it stays one datablock (empty when it is cut into blocks).
+  std::string why;
+};
+
+/// Blocks when every task that acquires the allocation is a chunk task indexing
+/// it by its chunk (on one node, also when some task reads every block: see the
+/// .cpp), coarse otherwise. `hostWhy` is a reason the host's own use keeps it
+/// whole ("" when it does not).
+PartitionDecision decidePartition(llvm::ArrayRef<AcquireSummary> acquires, llvm::StringRef hostWhy,
+                                  int64_t nodes);
+
+/// Chunk tasks of one loop writing a coarse datablock at rows of their own
+/// share it (mode concurrent) instead of taking turns.
+bool sharesCoarseWrite(const AcquireSummary &acquire);
+
+/// A writing chunk task whose chunk is not its block (the loop starts
+/// elsewhere than row 0, or its chunks are not the static share) shares the
+/// boundary blocks with its neighbours, on one node only: across nodes a shared
+/// block would travel as copies merged byte by byte.
+bool sharesBoundaryBlocks(const AcquireSummary &acquire, bool chunkIsBlock, int64_t nodes);
+
+/// Why a block-partitioned allocation stays on node 0 of a run of `nodes`
+/// (`distributableWhyNot`: what the IR forbids, "" if nothing), or "" when its
+/// blocks are spread over the nodes.
+std::string keptOnNodeZeroWhy(int64_t nodes, bool internode, llvm::StringRef distributableWhyNot);
+
+} // namespace mlir::arts
+
+#endif // CARTS_POLICY_PARTITIONING_H
