@@ -47,8 +47,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import runs
-from .benchmarks import (SIZES, Example, _ArgumentParser, _positive, checksum_verdict,
-                         default_examples_root, discover_examples, select)
+from .bench import (SIZES, ArgumentParser, Example, checksum_verdict, default_examples_root,
+                    discover_examples, positive_number, select)
 from .errors import CartsError
 from .files import check_destination, write_atomically
 
@@ -548,14 +548,14 @@ def _notes(kernels: list[KernelResult], runs_: int) -> list[str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(prog="carts analyze bandwidth",
+    parser = ArgumentParser(prog="carts analyze bandwidth",
                              description="Achieved bandwidth of the memory-bound kernels "
                                          "against an elementwise baseline, ours and OpenMP's.")
     parser.add_argument("names", nargs="*", metavar="NAME",
                         help=f"examples (default: {', '.join(MEMORY_BOUND)})")
     parser.add_argument("--size", choices=SIZES, default="small")
-    parser.add_argument("--threads", type=_positive(int), default=os.cpu_count() or 1)
-    parser.add_argument("--runs", type=_positive(int), default=3, metavar="K",
+    parser.add_argument("--threads", type=positive_number(int), default=os.cpu_count() or 1)
+    parser.add_argument("--runs", type=positive_number(int), default=3, metavar="K",
                         help="runs of each build; the best counts (default 3)")
     parser.add_argument("--json", type=Path, metavar="F", help="write every number as JSON")
     parser.add_argument("--plot", type=Path, metavar="F.png",

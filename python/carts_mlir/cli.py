@@ -51,7 +51,7 @@ def _pipeline(argv: list[str]) -> int:
 
 
 def _benchmarks(argv: list[str]) -> int:
-    from .benchmarks import benchmarks_main
+    from .bench import benchmarks_main
 
     return benchmarks_main(argv)
 

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from . import runs
-from .benchmarks import (_ArgumentParser, _console, _positive, default_examples_root,
-                         write_json_atomically)
+from .bench import (ArgumentParser, default_examples_root, make_console, positive_number,
+                    write_json_atomically)
 from .errors import CartsError
 from .files import check_destination
 
@@ -426,13 +426,13 @@ def _table(results: list[CaseResult]):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _ArgumentParser(
+    parser = ArgumentParser(
         prog="carts golden",
         description="Check the normalisation examples, run through ARTS, against NumPy "
                     "float64 references.")
     parser.add_argument("name", choices=(*KERNELS, "all"), metavar="NAME",
                         help="batchnorm, layernorm or all")
-    parser.add_argument("--threads", type=_positive(int), default=2,
+    parser.add_argument("--threads", type=positive_number(int), default=2,
                         help="ARTS worker threads per run (default 2)")
     parser.add_argument("--json", type=Path, metavar="OUT", help="write a JSON report")
     return parser
@@ -454,7 +454,7 @@ def golden_main(argv: list[str]) -> int:
     for kernel in {c.kernel for c in selected}:
         if not paths.source(kernel).is_file():
             raise CartsError(f"example '{paths.source(kernel)}' not found")
-    console = _console()
+    console = make_console()
     start = time.perf_counter()
     with Progress(TextColumn("golden"), BarColumn(), MofNCompleteColumn(), console=console,
                   transient=True, disable=not console.is_terminal) as progress:

@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from .benchmarks import geometric_mean
+from .bench import geometric_mean
 from .errors import CartsError
 from .files import check_destination, write_atomically
 

@@ -21,7 +21,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .benchmarks import Step, parse_output, run_command
+from .bench import Step, parse_output, run_command
 from .errors import CartsError
 
 CARTS_EXECUTE = [sys.executable, "-m", "carts_mlir", "execute"]

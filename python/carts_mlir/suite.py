@@ -41,15 +41,15 @@ def _list(text: str, parse, what: str) -> list:
 
 
 def build_main(args, root: Path) -> int:
-    from . import benchmarks, runtime
+    from . import bench, runtime
     from .execute import ExecuteOptions, arts_llvm_ir
     from .jit.native import build_executable, c_compiler
 
-    examples = benchmarks.select(benchmarks.discover_examples(root), args.names)
+    examples = bench.select(bench.discover_examples(root), args.names)
     sizes = _list(args.size, str, "--size")
     for size in sizes:
-        if size not in benchmarks.SIZES:
-            raise CartsError(f"--size: unknown size '{size}' (one of {', '.join(benchmarks.SIZES)})")
+        if size not in bench.SIZES:
+            raise CartsError(f"--size: unknown size '{size}' (one of {', '.join(bench.SIZES)})")
     threads = _list(args.threads, int, "--threads")
     if any(t < 1 for t in threads):
         raise CartsError("--threads: thread counts must be positive")

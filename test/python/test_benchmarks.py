@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from carts_mlir.benchmarks import (BenchResult, Step, checksum_verdict, discover_examples,
+from carts_mlir.bench import (BenchResult, Step, checksum_verdict, discover_examples,
                                    evaluate, parse_output, parse_sizes, relative_error, select)
 from carts_mlir.errors import CartsError
 
@@ -158,7 +158,7 @@ def _ok(stdout: str) -> Step:
 
 
 def test_a_run_without_checksum_fails_the_benchmark():
-    from carts_mlir.benchmarks import Example
+    from carts_mlir.bench import Example
 
     ex = Example("k", EXAMPLES / "polybench" / "gemm" / "gemm.c", "polybench/gemm")
     result = BenchResult(ex, Step("ok"), _ok(""), [_ok("kernel.k: 0.1s\n")],
