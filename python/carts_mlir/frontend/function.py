@@ -33,8 +33,16 @@ if TYPE_CHECKING:
 
 K = ci.CursorKind
 
-CMPI = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
-CMPF = {"oeq": 1, "ogt": 2, "oge": 3, "olt": 4, "ole": 5, "one": 6, "une": 13}
+
+
+@contextlib.contextmanager
+def pushed(stack: list, item) -> Iterator[None]:
+    """``item`` on top of ``stack`` for the ``with`` block (popped also on an error)."""
+    stack.append(item)
+    try:
+        yield
+    finally:
+        stack.pop()
 
 
 @dataclass
@@ -145,9 +153,8 @@ class FunctionEmitter:
             entry = fn.add_entry_block(arg_locs=[self.loc(p) for p in params])
         self.func_op = fn
         self.result_type = result
-        with ir.InsertionPoint(entry), self.loc(body):
-            self.alloca_scopes.append(AllocaScope(entry))
-            self.scopes.append(NameScope())
+        with ir.InsertionPoint(entry), self.loc(body), \
+                pushed(self.alloca_scopes, AllocaScope(entry)), self.name_scope():
             for (p, ctype), arg in zip(typed_params, entry.arguments):
                 self.bind_param(p, ctype, arg)
             if self.analysis.uses_return_flag:
@@ -161,8 +168,6 @@ class FunctionEmitter:
                 with self.module.loc_at(end.file.name if end.file else self.module.path,
                                         end.line, max(1, end.column - 1)):
                     self.emit_final_return()
-            self.scopes.pop()
-            self.alloca_scopes.pop()
 
     def emit_final_return(self) -> None:
         if self.result_type is None:
@@ -284,13 +289,21 @@ class FunctionEmitter:
                 return scope.names[name]
         return None
 
+    def name_scope(self) -> contextlib.AbstractContextManager:
+        return pushed(self.scopes, NameScope())
+
     @contextlib.contextmanager
-    def name_scope(self) -> Iterator[None]:
-        self.scopes.append(NameScope())
-        try:
-            yield
-        finally:
-            self.scopes.pop()
+    def omp_region(self, block: ir.Block | None = None) -> Iterator[None]:
+        """Inside an OpenMP construct's region; with ``block``, the region also gets the
+        allocas of its private variables (an outlined region cannot use the function's)."""
+        with contextlib.ExitStack() as stack:
+            if block is not None:
+                stack.enter_context(pushed(self.alloca_scopes, AllocaScope(block)))
+            self.omp_depth += 1
+            try:
+                yield
+            finally:
+                self.omp_depth -= 1
 
     @contextlib.contextmanager
     def rebind(self, key: tuple, var: Var) -> Iterator[None]:
@@ -421,14 +434,12 @@ class FunctionEmitter:
         return self.cmpi("ne", v, self.const_int(0, v.type))
 
     def cmpi(self, pred: str, a: ir.Value, b: ir.Value) -> ir.Value:
-        return ir.Operation.create(
-            "arith.cmpi", results=[self.types.i(1)], operands=[a, b],
-            attributes={"predicate": ir.IntegerAttr.get(self.types.i(64), CMPI[pred])}).result
+        """``arith.cmpi`` with the predicate named as MLIR prints it (``slt``, ``ne``, ...)."""
+        return arith.CmpIOp(getattr(arith.CmpIPredicate, pred), a, b).result
 
     def cmpf(self, pred: str, a: ir.Value, b: ir.Value) -> ir.Value:
-        return ir.Operation.create(
-            "arith.cmpf", results=[self.types.i(1)], operands=[a, b],
-            attributes={"predicate": ir.IntegerAttr.get(self.types.i(64), CMPF[pred])}).result
+        """``arith.cmpf`` with the predicate named as MLIR prints it (``olt``, ``une``, ...)."""
+        return arith.CmpFOp(getattr(arith.CmpFPredicate, pred.upper()), a, b).result
 
     def to_index(self, v: ir.Value, s: Scalar) -> ir.Value:
         """A C integer as an ``index`` (subscripts, loop bounds, allocation sizes);

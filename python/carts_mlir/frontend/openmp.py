@@ -29,7 +29,7 @@ from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
 from .analysis import CanonicalLoop, decl_key, referenced_decl
-from .function import AllocaScope, LoopFlags, Var
+from .function import LoopFlags, Var, pushed
 from .pragmas import DEPEND_KINDS, SUPPORTED, Pragma, constant_value, depend_base, expand_macros
 from . import typemap as tm
 from .typemap import Scalar, scalar_of
@@ -174,12 +174,9 @@ class OmpEmitter:
             op = omp.ParallelOp([], [], [], [r[1] for r in reductions], num_threads=num_threads,
                                 if_expr=if_expr, **self._reduction_attrs(reductions))
             block = op.region.blocks.append(*[r[1].type for r in reductions])
-        self.team_vars.append({key: var.value for key, var in fn.vars.items()})
-        last = self._lastprivate_targets(p)
-        with ir.InsertionPoint(block), ExitStack() as stack:
-            fn.alloca_scopes.append(AllocaScope(block))
-            fn.omp_depth += 1
-            try:
+        with pushed(self.team_vars, {key: var.value for key, var in fn.vars.items()}):
+            last = self._lastprivate_targets(p)
+            with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region(block):
                 for (key, _, ctype, _sym), arg in zip(reductions, block.arguments):
                     stack.enter_context(fn.rebind(key, Var("mem", ctype, arg)))
                 with fn.loc_of_pragma(p):
@@ -190,38 +187,26 @@ class OmpEmitter:
                     body()
                 with fn.loc_of_pragma(p):
                     omp.TerminatorOp()
-            finally:
-                fn.omp_depth -= 1
-                fn.alloca_scopes.pop()
-                self.team_vars.pop()
 
     def single(self, p: Pragma, body) -> None:
         fn = self.fn
         with fn.loc_of_pragma(p):
             op = omp.SingleOp([], [], [], [], nowait=ir.UnitAttr.get() if p.clause("nowait") else None)
             block = op.region.blocks.append()
-        with ir.InsertionPoint(block), ExitStack() as stack:
-            fn.omp_depth += 1
-            try:
-                with fn.loc_of_pragma(p):
-                    self._privatize(p, stack)
-                body()
-                with fn.loc_of_pragma(p):
-                    omp.TerminatorOp()
-            finally:
-                fn.omp_depth -= 1
+        with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region():
+            with fn.loc_of_pragma(p):
+                self._privatize(p, stack)
+            body()
+            with fn.loc_of_pragma(p):
+                omp.TerminatorOp()
 
     def _fill(self, p: Pragma, block: ir.Block, body) -> None:
         """A construct's region: its statement, then the terminator."""
         fn = self.fn
-        with ir.InsertionPoint(block):
-            fn.omp_depth += 1
-            try:
-                body()
-                with fn.loc_of_pragma(p):
-                    omp.TerminatorOp()
-            finally:
-                fn.omp_depth -= 1
+        with ir.InsertionPoint(block), fn.omp_region():
+            body()
+            with fn.loc_of_pragma(p):
+                omp.TerminatorOp()
 
     def master(self, p: Pragma, body) -> None:
         fn = self.fn
@@ -249,22 +234,18 @@ class OmpEmitter:
         with fn.loc_of_pragma(p):
             op = omp.SectionsOp([], [], [], [], nowait=ir.UnitAttr.get() if nowait else None)
             block = op.region.blocks.append()
-        with ir.InsertionPoint(block):
-            fn.omp_depth += 1
-            try:
-                for group in groups:
-                    with fn.loc(group[0]):
-                        section = omp.SectionOp()
-                        inner = section.region.blocks.append()
-                    with ir.InsertionPoint(inner):
-                        for child in group:
-                            fn.stmt.emit(child)
-                        with fn.loc_of_pragma(p):
-                            omp.TerminatorOp()
-                with fn.loc_of_pragma(p):
-                    omp.TerminatorOp()
-            finally:
-                fn.omp_depth -= 1
+        with ir.InsertionPoint(block), fn.omp_region():
+            for group in groups:
+                with fn.loc(group[0]):
+                    section = omp.SectionOp()
+                    inner = section.region.blocks.append()
+                with ir.InsertionPoint(inner):
+                    for child in group:
+                        fn.stmt.emit(child)
+                    with fn.loc_of_pragma(p):
+                        omp.TerminatorOp()
+            with fn.loc_of_pragma(p):
+                omp.TerminatorOp()
 
     def ordered(self, p: Pragma, body) -> None:
         """``#pragma omp ordered`` (a block, in a loop with the ``ordered`` clause): an
@@ -307,7 +288,7 @@ class OmpEmitter:
         expr = body
         if kind in ("read", "write"):
             if expr.kind != K.BINARY_OPERATOR or cs.binary_operator(expr) != "=":
-                raise self._atomic_shape(p, stmt, f"'v = x;'" if kind == "read" else "'x = expr;'")
+                raise self._atomic_shape(p, stmt, "'v = x;'" if kind == "read" else "'x = expr;'")
             target, value = cs.children(expr)
             if kind == "read":
                 ref = cs.strip_implicit(value)
@@ -506,23 +487,17 @@ class OmpEmitter:
                     attrs[name] = ir.UnitAttr.get()
             op = omp.TaskOp([], [], depend_vars, [], [], **attrs)
             block = op.region.blocks.append()
-        with ir.InsertionPoint(block), ExitStack() as stack:
-            fn.alloca_scopes.append(AllocaScope(block))
-            fn.omp_depth += 1
-            try:
-                with fn.loc_of_pragma(p):
-                    for key, var, value in captured:
-                        fresh = fn.alloca(var.value.type)
-                        memref.StoreOp(value, fresh, [])
-                        stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fresh)))
-                    for key, var in private:
-                        stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fn.alloca(var.value.type))))
-                body()
-                with fn.loc_of_pragma(p):
-                    omp.TerminatorOp()
-            finally:
-                fn.omp_depth -= 1
-                fn.alloca_scopes.pop()
+        with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region(block):
+            with fn.loc_of_pragma(p):
+                for key, var, value in captured:
+                    fresh = fn.alloca(var.value.type)
+                    memref.StoreOp(value, fresh, [])
+                    stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fresh)))
+                for key, var in private:
+                    stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fn.alloca(var.value.type))))
+            body()
+            with fn.loc_of_pragma(p):
+                omp.TerminatorOp()
         return op
 
     #: Chunks of a taskloop without grainsize or num_tasks.
@@ -801,15 +776,9 @@ class OmpEmitter:
                     stack.enter_context(fn.rebind(loop.var_key, var))
                     if loop.declared_in_init:
                         fn.scopes[-1].names[loop.var.spelling] = loop.var_key
-                fn.loops.append(flags)
-                fn.omp_depth += 1
-                self._ordered_loops.append(p.clause("ordered") is not None)
-                try:
+                with pushed(fn.loops, flags), fn.omp_region(), \
+                        pushed(self._ordered_loops, p.clause("ordered") is not None):
                     fn.stmt.body(innermost.body)
-                finally:
-                    self._ordered_loops.pop()
-                    fn.omp_depth -= 1
-                    fn.loops.pop()
                 if last:
                     with fn.loc_of_pragma(p):
                         self._copy_out_last(loops, body_block.arguments, last)

@@ -19,7 +19,7 @@ from . import clang_support as cs
 from . import typemap as tm
 from .analysis import LOOP_KINDS, CanonicalLoop, for_parts, if_jump, referenced_decl
 from .expressions import is_simple
-from .function import LoopFlags, Var
+from .function import LoopFlags, Var, pushed
 from .typemap import scalar_of
 
 if TYPE_CHECKING:
@@ -414,12 +414,8 @@ class StmtEmitter:
             if fn.analysis.needs_continue_flag(loop.cursor, loop.body):
                 flags.cont = fn.new_flag()
             var = self.bind_induction(loop, for_op.induction_variable, start, loop.body)
-            fn.loops.append(flags)
-            try:
-                with fn.rebind(loop.var_key, var):
-                    self.body(loop.body)
-            finally:
-                fn.loops.pop()
+            with pushed(fn.loops, flags), fn.rebind(loop.var_key, var):
+                self.body(loop.body)
             scf.YieldOp([])
         if bounds is None and not loop.declared_in_init and self._needs_final_value(loop):
             self._store_final_value(loop, lb, ub, step, start)
@@ -474,15 +470,11 @@ class StmtEmitter:
         before = loop.before.blocks.append()
         after = loop.after.blocks.append()
         with ir.InsertionPoint(before), fn.loc(cond if cond is not None else s):
-            fn.loops.append(flags)
-            try:
+            with pushed(fn.loops, flags):
                 bit = self._guarded_condition(cond, jumps)
-            finally:
-                fn.loops.pop()
             scf.ConditionOp(bit, [])
         with ir.InsertionPoint(after), fn.loc(body):
-            fn.loops.append(flags)
-            try:
+            with pushed(fn.loops, flags):
                 if flags.cont is not None:
                     fn.set_flag(flags.cont, False)
                 self.body(body)
@@ -496,8 +488,6 @@ class StmtEmitter:
                             with ir.InsertionPoint(if_op.then_block):
                                 self.expr.discard(inc)
                                 scf.YieldOp([])
-            finally:
-                fn.loops.pop()
             scf.YieldOp([])
 
     def do_while(self, s: ci.Cursor) -> None:
@@ -514,15 +504,12 @@ class StmtEmitter:
         before = loop.before.blocks.append()
         after = loop.after.blocks.append()
         with ir.InsertionPoint(before), fn.loc(body):
-            fn.loops.append(flags)
-            try:
+            with pushed(fn.loops, flags):
                 if flags.cont is not None:
                     fn.set_flag(flags.cont, False)
                 self.body(body)
                 with fn.loc(cond):
                     bit = self._guarded_condition(cond, jumps)
-            finally:
-                fn.loops.pop()
             scf.ConditionOp(bit, [])
         with ir.InsertionPoint(after):
             scf.YieldOp([])
