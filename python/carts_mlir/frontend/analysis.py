@@ -437,3 +437,82 @@ def if_jump(stmt: ci.Cursor) -> ci.Cursor | None:
     if then.kind in (K.BREAK_STMT, K.CONTINUE_STMT, K.RETURN_STMT):
         return then
     return None
+
+
+#: Binary operators that cannot trap (division and remainder can).
+SIMPLE_BINARY = {"+", "-", "*", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "<<", ">>"}
+
+
+def is_null_constant(c: ci.Cursor) -> bool:
+    """``NULL``, ``0`` or ``(void *)0`` used as a pointer."""
+    s = c
+    while True:
+        s = cs.strip_parens(s)
+        if s.kind in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR):
+            kids = [k for k in cs.children(s) if k.kind.is_expression()]
+            if len(kids) != 1:
+                return False
+            s = kids[0]
+            continue
+        break
+    if not tm.is_int(s.type):
+        return False
+    return cs.evaluate(s) == 0
+
+
+def is_simple(c: ci.Cursor) -> bool:
+    """Cheap, side-effect free and trap free: safe to evaluate unconditionally."""
+    for n in cs.walk(c):
+        k = n.kind
+        if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.PAREN_EXPR,
+                 K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_UNARY_EXPR, K.TYPE_REF):
+            continue
+        if k == K.DECL_REF_EXPR:
+            decl = n.referenced
+            if decl is None or decl.kind not in (K.VAR_DECL, K.PARM_DECL, K.ENUM_CONSTANT_DECL):
+                return False
+            if decl.kind != K.ENUM_CONSTANT_DECL and (tm.is_array(decl.type) or not is_local_decl(decl)):
+                return False
+            continue
+        if k == K.BINARY_OPERATOR and cs.binary_operator(n) in SIMPLE_BINARY:
+            continue
+        if k == K.UNARY_OPERATOR and cs.unary_operator(n) in ("-", "+", "!", "~"):
+            continue
+        return False
+    return True
+
+
+def flatten_init(init: ci.Cursor, shape: list[int], prefix: tuple[int, ...],
+                  out: list[tuple[tuple[int, ...], ci.Cursor]]) -> None:
+    """Positions of the elements of a (possibly nested) brace initialiser.  Flat lists for
+    multi-dimensional arrays fill in row-major order, as in C."""
+    kids = [k for k in cs.children(init) if k.kind.is_expression()]
+    depth = len(prefix)
+    if depth == len(shape) - 1 or all(k.kind != K.INIT_LIST_EXPR for k in kids):
+        # Flat list: row-major positions in the remaining dimensions.
+        rest = shape[depth:]
+        for n, k in enumerate(kids):
+            if k.kind == K.INIT_LIST_EXPR:
+                raise cs.unsupported(k, "mixed nested initialiser")
+            idx, rem = [], n
+            for d in reversed(rest):
+                idx.append(rem % d)
+                rem //= d
+            out.append((prefix + tuple(reversed(idx)), k))
+        return
+    for n, k in enumerate(kids):
+        if k.kind != K.INIT_LIST_EXPR:
+            raise cs.unsupported(k, "mixed nested initialiser")
+        flatten_init(k, shape, prefix + (n,), out)
+
+
+def parameter_types(cursor: ci.Cursor) -> list[tuple[ci.Cursor, ci.Type]]:
+    """(PARM_DECL, adjusted type) of a function: an array parameter is a pointer (libclang
+    reports the declared array type on the PARM_DECL)."""
+    params = [c for c in cursor.get_children() if c.kind == K.PARM_DECL]
+    ftype = tm.canon(cursor.type)
+    if ftype.kind == ci.TypeKind.FUNCTIONPROTO:
+        adjusted = list(ftype.argument_types())
+        if len(adjusted) == len(params):
+            return list(zip(params, adjusted))
+    return [(p, p.type) for p in params]

@@ -22,6 +22,7 @@ from ..errors import CartsError
 from ..openmp_routines import OPENMP_ROUTINES
 from . import clang_support as cs
 from . import typemap as tm
+from .analysis import is_null_constant
 from .typemap import scalar_of
 
 if TYPE_CHECKING:
@@ -269,7 +270,6 @@ class CallEmitter:
         return self.types.to_mlir(t, where)
 
     def _abi_argument(self, arg: ci.Cursor, ptype: ir.Type | None) -> ir.Value:
-        from .expressions import is_null_constant
 
         if ptype is not None and str(ptype) == "!llvm.ptr":
             if is_null_constant(arg):

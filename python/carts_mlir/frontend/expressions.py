@@ -22,7 +22,8 @@ from mlir.dialects import arith, llvm, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import is_local_decl
+from .analysis import SIMPLE_BINARY, flatten_init, is_local_decl, is_null_constant, is_simple
+from .calls import CallEmitter
 from .typemap import Scalar, scalar_of
 
 if TYPE_CHECKING:
@@ -37,7 +38,6 @@ _CMPI_S = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "
 _CMPI_U = {"<": "ult", "<=": "ule", ">": "ugt", ">=": "uge", "==": "eq", "!=": "ne"}
 _FOLDABLE_ROOTS = {K.BINARY_OPERATOR, K.UNARY_OPERATOR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR,
                    K.CONDITIONAL_OPERATOR}
-_SIMPLE_BINARY = {"+", "-", "*", "<", "<=", ">", ">=", "==", "!=", "&", "|", "^", "<<", ">>"}
 
 
 @dataclass
@@ -54,8 +54,6 @@ class LValue:
 
 class ExprEmitter:
     def __init__(self, fn: "FunctionEmitter") -> None:
-        from .calls import CallEmitter
-
         self.fn = fn
         self.types = fn.types
         self.calls = CallEmitter(self)
@@ -774,7 +772,7 @@ class ExprEmitter:
             return
         if s.kind != K.INIT_LIST_EXPR:
             raise cs.unsupported(init, "array initialiser that is not a brace list")
-        _flatten_init(s, shape, (), elements)
+        flatten_init(s, shape, (), elements)
         if len(elements) < total:
             self.fill(slot, self.fn.zero(mtype.element_type))
         elem_scalar = scalar_of(_array_element(ctype))
@@ -838,44 +836,6 @@ def _is_llvm_ptr(v: ir.Value) -> bool:
     return _is_llvm_ptr_type(v.type)
 
 
-def is_null_constant(c: ci.Cursor) -> bool:
-    """``NULL``, ``0`` or ``(void *)0`` used as a pointer."""
-    s = c
-    while True:
-        s = cs.strip_parens(s)
-        if s.kind in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR):
-            kids = [k for k in cs.children(s) if k.kind.is_expression()]
-            if len(kids) != 1:
-                return False
-            s = kids[0]
-            continue
-        break
-    if not tm.is_int(s.type):
-        return False
-    return cs.evaluate(s) == 0
-
-
-def is_simple(c: ci.Cursor) -> bool:
-    """Cheap, side-effect free and trap free: safe to evaluate unconditionally."""
-    for n in cs.walk(c):
-        k = n.kind
-        if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL, K.PAREN_EXPR,
-                 K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_UNARY_EXPR, K.TYPE_REF):
-            continue
-        if k == K.DECL_REF_EXPR:
-            decl = n.referenced
-            if decl is None or decl.kind not in (K.VAR_DECL, K.PARM_DECL, K.ENUM_CONSTANT_DECL):
-                return False
-            if decl.kind != K.ENUM_CONSTANT_DECL and (tm.is_array(decl.type) or not is_local_decl(decl)):
-                return False
-            continue
-        if k == K.BINARY_OPERATOR and cs.binary_operator(n) in _SIMPLE_BINARY:
-            continue
-        if k == K.UNARY_OPERATOR and cs.unary_operator(n) in ("-", "+", "!", "~"):
-            continue
-        return False
-    return True
-
 
 def _constant_tree(c: ci.Cursor, subtrees: dict[tuple, bool]) -> bool:
     """Only literals, sizeof, enum constants, casts and non-assigning operators.
@@ -916,7 +876,7 @@ def _constant_node(n: ci.Cursor) -> bool:
     if k == K.DECL_REF_EXPR and n.referenced is not None and \
             n.referenced.kind == K.ENUM_CONSTANT_DECL:
         return True
-    if k == K.BINARY_OPERATOR and cs.binary_operator(n) in _SIMPLE_BINARY | {"/", "%", "&&", "||"}:
+    if k == K.BINARY_OPERATOR and cs.binary_operator(n) in SIMPLE_BINARY | {"/", "%", "&&", "||"}:
         return True
     return k == K.UNARY_OPERATOR and cs.unary_operator(n) in ("-", "+", "!", "~")
 
@@ -931,27 +891,3 @@ def _array_element(t: ci.Type) -> ci.Type:
     while t.kind == TK.CONSTANTARRAY:
         t = tm.canon(t.element_type)
     return t
-
-
-def _flatten_init(init: ci.Cursor, shape: list[int], prefix: tuple[int, ...],
-                  out: list[tuple[tuple[int, ...], ci.Cursor]]) -> None:
-    """Positions of the elements of a (possibly nested) brace initialiser.  Flat lists for
-    multi-dimensional arrays fill in row-major order, as in C."""
-    kids = [k for k in cs.children(init) if k.kind.is_expression()]
-    depth = len(prefix)
-    if depth == len(shape) - 1 or all(k.kind != K.INIT_LIST_EXPR for k in kids):
-        # Flat list: row-major positions in the remaining dimensions.
-        rest = shape[depth:]
-        for n, k in enumerate(kids):
-            if k.kind == K.INIT_LIST_EXPR:
-                raise cs.unsupported(k, "mixed nested initialiser")
-            idx, rem = [], n
-            for d in reversed(rest):
-                idx.append(rem % d)
-                rem //= d
-            out.append((prefix + tuple(reversed(idx)), k))
-        return
-    for n, k in enumerate(kids):
-        if k.kind != K.INIT_LIST_EXPR:
-            raise cs.unsupported(k, "mixed nested initialiser")
-        _flatten_init(k, shape, prefix + (n,), out)

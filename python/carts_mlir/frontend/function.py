@@ -15,7 +15,6 @@ The ``cf`` dialect is never used, so every loop stays a loop for the later passe
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator
 
 import clang.cindex as ci
@@ -24,8 +23,12 @@ from mlir.dialects import arith, func, memref
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import FunctionAnalysis, decl_key, var_initializer
+from .analysis import FunctionAnalysis, decl_key, parameter_types, var_initializer
+from .expressions import ExprEmitter
+from .openmp import OmpEmitter
 from .pragmas import depend_base
+from .state import AllocaScope, LoopFlags, NameScope, ReturnState, Var, pushed
+from .statements import StmtEmitter
 from .typemap import Scalar
 
 if TYPE_CHECKING:
@@ -35,77 +38,10 @@ K = ci.CursorKind
 
 
 
-@contextlib.contextmanager
-def pushed(stack: list, item) -> Iterator[None]:
-    """``item`` on top of ``stack`` for the ``with`` block (popped also on an error)."""
-    stack.append(item)
-    try:
-        yield
-    finally:
-        stack.pop()
-
-
-@dataclass
-class Var:
-    """How a C variable lives in the IR.
-
-    ``ssa``: ``value`` is its (never reassigned) value.  ``mem``: ``value`` is a memref
-    holding it (rank 0 for scalars and pointers, the array shape for arrays).  ``iv``:
-    ``value`` is a loop induction variable of type index and ``c_value`` the same value in
-    the variable's C type.
-    """
-
-    kind: str
-    ctype: ci.Type
-    value: ir.Value
-    c_value: ir.Value | None = None
-    loc: ir.Location | None = None
-    #: For a pointer into an array (``double *row = p + i * m``, never reassigned): the
-    #: array is ``value`` and the pointer's element index in it this ``index`` value.
-    #: Kind ``walk`` (a pointer moved with ``++``/``+=``): ``offset`` is a ``memref<index>``
-    #: slot holding the index.
-    offset: ir.Value | None = None
-
-    @property
-    def is_array(self) -> bool:
-        return tm.is_aggregate(self.ctype)
-
-
-@dataclass
-class AllocaScope:
-    """Where ``memref.alloca``s go: the entry block of the function or of an
-    ``omp.parallel`` region (per thread)."""
-
-    block: ir.Block
-    last: ir.Operation | None = None
-
-
-@dataclass
-class LoopFlags:
-    brk: ir.Value | None = None
-    cont: ir.Value | None = None
-    omp: bool = False
-
-
-@dataclass
-class ReturnState:
-    flag: ir.Value | None = None
-    value: ir.Value | None = None
-    direct: bool = True
-
-
-@dataclass
-class NameScope:
-    names: dict[str, tuple] = field(default_factory=dict)
-
-
 class FunctionEmitter:
     """Emits one function definition into the module."""
 
     def __init__(self, module: "ModuleEmitter", cursor: ci.Cursor) -> None:
-        from .expressions import ExprEmitter
-        from .openmp import OmpEmitter
-        from .statements import StmtEmitter
 
         self.module = module
         self.cursor = cursor
@@ -137,7 +73,6 @@ class FunctionEmitter:
     def emit(self) -> None:
         cursor = self.cursor
         body = self.analysis.body
-        from .module import parameter_types
 
         typed_params = parameter_types(cursor)
         params = [p for p, _ in typed_params]

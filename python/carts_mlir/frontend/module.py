@@ -13,6 +13,8 @@ from mlir.dialects import memref
 
 from . import clang_support as cs
 from . import typemap as tm
+from .analysis import flatten_init, parameter_types
+from .function import FunctionEmitter
 from .pragmas import PragmaQueue, collect_pragmas
 from .typemap import Scalar, TypeMapper
 
@@ -92,7 +94,6 @@ class ModuleEmitter:
                 raise p.error(f"unsupported C construct: omp {p.directive or p.text} outside a function")
 
     def _emit_function(self, cursor: ci.Cursor) -> None:
-        from .function import FunctionEmitter
 
         if cursor.spelling in self._emitted:
             return
@@ -306,10 +307,9 @@ class ModuleEmitter:
             return [(k, b) for k, b in enumerate((data + b"\0")[: shape[0]])]
         if s.kind != K.INIT_LIST_EXPR:
             raise cs.unsupported(init, "array initialiser that is not a brace list")
-        from .expressions import _flatten_init
 
         positions: list = []
-        _flatten_init(s, shape, (), positions)
+        flatten_init(s, shape, (), positions)
         out = []
         for idx, expr in positions:
             value = cs.evaluate(expr)
@@ -421,18 +421,6 @@ def _array_of_const(t: ci.Type) -> bool:
             return False
         t = t.element_type
     return False
-
-
-def parameter_types(cursor: ci.Cursor) -> list[tuple[ci.Cursor, ci.Type]]:
-    """(PARM_DECL, adjusted type) of a function: an array parameter is a pointer (libclang
-    reports the declared array type on the PARM_DECL)."""
-    params = [c for c in cursor.get_children() if c.kind == K.PARM_DECL]
-    ftype = tm.canon(cursor.type)
-    if ftype.kind == ci.TypeKind.FUNCTIONPROTO:
-        adjusted = list(ftype.argument_types())
-        if len(adjusted) == len(params):
-            return list(zip(params, adjusted))
-    return [(p, p.type) for p in params]
 
 
 def _file_of(c: ci.Cursor) -> str | None:

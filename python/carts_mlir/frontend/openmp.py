@@ -29,7 +29,7 @@ from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
 from .analysis import CanonicalLoop, decl_key, referenced_decl
-from .function import LoopFlags, Var, pushed
+from .state import LoopFlags, Var, pushed
 from .pragmas import DEPEND_KINDS, SUPPORTED, Pragma, constant_value, depend_base, expand_macros
 from . import typemap as tm
 from .typemap import Scalar, scalar_of

@@ -17,9 +17,8 @@ from mlir.dialects import arith, func, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import LOOP_KINDS, CanonicalLoop, for_parts, if_jump, referenced_decl
-from .expressions import is_simple
-from .function import LoopFlags, Var, pushed
+from .analysis import LOOP_KINDS, CanonicalLoop, for_parts, if_jump, is_simple, referenced_decl
+from .state import LoopFlags, Var, pushed
 from .typemap import scalar_of
 
 if TYPE_CHECKING:
