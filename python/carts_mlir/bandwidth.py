@@ -47,8 +47,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import runs
-from .bench import (SIZES, ArgumentParser, Example, checksum_verdict, default_examples_root,
-                    discover_examples, positive_number, select)
+from .arguments import ArgumentParser, positive_number
+from .bench import (SIZES, Example, checksum_verdict, default_examples_root, discover_examples,
+                    select)
 from .errors import CartsError
 from .files import check_destination, write_atomically
 

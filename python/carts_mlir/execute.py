@@ -36,29 +36,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .arguments import ArgumentParser
 from .errors import CartsError
 from .files import write_atomically
-
-USAGE = """\
-usage: carts execute FILE.c [options] [-- program arguments]
-
-Compile a C program and run it.
-
-options:
-  -DNAME[=VALUE], -IDIR   as for the C compiler
-  -O0 -O1 -O2 -O3         LLVM optimisation level of the JIT (default -O3)
-  --threads N             worker threads (default: arts.cfg, env threads, else all cores)
-  --nodes N               nodes, one Ray actor each (default: env nodeCount, arts.cfg, else 1)
-  --ray-address ADDR      run the node actors on this Ray cluster (or 'auto'), one per Ray node
-  --stats                 print per-node counters (tasks, messages, bytes) on stderr
-  --no-arts               run the sequential program (OpenMP pragmas ignored)
-  --emit-llvm             also write the LLVM IR to <name>-arts.ll (<name>-seq.ll with --no-arts)
-  -o PATH                 the native executable (default ./<name>_arts; one node only)
-  --no-executable         do not write the native executable
-  --compile-only          compile (and write the executable) but do not run
-  -h, --help              show this help
-"""
-
 
 @dataclass
 class ExecuteOptions:
@@ -78,64 +58,52 @@ class ExecuteOptions:
     program_args: list[str] = field(default_factory=list)
 
 
-def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
-    opts = ExecuteOptions()
-    k = 0
-    while k < len(argv):
-        a = argv[k]
-        if a in ("-h", "--help"):
-            return None
-        if a == "--":
-            opts.program_args = argv[k + 1 :]
-            break
-        if a in ("-D", "-I", "-o", "--threads", "--nodes", "--ray-address"):
-            if k + 1 >= len(argv):
-                raise CartsError(f"missing value after '{a}'")
-            k += 1
-            value = argv[k]
-            if a == "-D":
-                opts.defines.append(value)
-            elif a == "-I":
-                opts.includes.append(value)
-            elif a == "--nodes":
-                opts.nodes = _positive(value, a)
-            elif a == "--ray-address":
-                opts.ray_address = value
-            elif a == "-o":
-                opts.output = value
-            else:
-                opts.threads = _positive(value, a)
-        elif a.startswith("-D"):
-            opts.defines.append(a[2:])
-        elif a.startswith("-I"):
-            opts.includes.append(a[2:])
-        elif a.startswith("--threads="):
-            opts.threads = _positive(a.split("=", 1)[1], "--threads")
-        elif a.startswith("--nodes="):
-            opts.nodes = _positive(a.split("=", 1)[1], "--nodes")
-        elif a in ("-O0", "-O1", "-O2", "-O3"):
-            opts.opt_level = int(a[2])
-        elif a.startswith("--ray-address="):
-            opts.ray_address = a.split("=", 1)[1]
-        elif a == "--stats":
-            opts.stats = True
-        elif a == "--no-arts":
-            opts.no_arts = True
-        elif a == "--emit-llvm":
-            opts.emit_llvm = True
-        elif a == "--compile-only":
-            opts.compile_only = True
-        elif a == "--no-executable":
-            opts.executable = False
-        elif a.startswith("-"):
-            raise CartsError(f"unknown argument '{a}' (see 'carts execute --help')")
-        elif opts.source is None:
-            opts.source = a
-        else:
-            opts.program_args.append(a)
-        k += 1
-    if opts.source is None:
+def build_parser() -> ArgumentParser:
+    p = ArgumentParser(prog="carts execute", usage="carts execute FILE.c [options] [-- program arguments]",
+                       description="Compile a C program and run it.")
+    p.add_argument("source", nargs="?", metavar="FILE.c", help="the program")
+    p.add_argument("program_args", nargs="*", metavar="ARG",
+                   help="arguments of the program (after '--' when they start with '-')")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="as for the C compiler")
+    p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
+                   help="as for the C compiler")
+    p.add_argument("-O", dest="opt_level", type=int, choices=range(4), default=3, metavar="N",
+                   help="LLVM optimisation level -O0..-O3 (default -O3)")
+    p.add_argument("--threads", metavar="N",
+                   help="worker threads (default: arts.cfg, env threads, else all cores)")
+    p.add_argument("--nodes", metavar="N",
+                   help="nodes, one Ray actor each (default: env nodeCount, arts.cfg, else 1)")
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="run the node actors on this Ray cluster (or 'auto'), one per Ray node")
+    p.add_argument("--stats", action="store_true",
+                   help="print per-node counters (tasks, messages, bytes) on stderr")
+    p.add_argument("--no-arts", action="store_true",
+                   help="run the sequential program (OpenMP pragmas ignored)")
+    p.add_argument("--emit-llvm", action="store_true",
+                   help="also write the LLVM IR to <name>-arts.ll (<name>-seq.ll with --no-arts)")
+    p.add_argument("-o", dest="output", metavar="PATH",
+                   help="the native executable (default ./<name>_arts; one node only)")
+    p.add_argument("--no-executable", dest="executable", action="store_false",
+                   help="do not write the native executable")
+    p.add_argument("--compile-only", action="store_true",
+                   help="compile (and write the executable) but do not run")
+    return p
+
+
+def parse_arguments(argv: list[str]) -> ExecuteOptions:
+    from .config import MAX_NODES, MAX_THREADS, check_count
+
+    a = build_parser().parse_intermixed_args(argv)
+    if a.source is None:
         raise CartsError("no input file (usage: carts execute FILE.c [options])")
+    opts = ExecuteOptions(
+        source=a.source, defines=a.defines, includes=a.includes, opt_level=a.opt_level,
+        no_arts=a.no_arts, emit_llvm=a.emit_llvm, ray_address=a.ray_address, stats=a.stats,
+        compile_only=a.compile_only, output=a.output, executable=a.executable,
+        program_args=a.program_args,
+        threads=None if a.threads is None else check_count(a.threads, "--threads", MAX_THREADS),
+        nodes=None if a.nodes is None else check_count(a.nodes, "--nodes", MAX_NODES))
     if opts.output is not None and not opts.executable:
         raise CartsError("-o names the executable, which --no-executable turns off")
     return opts
@@ -144,12 +112,6 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions | None:
 def executable_path(opts: ExecuteOptions) -> Path:
     """Where the native executable goes: ``-o``, else ``./<stem>_arts``."""
     return Path(opts.output) if opts.output else Path(f"{Path(opts.source).stem}_arts")
-
-
-def _positive(text: str, flag: str) -> int:
-    from .config import MAX_NODES, MAX_THREADS, check_count
-
-    return check_count(text, flag, MAX_NODES if flag == "--nodes" else MAX_THREADS)
 
 
 def arts_llvm_ir(opts: ExecuteOptions) -> str:
@@ -202,10 +164,10 @@ def arts_stages(source: str, *, defines=(), includes=(), threads: int | None = N
 
 
 def execute_main(argv: list[str]) -> int:
-    opts = parse_arguments(argv)
-    if opts is None:
-        print(USAGE, end="")
-        return 0
+    try:
+        opts = parse_arguments(argv)
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
     from .jit import compile_llvm_ir, sequential_llvm_ir
     from .jit.launch import arts_llvm_path, compile_arts_program, emit_llvm, thread_environment
     from .config import read_config

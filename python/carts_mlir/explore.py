@@ -320,16 +320,13 @@ def scaling(path: str, *, threads=(1, 2), defines=(), includes=(), repeat: int =
 def scaling_main(argv: list[str]) -> int:
     """``carts analyze scaling FILE.c [-D..] [-I..] --threads 1,2,4 [--runs K] [--no-openmp]
     [--json F] [--plot F.png]``: :func:`scaling` from the command line, as a table."""
-    import argparse
     import json
 
     from .files import write_atomically
 
-    class Parser(argparse.ArgumentParser):
-        def error(self, message: str):  # type: ignore[override]
-            raise CartsError(f"carts analyze scaling: {message}")
+    from .arguments import ArgumentParser
 
-    p = Parser(prog="carts analyze scaling",
+    p = ArgumentParser(prog="carts analyze scaling",
                description="kernel time over thread counts, ours against gcc -fopenmp")
     p.add_argument("source", help="a C file printing carts_bench.h kernel timers")
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 
 from . import runs
-from .bench import (ArgumentParser, default_examples_root, make_console, positive_number,
-                    write_json_atomically)
+from .arguments import ArgumentParser, positive_number
+from .bench import default_examples_root, make_console, write_json_atomically
 from .errors import CartsError
 from .files import check_destination
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from .files import read_source, write_atomically
 from . import env, ir, pipeline
+from .arguments import ArgumentParser
 from .errors import CartsError, guarded
 
 METADATA_NAME = ".carts-metadata.json"
@@ -42,15 +43,8 @@ class _OneStage(argparse.Action):
         setattr(namespace, self.dest, self.const)
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a bad command line as one line, through CartsError."""
-
-    def error(self, message: str):  # type: ignore[override]
-        raise CartsError(f"{self.prog}: {message}")
-
-
 def build_parser(prog: str) -> argparse.ArgumentParser:
-    p = _Parser(prog=prog, description="Run ARTS pipeline stages or arbitrary passes on MLIR.")
+    p = ArgumentParser(prog=prog, description="Run ARTS pipeline stages or arbitrary passes on MLIR.")
     p.add_argument("input", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
     p.add_argument("-o", dest="output", help="output file (a directory with --all-stages)")
     p.add_argument("--pass-pipeline", help="textual pipeline, e.g. 'builtin.module(canonicalize)'")

@@ -5,15 +5,15 @@ ways and judges the result, :mod:`.report` makes the table, notes, JSON report a
 and :mod:`.cli` is the command (its docstring describes what a run does).
 """
 
-from .cli import ArgumentParser, benchmarks_main, positive_number
+from .cli import benchmarks_main
 from .discovery import SIZES, Example, default_examples_root, discover_examples, parse_sizes, select
 from .report import make_console, write_json_atomically
 from .running import (BenchResult, ProgramOutput, RunConfig, Step, checksum_verdict, evaluate,
                       geometric_mean, parse_output, relative_error, run_command)
 
 __all__ = [
-    "ArgumentParser", "BenchResult", "Example", "ProgramOutput", "RunConfig", "SIZES", "Step",
+    "BenchResult", "Example", "ProgramOutput", "RunConfig", "SIZES", "Step",
     "benchmarks_main", "checksum_verdict", "default_examples_root", "discover_examples",
     "evaluate", "geometric_mean", "make_console", "parse_output", "parse_sizes",
-    "positive_number", "relative_error", "run_command", "select", "write_json_atomically",
+    "relative_error", "run_command", "select", "write_json_atomically",
 ]

@@ -56,35 +56,14 @@ import shlex
 import tempfile
 import time
 from pathlib import Path
-from typing import Callable
 
 from ..files import check_destination
-from ..errors import CartsError
+from ..arguments import ArgumentParser, positive_number
 from .discovery import SIZES, default_examples_root, discover_examples, select
 from .report import (count_verdicts, counts_line, escape_markup, json_report, make_console,
                      plot_row, plot_title, print_trace, ratio_text, report_notes, results_table,
                      write_json_atomically)
 from .running import BenchResult, RunConfig, geometric_mean, run_benchmark
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse whose usage errors are one-line :class:`CartsError`s."""
-
-    def error(self, message: str):
-        raise CartsError(f"{message} (see '{self.prog} --help')")
-
-
-def positive_number(kind: type) -> Callable[[str], int | float]:
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            value = 0
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"expected a positive number, got '{text}'")
-        return value
-
-    return parse
 
 
 def _parser() -> argparse.ArgumentParser:

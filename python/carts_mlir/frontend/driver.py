@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import dataclass, field
 
 from ..files import check_destination, write_atomically
+from ..arguments import ArgumentParser
 from ..errors import CartsError
 from . import clang_support as cs
-
-USAGE = """\
-usage: carts cgeist FILE.c [options] -S [-o OUT.mlir]
-
-Translate a C file (with OpenMP pragmas) to MLIR.
-
-options:
-  -DNAME[=VALUE]          define a macro (also '-D NAME')
-  -IDIR                   add an include directory (also '-I DIR')
-  -fopenmp                turn '#pragma omp' directives into the omp dialect
-                          (without it the pragmas are ignored: the sequential program)
-  -O0 -O1 -O2 -O3         accepted for compatibility; the front end output is the same
-  -std=STD                C standard passed to clang (default: clang's)
-  --print-debug-info      print every operation's location (file:line:col)
-  --raise-scf-to-affine   accepted for compatibility with Polygeist's cgeist and ignored:
-                          loops stay in scf (the pipeline raises what it needs)
-  -S                      emit MLIR text (the only output form)
-  -o FILE                 write to FILE (only when compilation succeeds); default stdout
-  -h, --help              show this help
-"""
-
 
 @dataclass
 class FrontendOptions:
@@ -80,63 +61,58 @@ def compile_c(path: str, *, defines=(), includes=(), openmp: bool = False,
         return module.operation.get_asm(enable_debug_info=debug_info, assume_verified=True)
 
 
-def parse_arguments(argv: list[str]) -> FrontendOptions | None:
-    """The cgeist command line; None for --help."""
-    opts = FrontendOptions()
-    args = list(argv)
-    k = 0
+def build_parser() -> ArgumentParser:
+    p = ArgumentParser(prog="carts cgeist", usage="carts cgeist FILE.c [options] -S [-o OUT.mlir]",
+                       description="Translate a C file (with OpenMP pragmas) to MLIR.",
+                       allow_abbrev=False)
+    p.add_argument("sources", nargs="*", metavar="FILE.c", help="the C file ('-' for stdin)")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="define a macro")
+    p.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
+                   help="add an include directory")
+    p.add_argument("-fopenmp", dest="openmp", action="store_true",
+                   help="turn '#pragma omp' directives into the omp dialect (without it the "
+                        "pragmas are ignored: the sequential program)")
+    p.add_argument("-fno-openmp", dest="openmp", action="store_false", help="the default")
+    p.add_argument("-std", metavar="STD", help="C standard passed to clang (default: clang's)")
+    p.add_argument("--print-debug-info", dest="debug_info", action="store_true",
+                   help="print every operation's location (file:line:col)")
+    p.add_argument("-o", dest="output", metavar="FILE",
+                   help="write to FILE (only when compilation succeeds); default stdout")
+    p.add_argument("-S", action="store_true", help="emit MLIR text (the only output form)")
+    same = p.add_argument_group("accepted for compatibility with Polygeist's cgeist; the output "
+                                "is the same")
+    for level in ("-O", "-O0", "-O1", "-O2", "-O3", "-Os"):
+        same.add_argument(level, action="store_true", dest="optimize",
+                          help="-O -O0 -O1 -O2 -O3 -Os" if level == "-O" else argparse.SUPPRESS)
+    same.add_argument("--raise-scf-to-affine", action="store_true",
+                      help="ignored: loops stay in scf (the pipeline raises what it needs)")
+    same.add_argument("-g", action="store_true")
+    same.add_argument("-w", action="store_true")
+    same.add_argument("-c", action="store_true")
+    same.add_argument("-W", choices=["all", "extra"], action="append", metavar="all|extra")
+    same.add_argument("--function", choices=["*"])
+    return p
 
-    def value(flag: str) -> str:
-        nonlocal k
-        if k + 1 >= len(args):
-            raise CartsError(f"missing value after '{flag}'")
-        k += 1
-        return args[k]
 
-    while k < len(args):
-        a = args[k]
-        if a in ("-h", "--help"):
-            return None
-        if a == "-D":
-            opts.defines.append(value(a))
-        elif a.startswith("-D"):
-            opts.defines.append(a[2:])
-        elif a == "-I":
-            opts.includes.append(value(a))
-        elif a.startswith("-I"):
-            opts.includes.append(a[2:])
-        elif a == "-fopenmp":
-            opts.openmp = True
-        elif a in ("-O", "-O0", "-O1", "-O2", "-O3", "-Os", "-S", "--raise-scf-to-affine", "-g",
-                   "-w", "-Wall", "-Wextra", "-c", "--function=*", "-fno-openmp"):
-            if a == "-fno-openmp":
-                opts.openmp = False
-        elif a == "--print-debug-info":
-            opts.debug_info = True
-        elif a.startswith("-std="):
-            opts.extra_clang_args.append(a)
-        elif a == "-o":
-            opts.output = value(a)
-        elif a.startswith("-o") and len(a) > 2:
-            opts.output = a[2:]
-        elif a.startswith("-") and a != "-":
-            raise CartsError(f"unknown argument '{a}' (see 'carts cgeist --help')")
-        else:
-            if opts.source is not None:
-                raise CartsError(f"more than one input file ('{opts.source}', '{a}')")
-            opts.source = a
-        k += 1
-    if opts.source is None:
+def parse_arguments(argv: list[str]) -> FrontendOptions:
+    """The cgeist command line (argparse's SystemExit for --help)."""
+    a = build_parser().parse_intermixed_args(argv)
+    if not a.sources:
         raise CartsError("no input file (usage: carts cgeist FILE.c -S [-o OUT.mlir])")
-    return opts
+    if len(a.sources) > 1:
+        raise CartsError(f"more than one input file ('{a.sources[0]}', '{a.sources[1]}')")
+    return FrontendOptions(source=a.sources[0], defines=a.defines, includes=a.includes,
+                           openmp=a.openmp, debug_info=a.debug_info, output=a.output,
+                           extra_clang_args=[f"-std={a.std}"] if a.std is not None else [])
 
 
 def cgeist_main(argv: list[str]) -> int:
     """``carts cgeist``: prints the MLIR (or writes ``-o``); errors raise CartsError."""
-    opts = parse_arguments(argv)
-    if opts is None:
-        print(USAGE, end="")
-        return 0
+    try:
+        opts = parse_arguments(argv)
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
     if opts.output not in (None, "-"):
         check_destination(opts.output, inputs=[opts.source])  # never over the C source
     text = compile_c(opts.source, defines=opts.defines, includes=opts.includes,
