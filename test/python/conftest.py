@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -14,10 +13,8 @@ from carts_mlir.bandwidth import (BANDS, BELOW_BANDS, MEMORY_BOUND, band, bandwi
                                   baseline_elements, compile_traffic, memory_bound_examples,
                                   repetition_seconds, timer_lines)
 from carts_mlir.errors import CartsError
+from common import EXAMPLES, INCLUDE
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
-INCLUDE = EXAMPLES / "include"
 LAYERNORM = EXAMPLES / "ml-kernels" / "layernorm" / "layernorm.c"
 FLOAT = 4
 

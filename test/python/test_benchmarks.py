@@ -8,28 +8,20 @@ import math
 import os
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from carts_mlir.bench import (BenchResult, Step, checksum_verdict, discover_examples,
                                    evaluate, parse_output, parse_sizes, relative_error, select)
 from carts_mlir.errors import CartsError
-
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
-INCLUDE = EXAMPLES / "include"
-
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+from common import EXAMPLES, INCLUDE, gcc_openmp_output, needs_gcc
 
 
-def gcc_omp_run(source: Path, tmp_path: Path, threads: int = 2) -> str:
-    """Build one example at mini size with gcc -fopenmp and return what it prints."""
-    exe = tmp_path / f"{source.stem}.gcc"
-    subprocess.run(["gcc", "-O3", "-fopenmp", str(source), "-I", str(INCLUDE), "-DMINI_DATASET",
-                    "-lm", "-o", str(exe)], check=True, capture_output=True)
-    env = os.environ | {"OMP_NUM_THREADS": str(threads)}
-    return subprocess.run([str(exe)], check=True, capture_output=True, text=True, env=env).stdout
+
+
+def mini_reference(source, tmp_path) -> str:
+    """What the gcc -fopenmp build of an example prints at mini size on 2 threads."""
+    return gcc_openmp_output(source, tmp_path, 2, f"-I{INCLUDE}", "-DMINI_DATASET")
 
 
 # ------------------------------------------------------------------ discovery
@@ -109,7 +101,7 @@ def test_tolerance_comes_from_the_source_and_bad_settings_are_errors(tmp_path):
 
 @needs_gcc
 def test_parse_output_of_a_real_openmp_build(tmp_path):
-    stdout = gcc_omp_run(EXAMPLES / "ml-kernels" / "pooling" / "pooling.c", tmp_path)
+    stdout = mini_reference(EXAMPLES / "ml-kernels" / "pooling" / "pooling.c", tmp_path)
     out = parse_output(stdout)
     assert set(out.kernel) == {"max_pool", "avg_pool"}
     assert set(out.e2e) == {"pooling"}
@@ -212,7 +204,7 @@ def test_run_gemm_and_activations_end_to_end(run_cmd, tmp_path):
                          ("activations", "ml-kernels/activations/activations.c")):
         bench = benches[name]
         assert bench["correct"] == "pass" and bench["speedup"] > 0
-        reference = parse_output(gcc_omp_run(EXAMPLES / source, tmp_path)).checksum
+        reference = parse_output(mini_reference(EXAMPLES / source, tmp_path)).checksum
         assert bench["checksum"]["omp"] == pytest.approx(reference, rel=1e-9)
         assert bench["checksum"]["arts"] == pytest.approx(reference, rel=1e-6)
         assert bench["relative_error"] <= 1e-6
@@ -239,8 +231,8 @@ def test_build_writes_a_suite_that_runs_with_python_alone(run_cmd, tmp_path):
     assert len(results) == 4
     for r in results:
         assert r["correct"] and r["arts_error"] is None and r["omp_error"] is None
-        reference = parse_output(gcc_omp_run(EXAMPLES / "polybench" / r["name"] /
-                                              f"{r['name']}.c", tmp_path)).checksum
+        reference = parse_output(mini_reference(EXAMPLES / "polybench" / r["name"] /
+                                                f"{r['name']}.c", tmp_path)).checksum
         assert r["arts_checksum"] == pytest.approx(reference, rel=1e-6)
         assert r["ratio"] > 0
     assert "geometric mean mini 2 threads:" in done.stdout

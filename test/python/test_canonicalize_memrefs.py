@@ -14,10 +14,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
-EXAMPLE_FILES = sorted(EXAMPLES.rglob("*.c"))
-INCLUDE = EXAMPLES / "include"
+from common import EXAMPLE_FILES, INCLUDE
+
 POINTER_TABLE = "xmemref<"
 ALLOC_TYPE = re.compile(r"memref\.alloc\([^)]*\) : memref<([^>]*)>")
 #: The highest rank among the arrays of each example once its tables are raised.

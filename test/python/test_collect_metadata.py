@@ -14,9 +14,8 @@ import mlir.ir as mir
 import pytest
 
 from carts_mlir import ir
+from common import EXAMPLES
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
 INCLUDE = str(EXAMPLES / "include")
 GEMM = EXAMPLES / "polybench" / "gemm" / "gemm.c"
 LAYERNORM = EXAMPLES / "ml-kernels" / "layernorm" / "layernorm.c"

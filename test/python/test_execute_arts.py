@@ -16,17 +16,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "test" / "c"
-CORPUS_FILES = sorted(CORPUS.glob("*.c"))
-EXAMPLES = ROOT / "examples"
-EXAMPLE_FILES = sorted(EXAMPLES.rglob("*.c"))
-INCLUDE = EXAMPLES / "include"
-
-#: How close our checksum must be to gcc's (the benchmark runner accepts 1e-2).
-CHECKSUM_RTOL = 1e-6
-
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+from common import (CHECKSUM_RTOL, CORPUS, CORPUS_FILES, EXAMPLE_FILES, EXAMPLES, INCLUDE,
+                    checksum, gcc_openmp_output, needs_gcc, write)
 
 
 #: Where runs without a directory of their own leave their native executables.
@@ -37,28 +28,6 @@ atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 def execute(*args, cwd: Path | None = None, timeout: int = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "carts_mlir", "execute", *map(str, args)],
                           capture_output=True, text=True, timeout=timeout, cwd=cwd or SCRATCH)
-
-
-def gcc_openmp_run(source: Path, tmp_path: Path, threads: int, *flags: str) -> str:
-    exe = tmp_path / "gcc-omp.out"
-    subprocess.run(["gcc", "-O3", "-fopenmp", *flags, str(source), "-lm", "-o", str(exe)],
-                   check=True, capture_output=True)
-    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, OMP_NUM_THREADS=str(threads)))
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
-def checksum(stdout: str) -> float:
-    lines = [ln for ln in stdout.splitlines() if ln.startswith("checksum:")]
-    assert lines, f"no checksum line in:\n{stdout}"
-    return float(lines[-1].split(":", 1)[1])
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 # ---------------------------------------------------------------------- examples
@@ -72,7 +41,7 @@ def _example_cases():
 @needs_gcc
 @pytest.mark.parametrize("path,size", _example_cases())
 def test_example_checksum_matches_gcc_openmp(path, size, tmp_path):
-    expected = gcc_openmp_run(path, tmp_path, 2, f"-I{INCLUDE}", f"-D{size}")
+    expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", f"-D{size}")
     ours = execute("-O3", f"-D{size}", "-I", INCLUDE, "--threads", "2", path)
     assert ours.returncode == 0, ours.stderr
     assert "Traceback" not in ours.stderr
@@ -97,7 +66,7 @@ def _corpus_cases():
 @needs_gcc
 @pytest.mark.parametrize("path,threads", _corpus_cases())
 def test_corpus_program_prints_what_gcc_openmp_prints(path, threads, tmp_path):
-    expected = gcc_openmp_run(path, tmp_path, threads, f"-I{CORPUS}")
+    expected = gcc_openmp_output(path, tmp_path, threads, f"-I{CORPUS}")
     ours = execute(f"-I{CORPUS}", "--threads", threads, path)
     assert "Traceback" not in ours.stderr, ours.stderr
     assert ours.returncode == 0, ours.stdout + ours.stderr

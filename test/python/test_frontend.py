@@ -15,12 +15,9 @@ import pytest
 from carts_mlir.errors import CartsError
 from carts_mlir.frontend import compile_c
 from carts_mlir.frontend.pragmas import constant_value, expand_macros, parse_pragma_text
+from common import CORPUS, CORPUS_FILES, EXAMPLES, ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
 EXAMPLE_FILES = sorted(p for p in EXAMPLES.rglob("*.c"))
-CORPUS = ROOT / "test" / "c"
-CORPUS_FILES = sorted(CORPUS.glob("*.c"))
 BAD_FILES = sorted((CORPUS / "bad").glob("*.c"))
 INCLUDE = str(EXAMPLES / "include")
 

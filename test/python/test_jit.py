@@ -6,45 +6,20 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from carts_mlir.jit import mlir_to_llvm_ir, run_c_sequential, sequential_llvm_ir
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPUS = ROOT / "test" / "c"
-CORPUS_FILES = sorted(CORPUS.glob("*.c"))
-EXAMPLES = ROOT / "examples"
-EXAMPLE_FILES = sorted(EXAMPLES.rglob("*.c"))
-INCLUDE = EXAMPLES / "include"
-
-needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
-
-
-def ids(paths):
-    return [str(p.relative_to(ROOT)) for p in paths]
+from common import (CORPUS, CORPUS_FILES, EXAMPLE_FILES, INCLUDE, checksum_line, gcc_run, ids,
+                    needs_gcc)
 
 
 def execute(*args, timeout: int = 300) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--no-executable",
                            *map(str, args)], capture_output=True, text=True, timeout=timeout)
-
-
-def gcc_run(source: Path, tmp_path: Path, *flags: str) -> subprocess.CompletedProcess:
-    exe = tmp_path / "gcc.out"
-    subprocess.run(["gcc", "-O2", *flags, str(source), "-lm", "-o", str(exe)], check=True,
-                   capture_output=True)
-    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
-
-
-def checksum(stdout: str) -> str:
-    lines = [ln for ln in stdout.splitlines() if ln.startswith("checksum:")]
-    assert lines, f"no checksum line in:\n{stdout}"
-    return lines[-1]
 
 
 # ---------------------------------------------------------------------- corpus
@@ -80,7 +55,7 @@ def test_example_checksum_matches_gcc(path, size, tmp_path):
     assert expected.returncode == 0
     ours = execute("--no-arts", f"-I{INCLUDE}", f"-D{size}", path)
     assert ours.returncode == 0, ours.stderr
-    assert checksum(ours.stdout) == checksum(expected.stdout)
+    assert checksum_line(ours.stdout) == checksum_line(expected.stdout)
     # The timer lines of the output contract are there too (values differ).
     kernels = lambda out: [ln.split(":")[0] for ln in out.splitlines() if ln.startswith("kernel.")]
     assert kernels(ours.stdout) == kernels(expected.stdout)

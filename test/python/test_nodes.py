@@ -21,12 +21,11 @@ ray = pytest.importorskip("ray")
 from carts_mlir.execute import ExecuteOptions, arts_llvm_ir  # noqa: E402
 from carts_mlir.nodes import NodeCluster, NodeFailure, edt_function_names  # noqa: E402
 
-from test_execute_arts import (CORPUS, EXAMPLE_FILES, INCLUDE, CHECKSUM_RTOL,  # noqa: E402
-                               checksum, gcc_openmp_run, needs_gcc, write)
+from common import (CHECKSUM_RTOL, CORPUS, EXAMPLE_FILES, INCLUDE, ROOT, checksum,  # noqa: E402
+                    gcc_openmp_output, needs_gcc, write)
 
 #: nodes -> workers per node in the checks below (1 to 2 workers each).
 LAYOUTS = {2: 1, 3: 2}
-ROOT = Path(__file__).resolve().parents[2]
 OMP_FILES = sorted(CORPUS.glob("omp_*.c"))
 
 
@@ -108,7 +107,7 @@ def _example_cases():
 @pytest.mark.parametrize("path,size,nodes", _example_cases())
 def test_example_on_nodes_matches_gcc_openmp(path, size, nodes, node_clusters, tmp_path):
     threads = LAYOUTS[nodes]
-    expected = gcc_openmp_run(path, tmp_path, nodes * threads, f"-I{INCLUDE}", f"-D{size}")
+    expected = gcc_openmp_output(path, tmp_path, nodes * threads, f"-I{INCLUDE}", f"-D{size}")
     llvm_ir = compile_for(path, nodes, threads, size, includes=(INCLUDE,))
     run = node_clusters(nodes).run(llvm_ir, [str(path)], threads=threads, timeout=120)
     assert run.code == 0, run.nodes[0].stderr
@@ -132,7 +131,7 @@ def test_example_on_nodes_matches_gcc_openmp(path, size, nodes, node_clusters, t
 @pytest.mark.parametrize("path", OMP_FILES, ids=[p.name for p in OMP_FILES])
 def test_openmp_corpus_program_on_nodes(path, nodes, node_clusters, tmp_path):
     threads = LAYOUTS[nodes]
-    expected = gcc_openmp_run(path, tmp_path, nodes * threads, f"-I{CORPUS}")
+    expected = gcc_openmp_output(path, tmp_path, nodes * threads, f"-I{CORPUS}")
     llvm_ir = compile_for(path, nodes, threads, includes=(CORPUS,))
     run = node_clusters(nodes).run(llvm_ir, [str(path)], threads=threads, timeout=120)
     assert run.code == 0, run.nodes[0].stdout + run.nodes[0].stderr
@@ -170,7 +169,7 @@ def test_carts_execute_on_two_nodes_reports_per_node_counters(ray_cluster, tmp_p
         capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
-    expected = gcc_openmp_run(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
+    expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
     assert checksum(done.stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
     table = done.stderr[done.stderr.index("per-node counters"):].splitlines()[2:4]
     rows = {int(r.split()[0]): [int(x) for x in r.split()[1:]] for r in table}

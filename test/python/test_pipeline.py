@@ -5,8 +5,6 @@ stage gives the IR of a straight run, and the end state has the structure the st
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,16 +13,11 @@ import mlir.ir as mir
 
 from carts_mlir import ir as cir
 from carts_mlir import pipeline
+from common import ROOT, carts
 
-ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "examples").rglob("*.c"))
 INCLUDE = ROOT / "examples" / "include"
 HIGH_LEVEL = [s.name for s in pipeline.STAGES[: [s.name for s in pipeline.STAGES].index("epochs") + 1]]
-
-
-def carts(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "carts_mlir", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=600)
 
 
 def front_end(source: Path, tmp_path: Path, *flags: str) -> Path:

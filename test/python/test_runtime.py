@@ -19,7 +19,8 @@ import pytest
 from carts_mlir import runtime
 from carts_mlir.errors import CartsError
 
-ROOT = Path(__file__).resolve().parents[2]
+from common import ROOT
+
 PROGRAM_DIR = ROOT / "test" / "runtime"
 PROGRAMS = sorted(PROGRAM_DIR.glob("*.c"))
 HEADER = ROOT / "runtime" / "include" / "arts.h"

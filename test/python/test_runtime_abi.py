@@ -10,9 +10,8 @@ time, so this test reads both files and compares them.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from common import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 HEADER = ROOT / "runtime" / "include" / "arts.h"
 LOWERING = ROOT / "src" / "passes" / "ArtsToLlvm.cpp"
 

@@ -12,6 +12,7 @@ import contextlib
 import ctypes
 import ctypes.util
 import functools
+import gc
 import os
 import re
 import signal
@@ -89,8 +90,13 @@ def run_in_child(program, argv: list[str], source: str) -> int:
     default action, which the runtime's waiting workers cannot hold up."""
     sys.stdout.flush()
     sys.stderr.flush()
+    # MLIR contexts own thread pools whose threads a forked child does not have: one
+    # destroyed in the child waits for them forever. Garbage is collected here, where the
+    # threads are, and the child collects none.
+    gc.collect()
     pid = os.fork()
     if pid == 0:  # the child: run main, never return into Python's caller
+        gc.disable()
         code = 70
         try:
             signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -11,7 +11,7 @@
 // VERIFY: errors.mlir:[[@LINE+7]]:3: error: 'arts.edt' op dependency #0 must come from arts.db_acquire
 // VERIFY-NOT: Traceback
 // MISSING: error: cannot read input: No such file or directory
-// FLAG: error: carts-opt: unrecognized arguments: --no-such-flag
+// FLAG: error: carts-opt: unknown argument '--no-such-flag' (see 'carts-opt --help')
 // PASS: error: invalid pass pipeline 'builtin.module(no-such-pass)'
 // STAGE: error: unknown stage 'nowhere' (stages: canonicalize-memrefs, collect-metadata,
 func.func @f(%r: i32, %m: memref<?xf32>) {
