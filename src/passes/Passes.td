@@ -493,7 +493,7 @@ def EpochLowering : Pass<"arts-epoch-lowering", "ModuleOp"> {
 }
 
 //===----------------------------------------------------------------------===//
-// Verification passes between stages
+// Lowering to the LLVM dialect
 //===----------------------------------------------------------------------===//
 
 def ArtsToLlvm : Pass<"arts-to-llvm", "ModuleOp"> {
