@@ -19,6 +19,8 @@ from common import EXAMPLE_FILES, INCLUDE
 POINTER_TABLE = "xmemref<"
 ALLOC_TYPE = re.compile(r"memref\.alloc\([^)]*\) : memref<([^>]*)>")
 #: The highest rank among the arrays of each example once its tables are raised.
+#: omp.parallel regions after inlining, where a helper holding one has several callers.
+INLINED_PARALLEL = {"transformer": 12}
 RAISED_RANK = {"activations": 1, "batchnorm": 3, "gemm": 2, "jacobi2d": 2, "layernorm": 2,
                "pooling": 4, "transformer": 3}
 
@@ -87,7 +89,10 @@ def test_openmp_compile_loses_its_pointer_tables(path, run_cmd, tmp_path):
     assert done.returncode == 0, done.stderr
     raised = after.read_text()
     assert POINTER_TABLE not in raised
-    assert raised.count("omp.parallel") >= original.count("omp.parallel") > 0
+    # Every parallel region survives; inlining copies a helper's region into each of its
+    # callers (the transformer's matmul, rope, residual and swiglu: 12 call sites in all).
+    copies = INLINED_PARALLEL.get(path.stem, original.count("omp.parallel"))
+    assert raised.count("omp.parallel") == copies > 0
     # The output re-parses.
     again = run_cmd("carts-opt", str(after))
     assert again.returncode == 0, again.stderr
