@@ -1,32 +1,9 @@
 //===- ArtsToLlvm.cpp - lowered ARTS ops become runtime calls -------------===//
 //
-// The arts-to-llvm stage. Every ARTS op left by pre-lowering becomes calls of
-// the runtime's C API (runtime/include/arts.h), written with func/arith/memref/
-// scf/llvm ops; the stage then runs the upstream conversion to the LLVM dialect.
-//
-//   edt_param_pack          -> memref.alloc of u64 words + stores, freed after
-//                              the last edt_create using it (the runtime copies)
-//   edt_param_unpack        -> llvm.load of paramv[i] + casts back
-//   edt_create              -> artsEdtCreateWithEpoch / artsEdtCreate
-//   rec_dep                 -> artsRecordDep(guid, edt, slot + k, mode) per entry
-//   dep_gep                 -> loads from depv[slot] (artsEdtDep_t)
-//   reserve_guid            -> artsReserveGuidRoute(mode, route)
-//   db_create / db_destroy  -> artsDbCreateWithGuid / artsDbDestroy
-//   put_in_db_epoch         -> artsPutInDbEpoch
-//   get_from_db_epoch       -> artsGetFromDbEpoch
-//   create_epoch            -> artsInitializeAndStartEpoch(0, 0)
-//   wait_on_epoch           -> artsWaitOnHandle
-//   runtime_query           -> artsGet{CurrentWorker,TotalWorkers,CurrentNode,TotalNodes}
-//   atomic_add              -> memref.atomic_rmw addf / addi
-//   critical                -> artsCriticalEnter(id); body; artsCriticalExit(id)
-//
-// The user's `main` becomes `mainBody`; a generated `artsMain(argc, argv)`
-// calls it, keeps its result in @__carts_exit_code and shuts the runtime
-// down; a generated `main(argc, argv)` registers the entry points, runs
-// `artsRT` and returns the program's exit code.
-//
-// Everything that can fail is checked before the first rewrite, so a failing
-// pass leaves the module as it was.
+// Described in Passes.td (`ArtsToLlvm`), with the op-to-call table; the calls
+// are declared from kRuntimeApi below, which test_runtime_abi.py checks against
+// runtime/include/arts.h. Everything that can fail is checked before the first
+// rewrite, so a failing pass leaves the module as it was.
 //
 //===----------------------------------------------------------------------===//
 

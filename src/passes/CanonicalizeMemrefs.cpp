@@ -1,5 +1,7 @@
 //===- CanonicalizeMemrefs.cpp - helpers inlined, pointer tables raised ---===//
 //
+// Described in Passes.td (`CanonicalizeMemrefs`); below, how it does it.
+//
 // The canonicalize-memrefs stage, on the front end's output (omp ops still in
 // place). Two steps, each complete before the next starts:
 //

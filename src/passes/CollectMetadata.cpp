@@ -1,17 +1,8 @@
 //===- CollectMetadata.cpp - loop and array facts keyed by source location -===//
 //
-// The collect-metadata stage. Loops are easiest to analyse in the sequential
-// compile of a program (no -fopenmp): there they are plain scf.for nests. So
-// the facts (MetadataAnalysis.h) are computed there, attached to the ops as
-// `arts.metadata` and written to a JSON file keyed by source location
-// (`file.c:line:col`); the -fopenmp compile of the same file reads the file
-// back and attaches the recorded facts to its ops at the same locations.
-//
-//   module without omp.*  -> analyse, attach (origin "sequential"), write the file
-//   module with omp.*     -> file present: attach its records (origin
-//                            "sequential"); ops it has no record for get this
-//                            module's own analysis (origin "parallel")
-//                            file absent: own analysis (origin "parallel")
+// Described in Passes.td (`CollectMetadata`); the analysis is src/analysis/
+// (MetadataAnalysis.h). This file turns its facts into attributes and the JSON
+// hand-off file, and matches the file's records to ops by location.
 //
 //===----------------------------------------------------------------------===//
 

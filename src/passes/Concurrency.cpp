@@ -1,15 +1,6 @@
 //===- Concurrency.cpp - workers and node placement of parallel tasks -----===//
 //
-// Decides, for every parallel task, how many workers share its work-sharing
-// loops and whether they may span nodes, from the machine configuration the
-// runtime will read (arts.cfg: `threads` per node, `nodeCount`). The loops
-// themselves stay `arts.for`; concurrency-opt splits them.
-//
-// With several nodes a parallel task may span them (`internode`) unless its body
-// touches memory that only node 0's process has: a pointer held in a datablock (a `T*`
-// variable captured by the task, `firstprivate(p)`) is an address in node 0's memory,
-// and a mutable global variable is not a datablock, so each node would write its own
-// copy. Such a task stays on node 0 (`intranode`, every chunk routed there).
+// Described in Passes.td (`Concurrency`).
 //
 //===----------------------------------------------------------------------===//
 

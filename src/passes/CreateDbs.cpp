@@ -1,15 +1,6 @@
 //===- CreateDbs.cpp - datablocks for every array a task touches ----------===//
 //
-// Every memref a task captures is traced to its allocation, which becomes a
-// coarse `arts.db_alloc` (one block: the whole array). Each task acquires the
-// datablocks it uses with the mode its loads and stores imply, reaches them
-// through `arts.db_ref` of its view, and releases them at its end. Code
-// outside tasks keeps using the payload through one `arts.db_ref` of the
-// table; deallocations become `arts.db_free`.
-//
-// The pass is idempotent: run again after concurrency-opt (the datablock
-// pass's second run), it creates nothing new but re-derives every acquire's
-// mode from what its task now does, and reports each acquire on channel `db`.
+// Described in Passes.td (`CreateDbs`).
 //
 //===----------------------------------------------------------------------===//
 

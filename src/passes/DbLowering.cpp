@@ -1,5 +1,7 @@
 //===- DbLowering.cpp - datablock tables become runtime datablocks --------===//
 //
+// Described in Passes.td (`DbLowering`); below, how it does it.
+//
 // Runs after edt-lowering (which reads the block shapes off arts.db_alloc).
 //
 //   arts.db_alloc  -> a GUID table and a payload table (memref.alloc of the

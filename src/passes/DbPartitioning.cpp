@@ -1,6 +1,7 @@
 //===- DbPartitioning.cpp - choose each datablock's layout ----------------===//
 //
-// After for-lowering every chunk task acquires whole (coarse) datablocks. A
+// Described in Passes.td (`DbPartitioning`); below, how it does it. After
+// for-lowering every chunk task acquires whole (coarse) datablocks. A
 // datablock whose accesses in chunk tasks are indexed, in its leading
 // dimension, by the chunk loop's induction variable (plus a constant) is split
 // into blocks along that dimension, so each task acquires only the blocks of
@@ -13,16 +14,11 @@
 // `int i`; a write is taken as its chunk's rows through such casts only at
 // c = 0.
 //
-// Policy (decided first, per allocation):
-//  * no task access indexed by a chunk          -> coarse;
-//  * one node, and some task would read every block -> coarse (one dependence
-//    per task instead of one per block), writers share it as `concurrent`;
-//  * a write not indexed by the chunk           -> coarse, and the loop's
-//    tasks share the write as `concurrent`;
-//  * an access that is not a plain load/store   -> coarse;
-//  * otherwise                                  -> block; reads not indexed by
-//    the chunk keep every block (`full_range`).
-// Mechanism (then): the allocation, acquires and every access are rewritten:
+// The decision (coarse or blocks, which writers share a block, whether blocks
+// spread over the nodes) is policy/Partitioning.h's; this pass gathers the IR
+// facts it reads and applies what it returns.
+//
+// Mechanism: the allocation, acquires and every access are rewritten:
 // `A[i, j]` becomes `db_ref(view)[i / B - first][i mod B, j]`. A chunk task
 // acquires the blocks of rows [lo + min c, hi - 1 + max c] of its chunk loop
 // `lo .. hi`: a stencil read (c in [-1, +1]) takes its chunk's blocks plus a

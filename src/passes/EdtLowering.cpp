@@ -1,5 +1,7 @@
 //===- EdtLowering.cpp - tasks become outlined EDT functions --------------===//
 //
+// Described in Passes.td (`EdtLowering`); below, how it does it.
+//
 // The first pass of pre-lowering. Every `arts.edt` becomes a private function
 // with the EDT ABI plus, at the task's place, the code that creates it:
 //

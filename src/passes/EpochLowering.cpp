@@ -1,14 +1,6 @@
 //===- EpochLowering.cpp - epochs become runtime epoch calls --------------===//
 //
-// Runs after edt-lowering:
-//
-//   %e = arts.epoch { body }   ->   %e = arts.create_epoch
-//                                   body (inlined; every arts.edt_create whose
-//                                         nearest enclosing epoch this was gets epoch(%e))
-//                                   arts.wait_on_epoch %e
-//
-// A task created outside any epoch of its function gets no epoch operand: the
-// runtime counts it in the creating task's current epoch.
+// Described in Passes.td (`EpochLowering`).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,11 +1,6 @@
 //===- Epochs.cpp - barriers become epochs --------------------------------===//
 //
-// A barrier outside any task waits for the tasks launched before it: the
-// launches since the previous synchronisation point move into an `arts.epoch`
-// and the barrier goes. A task launched outside any epoch and outside any task
-// (a synchronous task) gets an epoch of its own, so its completion is observed
-// before the code after it runs. Tasks launched inside a task belong to the
-// epoch of their parent. Afterwards no `arts.barrier` is left.
+// Described in Passes.td (`Epochs`).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,23 +1,9 @@
 //===- ForLowering.cpp - work-sharing loops into per-chunk tasks ----------===//
 //
-// A parallel task is a team of workers running its body; its work-sharing
-// loops (`arts.for`) share their iterations among them and its barriers make
-// them wait for each other. ARTS has no team: this pass rewrites each parallel
-// task into the tasks that do the work, one epoch per barrier-separated part:
-//
-//  * a part that is one work-sharing loop becomes one task per chunk of
-//    iterations (`scf.for` over chunks, a task per chunk with its own acquires,
-//    routed by the shared rule), the loop over chunks marked `arts.launch_loop`
-//    and each task's loop over its chunk's iterations `arts.chunk_loop`;
-//    reductions accumulate into a private copy per chunk, stored into a
-//    partials datablock and combined in chunk order after the epoch;
-//  * any other part becomes one task per worker running the part, with
-//    `omp_get_thread_num()` the worker index, its loops' static share of
-//    iterations, and `single` parts run by worker 0 (the loop over workers is an
-//    `arts.launch_loop` too).
-//
-// Values flowing from one part to the next must be recomputable (pure ops),
-// since each part becomes separate tasks.
+// Described in Passes.td (`ForLowering`); the chunk rule is
+// policy/Chunking.h and the routes policy/Routing.h. Values flowing from one
+// barrier-separated part to the next must be recomputable (pure ops), since
+// each part becomes separate tasks.
 //
 //===----------------------------------------------------------------------===//
 

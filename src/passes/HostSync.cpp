@@ -1,5 +1,7 @@
 //===- HostSync.cpp - host coherence of datablocks on several nodes -------===//
 //
+// Described in Passes.td (`HostSync`); below, how it does it.
+//
 // With several nodes, host code (mainBody outside tasks, on node 0) and the
 // tasks of other nodes may hold different copies of a datablock. This pass
 // puts `arts.db_sync` where they must agree, walking host code in program

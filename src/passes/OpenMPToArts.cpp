@@ -1,32 +1,16 @@
 //===- OpenMPToArts.cpp - the omp dialect becomes ARTS tasks and loops ----===//
 //
-// The openmp-to-arts stage. Every OpenMP construct of the module is checked
-// first, so an unsupported one fails the pass before the IR changes at all;
-// then the constructs are rewritten outermost first: each body moves into the
-// op replacing its construct, and the constructs nested in it are rewritten in
-// their new place.
-//
-//   omp.parallel            -> arts.edt <parallel> (constant num_threads -> workers)
-//   omp.wsloop/loop_nest    -> arts.for over index bounds [+ arts.barrier unless nowait]
-//   omp.single              -> arts.edt <single> [+ arts.barrier unless nowait]
-//   omp.masked, omp.master  -> arts.edt <single>
-//   omp.barrier             -> arts.barrier
-//   omp.task                -> arts.edt <task>, one arts.depend per depend item
-//   omp.taskwait            -> arts.barrier
-//   omp.taskgroup           -> its body + arts.barrier
-//   omp.parallel whose whole body is one omp.single/master creating tasks
-//                           -> that body as host code + arts.barrier (the
-//                              runtime's workers are the team that runs them)
-//   omp_get_thread_num()    -> arts.runtime_query <current_worker>
-//   omp_get_{num,max}_threads() -> arts.runtime_query <total_workers>
-//   (outside a parallel region omp_get_thread_num() is 0, omp_get_num_threads() 1)
-//
-// Every new task carries `no_verify`: its dependencies come with create-dbs.
+// Described in Passes.td (`OpenMPToArts`), with the construct-to-op table.
+// Every OpenMP construct of the module is checked first, so an unsupported one
+// fails the pass before the IR changes at all; then the constructs are
+// rewritten outermost first: each body moves into the op replacing its
+// construct, and the constructs nested in it are rewritten in their new place.
 // Two decisions go beyond the one-to-one mapping, each made in one function:
 // decideLoopBinding gives an orphaned work-sharing loop a parallel task of its
 // own, and threadPrivateStorageOf turns thread-private allocas that only one
 // loop uses into per-iteration storage (ARTS runs iterations in chunk tasks,
-// not in the workers of the parallel task).
+// not in the workers of the parallel task). Reduction operators are recognised
+// by policy/Reductions.h, as in collect-metadata.
 //
 //===----------------------------------------------------------------------===//
 

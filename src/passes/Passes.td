@@ -106,7 +106,13 @@ def OpenMPToArts : Pass<"arts-openmp-to-arts", "ModuleOp"> {
     and `omp.masked`/`omp.master` a single `arts.edt` (a barrier follows a
     `single` without `nowait`), `omp.barrier` an `arts.barrier`, and
     `omp_get_thread_num()` / `omp_get_num_threads()` / `omp_get_max_threads()`
-    `arts.runtime_query`s. Reductions stay on the `arts.for` with their kind
+    `arts.runtime_query`s (outside a parallel region `omp_get_thread_num()` is
+    0 and `omp_get_num_threads()` 1). `omp.task` becomes an `arts.edt <task>`
+    with one `arts.depend` per depend item, `omp.taskwait` an `arts.barrier`,
+    `omp.taskgroup` its body followed by an `arts.barrier`, and a parallel
+    region whose whole body is one `single`/`master` creating tasks that body as
+    host code plus an `arts.barrier` (the runtime's workers are the team that
+    runs the tasks). Reductions stay on the `arts.for` with their kind
     read from the `omp.declare_reduction` combiner; private clauses get a fresh
     copy inside each task. Collapsed loop nests keep the outermost loop as the
     `arts.for` and run the inner ones as `scf.for`. A work-sharing loop outside
@@ -192,7 +198,12 @@ def Concurrency : Pass<"arts-concurrency", "ModuleOp"> {
     decides each parallel task's `workers` (every worker of every node, or a
     constant `num_threads` on one node) and `concurrency` (`internode` with
     more than one node). The module records `arts.threads` and `arts.nodes`
-    for the passes after it. Work-sharing loops stay `arts.for`.
+    for the passes after it. Work-sharing loops stay `arts.for`. With several
+    nodes a task stays on node 0 (`intranode`, every chunk routed there) when
+    its body touches memory only node 0's process has: a pointer held in a
+    datablock (a `T*` variable captured by the task, `firstprivate(p)`) is an
+    address in node 0's memory, and a mutable global is not a datablock, so
+    each node would write its own copy.
     Channel: `concurrency`.
 
     ```mlir
@@ -292,7 +303,8 @@ def Epochs : Pass<"arts-epochs", "ModuleOp"> {
     A barrier outside any task waits for the tasks launched before it: the
     launches since the previous synchronisation point move into an
     `arts.epoch` and the barrier is erased. A task launched outside any epoch
-    and any task gets an epoch of its own. No `arts.barrier` is left.
+    and any task gets an epoch of its own; tasks launched inside a task belong
+    to their parent's epoch. No `arts.barrier` is left.
     Channel: `epochs`.
 
     ```mlir
@@ -476,7 +488,8 @@ def EpochLowering : Pass<"arts-epoch-lowering", "ModuleOp"> {
     Runs after arts-edt-lowering. Each `arts.epoch` becomes
     `arts.create_epoch` before its inlined body and `arts.wait_on_epoch`
     after it; every `arts.edt_create` whose nearest enclosing epoch it was
-    gets `epoch(%e)`.
+    gets `epoch(%e)`. A task created outside any epoch of its function gets no
+    epoch operand: the runtime counts it in the creating task's epoch.
 
     ```mlir
     // before
@@ -502,13 +515,17 @@ def ArtsToLlvm : Pass<"arts-to-llvm", "ModuleOp"> {
     Input: the output of pre-lowering, where only lowered ARTS ops are left
     (`edt_param_pack`/`unpack`, `edt_create`, `rec_dep`, `dep_gep`,
     `reserve_guid`, `db_create`, `db_destroy`, `put_in_db_epoch`,
-    `create_epoch`, `wait_on_epoch`, `runtime_query`, `atomic_add`). Each
+    `get_from_db_epoch`, `create_epoch`, `wait_on_epoch`, `runtime_query`,
+    `atomic_add`, `critical`). Each
     becomes calls of the runtime's C API (declared once, from one table in the
     pass) or plain memref/llvm ops: paramv is a heap buffer of u64 words freed
     after the last `edt_create` using it, `rec_dep` a loop of `artsRecordDep`
     over its GUID tables (READ = 8, WRITE = 9, CONCURRENT = 10), `dep_gep`
     loads from `artsEdtDep_t {i64 guid; i32 mode; ptr ptr}`, `atomic_add` a
-    `memref.atomic_rmw`.
+    `memref.atomic_rmw`, `critical` its body between `artsCriticalEnter(id)`
+    and `artsCriticalExit(id)`; `create_epoch` is
+    `artsInitializeAndStartEpoch(0, 0)`, `wait_on_epoch` `artsWaitOnHandle`,
+    the datablock copies `artsPutInDbEpoch` / `artsGetFromDbEpoch`.
 
     The user's `main` (`int main(void)` or `int main(int, char **)`) becomes
     `mainBody`; the generated `artsMain(argc, argv)` calls it, stores its
