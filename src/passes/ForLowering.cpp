@@ -57,6 +57,21 @@ Placement placementOf(EdtOp parallel) {
   return p;
 }
 
+/// An epoch holding one loop `for k = zero; k < count; k += one` marked
+/// `arts.launch_loop`, whose iterations launch the tasks; `b` is left before the
+/// epoch's yield (callers set their own insertion points after).
+std::pair<EpochOp, scf::ForOp> createLaunchLoop(OpBuilder &b, Location loc, Value zero,
+                                                Value count, Value one) {
+  auto epoch = EpochOp::create(b, loc, b.getI64Type());
+  Block *epochBody = b.createBlock(&epoch.getBody());
+  b.setInsertionPointToEnd(epochBody);
+  YieldOp::create(b, loc);
+  b.setInsertionPoint(epochBody->getTerminator());
+  auto loop = scf::ForOp::create(b, loc, zero, count, one);
+  loop->setAttr("arts.launch_loop", b.getUnitAttr());
+  return {epoch, loop};
+}
+
 /// The inner loop of a collapse(2) nest: the arts.for's body is that loop
 /// alone (openmp-to-arts marks it `arts.collapsed`).
 scf::ForOp collapsedInner(ForOp loop) {
@@ -460,13 +475,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (failed(planReductions(b, loc, loop, parallel, chunks, reductions)))
       return failure();
 
-    auto epoch = EpochOp::create(b, loc, b.getI64Type());
-    Block *epochBody = b.createBlock(&epoch.getBody());
-    b.setInsertionPointToEnd(epochBody);
-    YieldOp::create(b, loc);
-    b.setInsertionPoint(epochBody->getTerminator());
-    auto chunkLoop = scf::ForOp::create(b, loc, zero, chunks, one);
-    chunkLoop->setAttr("arts.launch_loop", b.getUnitAttr());
+    auto [epoch, chunkLoop] = createLaunchLoop(b, loc, zero, chunks, one);
     b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
     Value chunk = chunkLoop.getInductionVar();
     Value lo = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, chunk, stride));
@@ -729,13 +738,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       if (planned.wasInterrupted())
         return failure();
     }
-    auto epoch = EpochOp::create(b, loc, b.getI64Type());
-    Block *epochBody = b.createBlock(&epoch.getBody());
-    b.setInsertionPointToEnd(epochBody);
-    YieldOp::create(b, loc);
-    b.setInsertionPoint(epochBody->getTerminator());
-    auto workerLoop = scf::ForOp::create(b, loc, zero, workers, one);
-    workerLoop->setAttr("arts.launch_loop", b.getUnitAttr());
+    auto [epoch, workerLoop] = createLaunchLoop(b, loc, zero, workers, one);
     OpBuilder wb = OpBuilder::atBlockBegin(workerLoop.getBody());
     wb.setInsertionPoint(workerLoop.getBody()->getTerminator());
     Value worker = workerLoop.getInductionVar();
