@@ -300,12 +300,15 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         << (localWhy.empty() ? std::string() : " (" + localWhy + ")")
         << "\n";
 
-    for (auto [f, summary] : llvm::zip(acquires, summaries)) {
+    for (size_t k = 0; k < acquires.size(); ++k) {
+      AcquireFacts &f = acquires[k];
+      const AcquireSummary &summary = summaries[k];
       OpBuilder ab(f.acquire);
       Location aloc = f.acquire.getLoc();
       Value first, count;
       SmallVector<Value> offsets, sizes;
-      if (sharesBoundaryBlocks(summary, chunkIsBlock(f, staticRows, workers), nodes)) {
+      if (sharesBoundaryBlocks(
+              summary, [&] { return chunkIsBlock(f, staticRows, workers); }, nodes)) {
         f.acquire.setMode(ArtsMode::concurrent);
         CARTS_DEBUG("db-partitioning", f.acquire)
             << "acquire mode=concurrent: chunks are not aligned with blocks, neighbours share "

@@ -45,9 +45,9 @@ bool mlir::arts::sharesCoarseWrite(const AcquireSummary &acquire) {
   return acquire.inChunkTask && acquire.writes;
 }
 
-bool mlir::arts::sharesBoundaryBlocks(const AcquireSummary &acquire, bool chunkIsBlock,
-                                      int64_t nodes) {
-  return nodes <= 1 && acquire.chunked && acquire.writes && !chunkIsBlock;
+bool mlir::arts::sharesBoundaryBlocks(const AcquireSummary &acquire,
+                                      llvm::function_ref<bool()> chunkIsBlock, int64_t nodes) {
+  return nodes <= 1 && acquire.chunked && acquire.writes && !chunkIsBlock();
 }
 
 std::string mlir::arts::keptOnNodeZeroWhy(int64_t nodes, bool internode,

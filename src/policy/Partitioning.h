@@ -10,6 +10,7 @@
 #define CARTS_POLICY_PARTITIONING_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -53,7 +54,9 @@ bool sharesCoarseWrite(const AcquireSummary &acquire);
 /// elsewhere than row 0, or its chunks are not the static share) shares the
 /// boundary blocks with its neighbours, on one node only: across nodes a shared
 /// block would travel as copies merged byte by byte.
-bool sharesBoundaryBlocks(const AcquireSummary &acquire, bool chunkIsBlock, int64_t nodes);
+/// `chunkIsBlock` is asked only when the rest holds (it inspects the chunk loop).
+bool sharesBoundaryBlocks(const AcquireSummary &acquire, llvm::function_ref<bool()> chunkIsBlock,
+                          int64_t nodes);
 
 /// Why a block-partitioned allocation stays on node 0 of a run of `nodes`
 /// (`distributableWhyNot`: what the IR forbids, "" if nothing), or "" when its
