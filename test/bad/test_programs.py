@@ -86,6 +86,47 @@ def test_ctrl_c_stops_a_program_that_never_ends(workdir, to):
     assert "Traceback" not in err.decode()
 
 
+def test_a_killed_carts_takes_its_running_program_with_it(workdir):
+    """SIGKILL cannot be handled: the program's process must end by itself when carts
+    does, or it would spin on after the run (and after a test's timeout)."""
+    (workdir / "p.c").write_text(FOREVER)
+    proc = subprocess.Popen([str(BIN / "carts"), "execute", "--threads", "2", "p.c"],
+                            cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not _runs_program(proc.pid):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.2)
+        program = _program_pid(proc.pid)
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while _alive(program) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _alive(program), f"the program (pid {program}) outlived carts"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+
+
+def _program_pid(pid: int) -> int:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return int(f.read().split()[0])
+
+
+def _alive(pid: int) -> bool:
+    """Running, not a zombie waiting for its parent to reap it."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
 def _runs_program(pid: int) -> bool:
     """A child of ``pid`` with ``pid``'s own command line: the fork that runs the program."""
     try:

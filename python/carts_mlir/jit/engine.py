@@ -94,9 +94,11 @@ def run_in_child(program, argv: list[str], source: str) -> int:
     # destroyed in the child waits for them forever. Garbage is collected here, where the
     # threads are, and the child collects none.
     gc.collect()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: run main, never return into Python's caller
         gc.disable()
+        _die_with(parent)
         code = 70
         try:
             signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -129,6 +131,18 @@ def run_in_child(program, argv: list[str], source: str) -> int:
                   f"({signal.strsignal(number)})", file=sys.stderr)
         return 128 + number
     return os.WEXITSTATUS(status)
+
+
+def _die_with(parent: int) -> None:
+    """Have the kernel end this (forked) process when ``parent`` ends, however it ends: a
+    killed ``carts`` must not leave its program running (Linux; elsewhere nothing)."""
+    if not sys.platform.startswith("linux"):
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # it ended before the request was made
+        os._exit(128 + signal.SIGKILL)
 
 
 def _stop_child(pid: int) -> None:
