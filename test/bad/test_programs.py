@@ -2,6 +2,7 @@
 naming the signal, exit 128 + N), carts itself stays intact, and Ctrl-C stops a program
 whose workers are busy."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -57,30 +58,38 @@ def test_an_exit_status_is_taken_modulo_256(workdir):
     assert (r.code, r.stderr) == (300 % 256, "")
 
 
-@pytest.mark.parametrize("to", ["group", "carts"])
-def test_ctrl_c_stops_a_program_that_never_ends(workdir, to):
+@contextlib.contextmanager
+def _program_that_never_ends(workdir):
+    """``carts execute`` of a program that spins, once the program runs (in a forked child
+    of carts, not the compiler it ran before): yields (carts' Popen, the program's pid).
+    Everything it started is killed on the way out."""
     (workdir / "p.c").write_text(FOREVER)
     proc = subprocess.Popen([str(BIN / "carts"), "execute", "--threads", "2", "p.c"],
                             cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 120
-        # the program runs in a forked child of carts (not the compiler it ran before)
-        while not _runs_program(proc.pid):
+        while (program := _program_of(proc.pid)) is None:
             assert time.monotonic() < deadline and proc.poll() is None, proc.stderr.read()
             time.sleep(0.2)
-        time.sleep(0.5)
-        if to == "group":  # what a terminal's Ctrl-C does
-            os.killpg(proc.pid, signal.SIGINT)
-        else:
-            proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=20)
+        yield proc, program
     finally:
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         proc.wait()
+
+
+@pytest.mark.parametrize("to", ["group", "carts"])
+def test_ctrl_c_stops_a_program_that_never_ends(workdir, to):
+    with _program_that_never_ends(workdir) as (proc, _):
+        time.sleep(0.5)
+        if to == "group":  # what a terminal's Ctrl-C does
+            os.killpg(proc.pid, signal.SIGINT)
+        else:
+            proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130, err
     assert err.decode().strip().endswith("p.c: error: interrupted")
     assert "Traceback" not in err.decode()
@@ -89,33 +98,30 @@ def test_ctrl_c_stops_a_program_that_never_ends(workdir, to):
 def test_a_killed_carts_takes_its_running_program_with_it(workdir):
     """SIGKILL cannot be handled: the program's process must end by itself when carts
     does, or it would spin on after the run (and after a test's timeout)."""
-    (workdir / "p.c").write_text(FOREVER)
-    proc = subprocess.Popen([str(BIN / "carts"), "execute", "--threads", "2", "p.c"],
-                            cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 120
-        while not _runs_program(proc.pid):
-            assert time.monotonic() < deadline and proc.poll() is None
-            time.sleep(0.2)
-        program = _program_pid(proc.pid)
+    with _program_that_never_ends(workdir) as (proc, program):
         proc.kill()
         proc.wait()
         deadline = time.monotonic() + 10
         while _alive(program) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not _alive(program), f"the program (pid {program}) outlived carts"
-    finally:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        proc.wait()
 
 
-def _program_pid(pid: int) -> int:
-    with open(f"/proc/{pid}/task/{pid}/children") as f:
-        return int(f.read().split()[0])
+def _program_of(pid: int) -> int | None:
+    """The child of ``pid`` with ``pid``'s own command line (the fork that runs the
+    program), or None."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            children = f.read().split()
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            own = f.read()
+        for child in children:
+            with open(f"/proc/{child}/cmdline", "rb") as f:
+                if f.read() == own:
+                    return int(child)
+    except (FileNotFoundError, ProcessLookupError):
+        pass
+    return None
 
 
 def _alive(pid: int) -> bool:
@@ -125,22 +131,6 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except (FileNotFoundError, ProcessLookupError):
         return False
-
-
-def _runs_program(pid: int) -> bool:
-    """A child of ``pid`` with ``pid``'s own command line: the fork that runs the program."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            children = f.read().split()
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            own = f.read()
-        for child in children:
-            with open(f"/proc/{child}/cmdline", "rb") as f:
-                if f.read() == own:
-                    return True
-    except (FileNotFoundError, ProcessLookupError):
-        pass
-    return False
 
 
 # 2^60 bytes: more than any x86-64 or AArch64 address space, so malloc fails everywhere.
