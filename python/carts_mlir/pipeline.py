@@ -40,7 +40,8 @@ class Stage:
 
 
 STAGES: tuple[Stage, ...] = (
-    Stage("canonicalize-memrefs", ("arts-canonicalize-memrefs", "canonicalize", "cse"),
+    Stage("canonicalize-memrefs", ("arts-inline-helpers", "arts-raise-pointer-tables", "canonicalize",
+                                   "cse"),
           "inline allocation helpers; raise pointer-of-pointer arrays to N-D memrefs",
           "every later analysis reasons about plain N-D memrefs"),
     Stage("collect-metadata", ("arts-collect-metadata",),

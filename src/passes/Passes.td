@@ -14,25 +14,48 @@ include "mlir/Pass/PassBase.td"
 // Stage passes
 //===----------------------------------------------------------------------===//
 
-def CanonicalizeMemrefs : Pass<"arts-canonicalize-memrefs", "ModuleOp"> {
-  let summary = "inline helpers, then raise pointer-of-pointer arrays to N-D memrefs";
+def InlineHelpers : Pass<"arts-inline-helpers", "ModuleOp"> {
+  let summary = "inline every call to a defined, non-recursive function";
   let description = [{
-    Runs first, on the front end's output. Every call to a defined function
-    that is not (mutually) recursive is inlined, callees first; inlined ops
-    keep their location with the call site stacked on it, a callee's
-    fixed-size locals move to the top of the caller's frame, and private
-    functions left without calls are erased. Then every pointer table (an
-    outer `memref.alloc` of `memref<?xmemref<...>>` whose rows are allocated
-    by loops over all its indices) of any rank becomes one N-D
-    `memref.alloc` at the place of the outer allocation: element accesses
-    through chains of row loads index the N-D array, and the row
-    allocations, their init loops and the row frees are removed. A table
-    whose rows escape (passed to a call left in place, stored into other
-    memory), have different sizes or are not allocated for every index is
-    reported at the offending op and the pass fails, when OpenMP code could
-    see it (the table, a row of it or a variable holding it is used inside an
-    `omp.*` region). A table no parallel code sees stays a table without a
-    word (nothing later needs it N-D) unless `strict` is set.
+    The first pass of the canonicalize-memrefs stage, on the front end's
+    output. Every call to a defined function that is not (mutually)
+    recursive is inlined, callees first, so later analyses find each array a
+    parallel loop touches allocated in the same function (helpers like
+    `alloc_3d(...)` hide that). Inlined ops keep their location with the call
+    site stacked on it, a callee's fixed-size locals move to the top of the
+    caller's frame, and private functions left without calls are erased (in
+    a program, every function but `main` that nothing calls). Prints on the
+    `canonicalize-memrefs` channel.
+
+    ```mlir
+    // before
+    func.func private @alloc_row(%n: index) -> memref<?xf32> {
+      %r = memref.alloc(%n) : memref<?xf32>
+      return %r : memref<?xf32>
+    }
+    %row = func.call @alloc_row(%n) : (index) -> memref<?xf32>
+    // after (@alloc_row erased)
+    %row = memref.alloc(%n) : memref<?xf32>
+    ```
+  }];
+}
+
+def RaisePointerTables : Pass<"arts-raise-pointer-tables", "ModuleOp"> {
+  let summary = "raise pointer-of-pointer arrays to N-D memrefs";
+  let description = [{
+    The second pass of the canonicalize-memrefs stage, after
+    arts-inline-helpers. Every pointer table (an outer `memref.alloc` of
+    `memref<?xmemref<...>>` whose rows are allocated by loops over all its
+    indices) of any rank becomes one N-D `memref.alloc` at the place of the
+    outer allocation: element accesses through chains of row loads index the
+    N-D array, and the row allocations, their init loops and the row frees
+    are removed. A table whose rows escape (passed to a call left in place,
+    stored into other memory), have different sizes or are not allocated for
+    every index is reported at the offending op and the pass fails, when
+    OpenMP code could see it (the table, a row of it or a variable holding it
+    is used inside an `omp.*` region). A table no parallel code sees stays a
+    table without a word (nothing later needs it N-D) unless `strict` is set.
+    Prints on the `canonicalize-memrefs` channel.
 
     ```mlir
     // before

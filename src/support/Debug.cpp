@@ -53,3 +53,7 @@ extern "C" __attribute__((visibility("default"))) void cartsSetDebugChannels(con
   for (llvm::StringRef name : names)
     channels().insert(name.trim());
 }
+
+std::string mlir::arts::countOf(unsigned n, llvm::StringRef noun) {
+  return (llvm::Twine(n) + " " + noun + (n == 1 ? "" : "s")).str();
+}

@@ -25,6 +25,8 @@ bool isDebugChannelOn(llvm::StringRef channel);
 llvm::raw_ostream &debugLine(llvm::StringRef channel, Operation *op);
 /// `file:line:col` of an op (the first file location inside fused/named ones), or "unknown".
 std::string locationString(Location loc);
+/// "1 load", "3 loads": a count and its noun for a debug line.
+std::string countOf(unsigned n, llvm::StringRef noun);
 } // namespace mlir::arts
 
 #define CARTS_DEBUG(channel, op)                                                                  \

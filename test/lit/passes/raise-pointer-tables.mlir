@@ -1,18 +1,19 @@
-// arts-canonicalize-memrefs: helpers are inlined, pointer tables of any rank become one N-D
-// memref, and a table that cannot be raised exactly fails at the offending op. The raise
-// part is checked on its output (no pointer-table type may survive) and, as one module (so
-// that locations are the file's lines), on its debug channel; a whole program (with main)
-// and the locations of inlined ops on their own; the invalid part with
-// --verify-diagnostics and, for the rendered `file:line:col: error:` form, through the
-// driver's stderr.
+// arts-raise-pointer-tables: pointer tables of any rank become one N-D memref, and a table
+// that cannot be raised exactly fails at the offending op. Tables are built and used through
+// helpers as often as not, so every run is the stage's pair, arts-inline-helpers first
+// (inline-helpers.mlir tests that pass alone). The raise part is checked on its output (no
+// pointer-table type may survive) and, as one module (so that locations are the file's
+// lines), on its debug channel; a whole program (with main) and the locations of the N-D
+// arrays on their own; the invalid part with --verify-diagnostics and, for the rendered
+// `file:line:col: error:` form, through the driver's stderr.
 // RUN: split-file %s %t --leading-lines
-// RUN: carts-opt %t/raise.mlir --split-input-file --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' | FileCheck %s --implicit-check-not=xmemref
-// RUN: carts-opt %t/raise.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' --debug-only=canonicalize-memrefs 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
-// RUN: carts-opt %t/program.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' | FileCheck %s --check-prefix=PROGRAM
-// RUN: carts-opt %t/locs.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
-// RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-canonicalize-memrefs{strict=true})' --verify-diagnostics
-// RUN: not carts-opt %t/located.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' 2>&1 | FileCheck %s --check-prefix=LOCATED
-// RUN: carts-opt %t/kept.mlir --pass-pipeline='builtin.module(arts-canonicalize-memrefs)' 2>&1 | FileCheck %s --check-prefix=KEPT --implicit-check-not=error
+// RUN: carts-opt %t/raise.mlir --split-input-file --pass-pipeline='builtin.module(arts-inline-helpers,arts-raise-pointer-tables)' | FileCheck %s --implicit-check-not=xmemref
+// RUN: carts-opt %t/raise.mlir --pass-pipeline='builtin.module(arts-inline-helpers,arts-raise-pointer-tables)' --debug-only=canonicalize-memrefs 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/program.mlir --pass-pipeline='builtin.module(arts-inline-helpers,arts-raise-pointer-tables)' | FileCheck %s --check-prefix=PROGRAM
+// RUN: carts-opt %t/locs.mlir --pass-pipeline='builtin.module(arts-inline-helpers,arts-raise-pointer-tables)' --mlir-print-debuginfo | FileCheck %s --check-prefix=LOC
+// RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-inline-helpers,arts-raise-pointer-tables{strict=true})' --verify-diagnostics
+// RUN: not carts-opt %t/located.mlir --pass-pipeline='builtin.module(arts-inline-helpers,arts-raise-pointer-tables)' 2>&1 | FileCheck %s --check-prefix=LOCATED
+// RUN: carts-opt %t/kept.mlir --pass-pipeline='builtin.module(arts-inline-helpers,arts-raise-pointer-tables)' 2>&1 | FileCheck %s --check-prefix=KEPT --implicit-check-not=error
 
 //--- raise.mlir
 
@@ -361,43 +362,6 @@ func.func @flat(%n: index, %i: index) -> f32 {
   %v = memref.load %a[%i] : memref<?xf32>
   memref.dealloc %a : memref<?xf32>
   return %v : f32
-}
-
-// -----
-
-// A recursive function is kept and keeps its recursive call; the non-recursive helper it
-// calls is inlined into it.
-// CHECK-LABEL: func.func private @countdown(
-// CHECK-NOT: call @twice
-// CHECK: arith.muli
-// CHECK: call @countdown(
-// CHECK-LABEL: func.func @start(
-// CHECK: call @countdown(
-// CHECK-NOT: func.func private @twice
-func.func private @twice(%x: i32) -> i32 {
-  %c2 = arith.constant 2 : i32
-  %y = arith.muli %x, %c2 : i32
-  return %y : i32
-}
-func.func private @countdown(%x: i32) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %done = arith.cmpi sle, %x, %c0 : i32
-  %r = scf.if %done -> i32 {
-    scf.yield %c0 : i32
-  } else {
-    %d = func.call @twice(%x) : (i32) -> i32
-    %m = arith.subi %x, %c1 : i32
-    // DEBUG-DAG: [canonicalize-memrefs] {{.*}}raise.mlir:[[@LINE+1]]:10: not inlined countdown into countdown: it is recursive
-    %s = func.call @countdown(%m) : (i32) -> i32
-    %t = arith.addi %d, %s : i32
-    scf.yield %t : i32
-  }
-  return %r : i32
-}
-func.func @start(%x: i32) -> i32 {
-  %r = call @countdown(%x) : (i32) -> i32
-  return %r : i32
 }
 
 //--- program.mlir

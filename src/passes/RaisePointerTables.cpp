@@ -1,41 +1,30 @@
-//===- CanonicalizeMemrefs.cpp - helpers inlined, pointer tables raised ---===//
+//===- RaisePointerTables.cpp - pointer-of-pointer arrays to N-D memrefs ---===//
 //
-// Described in Passes.td (`CanonicalizeMemrefs`); below, how it does it.
+// Described in Passes.td (`RaisePointerTables`); below, how it does it.
 //
-// The canonicalize-memrefs stage, on the front end's output (omp ops still in
-// place). Two steps, each complete before the next starts:
-//
-// 1. Inlining. Every call to a defined, non-recursive func.func is replaced by
-//    a copy of the callee's body, callees first, so that `main` (and whatever
-//    is still called recursively) ends up holding the program. Later stages
-//    trace every array a parallel loop touches to its allocation inside one
-//    function; helpers like `alloc_3d(...)` or `matmul(..., w[l], ...)` hide
-//    exactly that. Inlined ops keep their own location with the call site
-//    stacked on it (callsite(op at call)). A callee's fixed-size locals
-//    (static memref.alloca) move to the top of the caller's frame (function or
-//    parallel region), where the front end puts its own locals: a call inside
-//    a loop would otherwise grow the stack each iteration.
-//
-// 2. Raising. A pointer table is what `float ***a = malloc(..)` plus loops of
-//    row mallocs become: a memref.alloc of memref<?xmemref<?xmemref<?xf32>>>,
-//    scf.for loops allocating and storing the rows, chained loads to reach an
-//    element, loops of deallocs to free it. Each table becomes one
-//        memref.alloc(%d0, %d1, %d2) : memref<?x?x?xf32>
-//    at the place of the outer allocation (the row sizes are hoisted there),
-//    every element access `load(load(load(A)[i])[j])[k]` becomes `A3[i, j, k]`,
-//    the row allocations, their init loops and the row frees disappear, the
-//    frees of the outer array free the N-D one and null checks of the table
-//    or of a row test the N-D array. Row sizes may be read from local
-//    variables that are not assigned while the rows are allocated (`int n;
-//    n = atoi(..)` lives in memory). Every table is checked
-//    before any is rewritten; a table that cannot be raised exactly (a row
-//    passed to a call left in place, stored into other memory, rows of
-//    different sizes, rows not allocated for every index) is reported at the
-//    offending op and the pass fails.
+// A pointer table is what `float ***a = malloc(..)` plus loops of row mallocs
+// become: a memref.alloc of memref<?xmemref<?xmemref<?xf32>>>, scf.for loops
+// allocating and storing the rows, chained loads to reach an element, loops of
+// deallocs to free it. Each table becomes one
+//     memref.alloc(%d0, %d1, %d2) : memref<?x?x?xf32>
+// at the place of the outer allocation (the row sizes are hoisted there),
+// every element access `load(load(load(A)[i])[j])[k]` becomes `A3[i, j, k]`,
+// the row allocations, their init loops and the row frees disappear, the
+// frees of the outer array free the N-D one and null checks of the table or of
+// a row test the N-D array. Row sizes may be read from local variables that
+// are not assigned while the rows are allocated (`int n; n = atoi(..)` lives
+// in memory). Every table is checked before any is rewritten; a table that
+// cannot be raised exactly (a row passed to a call left in place, stored into
+// other memory, rows of different sizes, rows not allocated for every index)
+// is reported at the offending op and the pass fails. Helpers that allocate
+// tables are inlined by arts-inline-helpers first, so a table and its rows
+// sit in one function.
 //
 //===----------------------------------------------------------------------===//
 
+
 #include "support/Debug.h"
+#include "support/LocalValues.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -46,8 +35,6 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -58,19 +45,15 @@
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::arts {
-#define GEN_PASS_DEF_CANONICALIZEMEMREFS
+#define GEN_PASS_DEF_RAISEPOINTERTABLES
 #include "carts/Passes.h.inc"
 } // namespace mlir::arts
 
 using namespace mlir;
 using namespace mlir::arts;
 
+/// The stage's channel: both of its passes print there.
 static constexpr llvm::StringLiteral kChannel = "canonicalize-memrefs";
-
-/// "1 load", "3 loads".
-static std::string count(unsigned n, StringRef noun) {
-  return (Twine(n) + " " + noun + (n == 1 ? "" : "s")).str();
-}
 
 static std::optional<int64_t> constantInt(Value v) {
   APInt value;
@@ -79,200 +62,12 @@ static std::optional<int64_t> constantInt(Value v) {
   return std::nullopt;
 }
 
-//===----------------------------------------------------------------------===//
-// Inlining
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// The defined functions of a module and the defined functions each calls.
-struct CallGraph {
-  llvm::MapVector<Operation *, llvm::SetVector<Operation *>> callees;
-  llvm::DenseSet<Operation *> recursive;
-
-  explicit CallGraph(ModuleOp module) {
-    SymbolTable symbols(module);
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (func.isExternal())
-        continue;
-      auto &out = callees[func];
-      func.walk([&](func::CallOp call) {
-        auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-        if (callee && !callee.isExternal())
-          out.insert(callee);
-      });
-    }
-    for (auto &entry : callees)
-      if (reaches(entry.first, entry.first))
-        recursive.insert(entry.first);
-  }
-
-  /// Whether `to` is reachable from `from` through at least one call.
-  bool reaches(Operation *from, Operation *to) const {
-    llvm::SmallPtrSet<Operation *, 16> seen;
-    SmallVector<Operation *> stack;
-    if (auto it = callees.find(from); it != callees.end())
-      stack.append(it->second.begin(), it->second.end());
-    while (!stack.empty()) {
-      Operation *f = stack.pop_back_val();
-      if (f == to)
-        return true;
-      if (!seen.insert(f).second)
-        continue;
-      auto it = callees.find(f);
-      if (it != callees.end())
-        stack.append(it->second.begin(), it->second.end());
-    }
-    return false;
-  }
-
-  /// Every defined function after the functions it calls (cycles cut anywhere).
-  SmallVector<func::FuncOp> calleesFirst() const {
-    SmallVector<func::FuncOp> order;
-    llvm::SmallPtrSet<Operation *, 16> visited;
-    std::function<void(Operation *)> visit = [&](Operation *f) {
-      if (!visited.insert(f).second)
-        return;
-      auto it = callees.find(f);
-      if (it != callees.end())
-        for (Operation *callee : it->second)
-          visit(callee);
-      order.push_back(cast<func::FuncOp>(f));
-    };
-    for (auto &entry : callees)
-      visit(entry.first);
-    return order;
-  }
-};
-} // namespace
-
-/// `loc` seen through one more call: callsite(loc at caller), with an existing
-/// call-site chain extended at its outer end (as the upstream inliner does).
-static Location stackCallSite(Location loc, Location callerLoc) {
-  if (auto site = dyn_cast<CallSiteLoc>(loc))
-    return CallSiteLoc::get(site.getCallee(), stackCallSite(site.getCaller(), callerLoc));
-  return CallSiteLoc::get(loc, callerLoc);
-}
-
 /// The location of the outermost call an op was inlined through (itself if none).
 static Location outermostCaller(Location loc) {
   while (auto site = dyn_cast<CallSiteLoc>(loc))
     loc = site.getCaller();
   return loc;
 }
-
-/// The op whose region is the stack frame of ops at `op`: the enclosing
-/// function, alloca scope or per-thread OpenMP region (a loop body is not a
-/// frame in C, although scf.for is an allocation scope in MLIR).
-static Operation *frameOf(Operation *op) {
-  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp())
-    if (isa<FunctionOpInterface, memref::AllocaScopeOp, omp::ParallelOp, omp::TaskOp,
-            omp::TaskgroupOp>(parent))
-      return parent;
-  return nullptr;
-}
-
-/// Why `callee` is not inlined at its calls, or "" when it is.
-static StringRef whyNotInlined(func::FuncOp callee, const CallGraph &graph) {
-  if (graph.recursive.contains(callee))
-    return "it is recursive";
-  if (!callee.getBody().hasOneBlock())
-    return "its body has more than one block";
-  return "";
-}
-
-/// Replaces `call` by a copy of the single-block body of `callee`. Returns the
-/// number of locals moved to the top of the caller's frame.
-static unsigned inlineCall(func::CallOp call, func::FuncOp callee) {
-  Block &body = callee.getBody().front();
-  Location callLoc = call.getLoc();
-  IRMapping mapping;
-  for (auto [arg, operand] : llvm::zip(body.getArguments(), call.getOperands()))
-    mapping.map(arg, operand);
-
-  OpBuilder builder(call);
-  SmallVector<memref::AllocaOp> locals;
-  for (Operation &op : body.without_terminator()) {
-    Operation *copy = builder.clone(op, mapping);
-    copy->walk([&](Operation *nested) {
-      nested->setLoc(stackCallSite(nested->getLoc(), callLoc));
-      for (Region &region : nested->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            arg.setLoc(stackCallSite(arg.getLoc(), callLoc));
-    });
-    if (auto alloca = dyn_cast<memref::AllocaOp>(copy))
-      if (alloca->getNumOperands() == 0)
-        locals.push_back(alloca);
-  }
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
-  for (auto [result, value] : llvm::zip(call.getResults(), ret.getOperands()))
-    result.replaceAllUsesWith(mapping.lookupOrDefault(value));
-
-  Operation *frame = frameOf(call);
-  call.erase();
-  if (!frame || locals.empty())
-    return 0;
-  Block &top = frame->getRegion(0).front();
-  Operation *after = nullptr;
-  for (memref::AllocaOp local : locals) {
-    if (after)
-      local->moveAfter(after);
-    else
-      local->moveBefore(&top.front());
-    after = local;
-  }
-  return locals.size();
-}
-
-/// Inlines every call to a defined non-recursive function, callees first, then
-/// erases the functions nothing calls any more: the private ones, and in a
-/// program every one but main.
-static void inlineHelpers(ModuleOp module) {
-  CallGraph graph(module);
-  SymbolTable symbols(module);
-  for (func::FuncOp caller : graph.calleesFirst()) {
-    SmallVector<func::CallOp> calls;
-    caller.walk([&](func::CallOp call) { calls.push_back(call); });
-    for (func::CallOp call : calls) {
-      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
-      if (!callee || callee.isExternal())
-        continue;
-      StringRef whyNot = whyNotInlined(callee, graph);
-      if (!whyNot.empty()) {
-        CARTS_DEBUG(kChannel, call) << "not inlined " << callee.getSymName() << " into "
-                                    << caller.getSymName() << ": " << whyNot << "\n";
-        continue;
-      }
-      CARTS_DEBUG(kChannel, call) << "inlined " << callee.getSymName() << " into "
-                                  << caller.getSymName() << "\n";
-      Location callLoc = call.getLoc();
-      if (unsigned hoisted = inlineCall(call, callee))
-        CARTS_DEBUG(kChannel, nullptr) << locationString(callLoc) << ": moved "
-                                       << count(hoisted, "local") << " of "
-                                       << callee.getSymName() << " to the top of its frame\n";
-    }
-  }
-
-  // In a program (a module defining main) nothing but main can reach a
-  // function nobody calls, whatever its visibility.
-  auto main = symbols.lookup<func::FuncOp>("main");
-  bool program = main && !main.isExternal();
-  for (bool erased = true; erased;) {
-    erased = false;
-    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
-      if (func.isExternal() || func == main || (!program && !func.isPrivate()) ||
-          !SymbolTable::symbolKnownUseEmpty(func, module))
-        continue;
-      CARTS_DEBUG(kChannel, func) << "erased " << func.getSymName() << ": no call left\n";
-      symbols.erase(func);
-      erased = true;
-    }
-  }
-}
-
-//===----------------------------------------------------------------------===//
-// Raising pointer tables
-//===----------------------------------------------------------------------===//
 
 /// The levels of a pointer table type, outermost first:
 /// memref<?xmemref<?xf32>> -> [memref<?xmemref<?xf32>>, memref<?xf32>].
@@ -286,146 +81,6 @@ static SmallVector<MemRefType> tableLevels(MemRefType type) {
 static bool isPointerTable(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   return memref && isa<MemRefType>(memref.getElementType());
-}
-
-/// Whether `a` comes before `b` in the text of the block holding both.
-static bool comesBefore(Operation *a, Operation *b) {
-  for (Operation *x = a; x && x->getBlock(); x = x->getParentOp())
-    if (Operation *y = x->getBlock()->findAncestorOpInBlock(*b))
-      return x != y && x->isBeforeInBlock(y);
-  return false;
-}
-
-/// A local scalar variable of the front end: a rank-0 memref.alloca that is
-/// only loaded and stored (never passed on), so only its stores change it.
-static bool isLocalSlot(Value memref) {
-  auto alloca = memref.getDefiningOp<memref::AllocaOp>();
-  if (!alloca || alloca.getType().getRank() != 0)
-    return false;
-  return llvm::all_of(alloca->getUses(), [](OpOperand &use) {
-    if (isa<memref::LoadOp>(use.getOwner()))
-      return true;
-    auto store = dyn_cast<memref::StoreOp>(use.getOwner());
-    return store && store.getValueToStore() != use.get();
-  });
-}
-
-/// Whether a store to the local `slot` may run after `from` and before `to`
-/// (`to` later in the text). Conservative when `from` sits inside a loop: a
-/// store anywhere in that loop counts.
-static bool storedBetween(Value slot, Operation *from, Operation *to) {
-  Operation *outerFrom = from, *outerTo = nullptr;
-  for (; outerFrom && outerFrom->getBlock(); outerFrom = outerFrom->getParentOp())
-    if ((outerTo = outerFrom->getBlock()->findAncestorOpInBlock(*to)))
-      break;
-  if (!outerTo)
-    return true;
-  Block *common = outerFrom->getBlock();
-  for (Operation *user : slot.getUsers()) {
-    if (!isa<memref::StoreOp>(user))
-      continue;
-    // A store outside the common block runs before or after both.
-    Operation *outerStore = common->findAncestorOpInBlock(*user);
-    if (!outerStore)
-      continue;
-    bool afterFrom = outerStore == outerFrom ? outerFrom != from
-                                             : outerFrom->isBeforeInBlock(outerStore);
-    bool beforeTo =
-        outerStore == outerTo ? outerTo != to : outerStore->isBeforeInBlock(outerTo);
-    if (afterFrom && beforeTo)
-      return true;
-  }
-  return false;
-}
-
-/// The local variable `v` is read from, if it is a load of one.
-static Value slotReadBy(Value v) {
-  auto load = v.getDefiningOp<memref::LoadOp>();
-  return load && isLocalSlot(load.getMemRef()) ? load.getMemRef() : Value();
-}
-
-/// Whether `a` and `b` compute the same value: the same SSA value, equal
-/// constants, two reads of a local variable not assigned in between, or the
-/// same side-effect-free op on operands that are the same (`index_cast %n`
-/// written twice, once for the malloc and once for the loop).
-static bool sameValue(Value a, Value b, unsigned depth = 0) {
-  if (a == b)
-    return true;
-  if (a.getType() != b.getType() || depth > 8)
-    return false;
-  std::optional<int64_t> ca = constantInt(a), cb = constantInt(b);
-  if (ca || cb)
-    return ca && cb && *ca == *cb;
-  Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();
-  if (Value slot = slotReadBy(a); slot && slot == slotReadBy(b)) {
-    if (comesBefore(db, da))
-      std::swap(da, db);
-    return !storedBetween(slot, da, db);
-  }
-  if (!da || !db || da->getName() != db->getName() ||
-      da->getAttrDictionary() != db->getAttrDictionary() ||
-      da->getNumOperands() != db->getNumOperands() || da->getNumRegions() != 0 ||
-      !isMemoryEffectFree(da) || cast<OpResult>(a).getResultNumber() != cast<OpResult>(b).getResultNumber())
-    return false;
-  for (auto [x, y] : llvm::zip(da->getOperands(), db->getOperands()))
-    if (!sameValue(x, y, depth + 1))
-      return false;
-  return true;
-}
-
-namespace {
-/// Why a value cannot be computed at an earlier point.
-enum class NotHoistable { LoopVariable, AssignedVariable, Unavailable };
-} // namespace
-
-/// Whether `v` can be made available right before `point`: it is defined
-/// there already, or side-effect-free ops and reads of local variables not
-/// assigned from `point` on compute it from such values. `why` says what
-/// stands in the way otherwise.
-static bool hoistable(Value v, Operation *point, DominanceInfo &dom, NotHoistable &why,
-                      unsigned depth = 0) {
-  if (dom.properlyDominates(v, point))
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def) {
-    auto *owner = cast<BlockArgument>(v).getOwner()->getParentOp();
-    why = isa_and_present<LoopLikeOpInterface>(owner) ? NotHoistable::LoopVariable
-                                                      : NotHoistable::Unavailable;
-    return false;
-  }
-  if (Value slot = slotReadBy(v)) {
-    if (!dom.properlyDominates(slot, point) || !comesBefore(point, def)) {
-      why = NotHoistable::Unavailable;
-      return false;
-    }
-    if (storedBetween(slot, point, def)) {
-      why = NotHoistable::AssignedVariable;
-      return false;
-    }
-    return true;
-  }
-  if (depth > 16 || def->getNumRegions() != 0 || !isMemoryEffectFree(def)) {
-    why = NotHoistable::Unavailable;
-    return false;
-  }
-  return llvm::all_of(def->getOperands(), [&](Value operand) {
-    return hoistable(operand, point, dom, why, depth + 1);
-  });
-}
-
-/// Makes `v` available right before the insertion point of `builder` (see
-/// hoistable), cloning the ops that compute it.
-static Value hoist(Value v, OpBuilder &builder, IRMapping &clones, DominanceInfo &dom) {
-  Operation *point = &*builder.getInsertionPoint();
-  if (dom.properlyDominates(v, point))
-    return v;
-  if (Value done = clones.lookupOrNull(v))
-    return done;
-  Operation *def = v.getDefiningOp();
-  for (Value operand : def->getOperands())
-    clones.map(operand, hoist(operand, builder, clones, dom));
-  Operation *copy = builder.clone(*def, clones);
-  return copy->getResult(cast<OpResult>(v).getResultNumber());
 }
 
 namespace {
@@ -878,14 +533,14 @@ void TableRaiser::raiseAll() {
   for (auto [plan, array, tally] : llvm::zip(plans, arrays, tallies)) {
     unsigned frees = plan.rowFrees.size() + plan.tableFrees.size();
     CARTS_DEBUG(kChannel, array) << "raised " << plan.levels.front() << " to " << array.getType()
-                                 << " (" << count(tally.loads, "load") << " and "
-                                 << count(tally.stores, "store") << " rewritten, "
-                                 << count(tally.loops[Init], "init loop") << ", "
-                                 << count(tally.loops[Free], "free loop")
+                                 << " (" << countOf(tally.loads, "load") << " and "
+                                 << countOf(tally.stores, "store") << " rewritten, "
+                                 << countOf(tally.loops[Init], "init loop") << ", "
+                                 << countOf(tally.loops[Free], "free loop")
                                  << (tally.loops[Emptied]
-                                         ? ", " + count(tally.loops[Emptied], "emptied loop")
+                                         ? ", " + countOf(tally.loops[Emptied], "emptied loop")
                                          : std::string())
-                                 << " and " << count(frees, "dealloc") << " removed)\n";
+                                 << " and " << countOf(frees, "dealloc") << " removed)\n";
   }
 }
 
@@ -894,13 +549,11 @@ void TableRaiser::raiseAll() {
 //===----------------------------------------------------------------------===//
 
 namespace {
-struct CanonicalizeMemrefs : arts::impl::CanonicalizeMemrefsBase<CanonicalizeMemrefs> {
-  using CanonicalizeMemrefsBase::CanonicalizeMemrefsBase;
+struct RaisePointerTables : arts::impl::RaisePointerTablesBase<RaisePointerTables> {
+  using RaisePointerTablesBase::RaisePointerTablesBase;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    inlineHelpers(module);
-    TableRaiser raiser(module, strict);
+    TableRaiser raiser(getOperation(), strict);
     if (failed(raiser.planAll()))
       return signalPassFailure();
     raiser.raiseAll();
