@@ -1,8 +1,14 @@
 """What the behaviour tests share: where things are, how to run ``carts``, how to build and
-run the gcc reference of a C file, and how to read a program's checksum line."""
+run the gcc reference of a C file, how to read a program's checksum line, and how to run an
+ARTS program given as MLIR on the native runtime.
+
+Run as a script, this file is the process such a program runs in (see :func:`run_arts_mlir`).
+"""
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -72,3 +78,117 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
+
+
+# ---------------------------------------------------------------------- ARTS programs
+
+
+def run_arts_mlir(tmp_path: Path, mlir: str, *argv: str, start: str = "arts-to-llvm",
+                  threads: int | None = None, emit: Path | None = None,
+                  trace: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run the ARTS program ``mlir`` (MLIR text, the output of the stage before ``start``) as
+    ``carts execute`` does: the pipeline's stages from ``start`` on, then the JIT and the
+    native runtime (:func:`carts_mlir.jit.launch.run_arts_program`), ``main`` getting
+    ``argv`` and ``threads`` workers. It runs in a process of its own, so that its exit code
+    and output are the process's; after the program, that process prints
+    ``[python] after the program``. ``emit``: write the program's LLVM IR there too.
+    ``trace``: write there, one JSON object a line, every task and datablock call the
+    program makes to the runtime (:func:`_trace_runtime_calls`). Skips the test when the runtime
+    library is not built."""
+    from carts_mlir import runtime
+    from carts_mlir.errors import CartsError
+
+    try:
+        runtime.library_path()
+    except CartsError as err:
+        pytest.skip(f"the ARTS runtime library is not available ({err})")
+    source = tmp_path / "program.mlir"
+    source.write_text(mlir)
+    options = [f"--start={start}"]
+    options += [f"--threads={threads}"] if threads else []
+    options += [f"--emit={emit}"] if emit else []
+    options += [f"--trace={trace}"] if trace else []
+    return subprocess.run([sys.executable, __file__, *options, str(source), *argv],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def _trace_runtime_calls(calls: list[dict]) -> list:
+    """Put a recorder in front of the runtime's task and datablock calls: the JIT resolves
+    the program's calls to it (symbols added to LLVM come before every library's), and it
+    appends each call to ``calls`` (arguments by name, ``paramv`` as its ``paramc`` words,
+    the result) after forwarding it to the runtime. Returns the recorders, which must live
+    while the program runs."""
+    import ctypes
+
+    import llvmlite.binding as llvm
+
+    from carts_mlir import runtime
+
+    u32, u64, ptr = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
+    words = ctypes.POINTER(u64)
+    traced = {  # name: (its result's name and type), then its arguments' (see arts.h)
+        "artsEdtCreate": (("guid", u64), ("fn", ptr), ("route", u32), ("paramc", u32),
+                          ("paramv", words), ("depc", u32)),
+        "artsEdtCreateWithEpoch": (("guid", u64), ("fn", ptr), ("route", u32),
+                                   ("paramc", u32), ("paramv", words), ("depc", u32),
+                                   ("epoch", u64)),
+        "artsRecordDep": ((None, None), ("db", u64), ("edt", u64), ("slot", u32),
+                          ("mode", u32)),
+        "artsDbCreateWithGuid": (("ptr", ptr), ("guid", u64), ("bytes", u64)),
+        "artsDbDestroy": ((None, None), ("guid", u64)),
+    }
+    library = runtime.load()
+    recorders = []
+    for name, ((result, result_type), *arguments) in traced.items():
+        real = getattr(library, name)
+        real.restype = result_type
+        real.argtypes = [t for _, t in arguments]
+
+        def record(*args, name=name, result=result, arguments=arguments, real=real):
+            value = real(*args)
+            call = {"call": name, **{a: v for (a, _), v in zip(arguments, args)}}
+            if "paramv" in call:
+                call["paramv"] = [call["paramv"][i] for i in range(call["paramc"])]
+            if result:
+                call[result] = value
+            calls.append(call)  # workers append one at a time: a callback holds the GIL
+            return value
+
+        recorder = ctypes.CFUNCTYPE(result_type, *real.argtypes)(record)
+        llvm.add_symbol(name, ctypes.cast(recorder, ctypes.c_void_p).value)
+        recorders.append(recorder)
+    return recorders
+
+
+def _run_arts_mlir_here(arguments: list[str]) -> int:
+    """The process of :func:`run_arts_mlir`."""
+    from carts_mlir import ir
+    from carts_mlir.jit.launch import emit_llvm, run_arts_program
+    from carts_mlir.pipeline import run_stage, stages_between
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--start", required=True)
+    parser.add_argument("--threads", type=int)
+    parser.add_argument("--emit")
+    parser.add_argument("--trace")
+    parser.add_argument("source")
+    parser.add_argument("argv", nargs=argparse.REMAINDER)
+    options = parser.parse_args(arguments)
+    calls: list[dict] = []
+    recorders = _trace_runtime_calls(calls) if options.trace else []
+    with ir.context():
+        module = ir.parse_file(options.source)
+        for stage in stages_between(options.start, None):
+            run_stage(module, stage)
+        if options.emit:
+            emit_llvm(module, options.emit)
+        code = run_arts_program(module, options.argv, threads=options.threads)
+    del recorders  # not before the program has run
+    if options.trace:
+        Path(options.trace).write_text("".join(json.dumps(c) + "\n" for c in calls))
+    print("[python] after the program", flush=True)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(_run_arts_mlir_here(sys.argv[1:]))

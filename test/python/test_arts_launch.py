@@ -1,37 +1,16 @@
 """Lowered ARTS programs run on the native runtime: hand-written output of pre-lowering goes
 through arts-to-llvm and the upstream conversion, is JIT-compiled with llvmlite and started
 with ``main(argc, argv)`` (carts_mlir.jit.launch). Each program runs in a subprocess so that
-its exit code and output are the process's own, as under ``carts execute``."""
+its exit code and output are the process's own, as under ``carts execute``
+(``common.run_arts_mlir``)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from carts_mlir.errors import CartsError
-
-#: The lowering a program goes through before the JIT: the arts-to-llvm pass, then the
-#: upstream conversion to the LLVM dialect (the arts-to-llvm stage of the pipeline).
-RUNNER = textwrap.dedent("""\
-    import sys
-    from carts_mlir import ir
-    from carts_mlir.jit.launch import emit_llvm, run_arts_program
-    from carts_mlir.pipeline import run_stage, stage
-
-    source, threads, ll_path, *argv = sys.argv[1:]
-    with ir.context():
-        module = ir.parse_file(source)
-        run_stage(module, stage("arts-to-llvm"))
-        if ll_path != "-":
-            emit_llvm(module, ll_path)
-        code = run_arts_program(module, argv, threads=int(threads) if threads != "-" else None)
-    print(f"[python] after the program", flush=True)
-    sys.exit(code)
-""")
+from common import run_arts_mlir
 
 #: Four tasks in one epoch each write one datablock block (block k, element i = 100k + i);
 #: a second epoch runs one task reading all four blocks (slots 0..3) that adds each block's
@@ -166,46 +145,26 @@ module {
 """
 
 
-@pytest.fixture(scope="module")
-def runtime_library() -> Path:
-    from carts_mlir import runtime
-
-    try:
-        return runtime.library_path()
-    except CartsError as err:
-        pytest.skip(f"the ARTS runtime library is not available ({err})")
-
-
-def run_program(tmp_path: Path, mlir: str, *argv: str, threads: int | None = None,
-                emit: Path | None = None) -> subprocess.CompletedProcess:
-    source = tmp_path / "program.mlir"
-    source.write_text(mlir)
-    return subprocess.run(
-        [sys.executable, "-c", RUNNER, str(source), str(threads) if threads else "-",
-         str(emit) if emit else "-", *argv],
-        capture_output=True, text=True, timeout=120)
-
-
 @pytest.mark.parametrize("threads", [1, 2, 4])
-def test_epochs_of_block_tasks_give_the_sums_and_exit_code_3(runtime_library, tmp_path, threads):
-    result = run_program(tmp_path, EPOCH_OF_BLOCK_WRITERS, "prog", threads=threads)
+def test_epochs_of_block_tasks_give_the_sums_and_exit_code_3(tmp_path, threads):
+    result = run_arts_mlir(tmp_path, EPOCH_OF_BLOCK_WRITERS, "prog", threads=threads)
     assert "Traceback" not in result.stderr, result.stderr
     # Blocks k = 0..3 of 8 elements 100k + i: 8 * 100 * 6 + 4 * 28.
     assert result.stdout.splitlines() == ["sum = 4912 acc = 4912", "[python] after the program"]
     assert result.returncode == 3, result.stdout + result.stderr
 
 
-def test_main_receives_argc_argv_and_the_thread_count(runtime_library, tmp_path):
-    result = run_program(tmp_path, MAIN_WITH_ARGUMENTS, "prog", "hello", "x", "y", threads=3)
+def test_main_receives_argc_argv_and_the_thread_count(tmp_path):
+    result = run_arts_mlir(tmp_path, MAIN_WITH_ARGUMENTS, "prog", "hello", "x", "y", threads=3)
     assert "Traceback" not in result.stderr, result.stderr
     assert result.stdout.splitlines()[0] == "argc=4 argv[1]=hello workers=3"
     assert result.returncode == 4
 
 
-def test_emit_llvm_writes_the_program_with_its_entry_points(runtime_library, tmp_path):
+def test_emit_llvm_writes_the_program_with_its_entry_points(tmp_path):
     ll = tmp_path / "out" / "program-arts.ll"
     ll.parent.mkdir()
-    result = run_program(tmp_path, MAIN_WITH_ARGUMENTS, "prog", threads=1, emit=ll)
+    result = run_arts_mlir(tmp_path, MAIN_WITH_ARGUMENTS, "prog", threads=1, emit=ll)
     assert result.returncode == 1, result.stdout + result.stderr
     text = ll.read_text()
     assert "define i32 @main(i32 %0, ptr %1)" in text

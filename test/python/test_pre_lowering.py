@@ -1,313 +1,89 @@
-"""The pre-lowering stage's output runs: lowered ARTS ops become calls of a small sequential
-runtime written here in Python (a stand-in for arts-to-llvm and the native runtime), the
-upstream passes take everything else to LLVM IR, and llvmlite runs it. The values the
-programs compute prove the outlined tasks see their parameters, their dependency slots and
-their datablock views where they should.
+"""The pre-lowering stage's output runs on the native runtime. Each program below is ARTS IR
+as the epochs stage leaves it (datablocks, acquires, epochs, tasks), its work in
+``@compute() -> f64``; it goes through the rest of the pipeline (pre-lowering, then
+arts-to-llvm), is JIT-compiled and run on ``libcartsrt`` with its task and datablock calls
+recorded (``common.run_arts_mlir``). The values the programs compute prove the outlined
+tasks see their parameters, their dependency slots and their datablock views where they
+should; the recorded calls show what each task was given: its parameter words, its slots and
+their access modes.
 
-The stand-in runs each task when its epoch is waited on, in creation order (the order in
-which dependencies were recorded, so every datablock dependence holds), and checks that
-every slot was recorded before the task runs.
+The runtime runs a task only once each of its slots is satisfied; a slot recorded twice or out
+of range, or never recorded, ends the run with status 2 and a message. So every run here must
+exit 0 with nothing on stderr, and record each slot of each task exactly once, on a datablock
+the program created; every datablock it created must be destroyed.
 """
 
 from __future__ import annotations
 
-import ctypes
+import json
 import struct
+from dataclasses import dataclass, field
+from pathlib import Path
 
-import pytest
+from common import run_arts_mlir
 
-from carts_mlir import ir
-from carts_mlir.jit.engine import compile_llvm_ir
-from carts_mlir.jit.lowering import lower_to_llvm_dialect, translate_to_llvm_ir
-from carts_mlir.pipeline import stage
+#: Workers of each run: tasks of one epoch may run at the same time.
+WORKERS = 2
 
-mlir_ir = pytest.importorskip("mlir.ir")
-from mlir.dialects import arith, func, llvm, memref  # noqa: E402
+#: artsRecordDep's access modes.
+READ, WRITE = 8, 9
 
-PRE_LOWERING = stage("pre-lowering").pipeline
-
-MODES = {"in": 8, "out": 9, "inout": 9, "concurrent": 10}  # ARTS_DB_READ / WRITE / CONCURRENT
-DB_MODES = {"read": 8, "write": 9}
-
-
-class DepSlot(ctypes.Structure):
-    """artsEdtDep_t: guid, mode, payload pointer (24 bytes, ptr at offset 16)."""
-    _fields_ = [("guid", ctypes.c_uint64), ("mode", ctypes.c_uint32), ("ptr", ctypes.c_void_p)]
-
-
-EDT_FN = ctypes.CFUNCTYPE(None, ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_void_p)
-
-
-class Task:
-    def __init__(self, fn: int, params: list[int], depc: int):
-        self.fn = fn
-        self.params = (ctypes.c_uint64 * max(len(params), 1))(*params)
-        self.paramc = len(params)
-        self.deps = (DepSlot * max(depc, 1))()
-        self.depc = depc
-        self.recorded = [False] * depc
+#: The program's ``main``: runs ``@compute`` and prints its result with every digit.
+REPORT_MAIN = """
+llvm.mlir.global internal constant @result_fmt("result = %.17g\\0A\\00") {addr_space = 0 : i32}
+llvm.func @printf(!llvm.ptr, ...) -> i32
+func.func @main() -> i32 {
+  %v = func.call @compute() : () -> f64
+  %f = llvm.mlir.addressof @result_fmt : !llvm.ptr
+  %r = llvm.call @printf(%f, %v) vararg(!llvm.func<i32 (ptr, ...)>) : (!llvm.ptr, f64) -> i32
+  %c0 = arith.constant 0 : i32
+  return %c0 : i32
+}
+"""
 
 
-class SequentialRuntime:
-    """GUIDs, datablocks, tasks and epochs for one thread; errors are collected (an exception
-    cannot cross a ctypes callback) and checked by the test."""
+@dataclass
+class Run:
+    """What a program computed, and the tasks it created in the order it created them: each
+    task is its ``artsEdtCreate*`` call plus ``deps``, the task's ``artsRecordDep`` calls in
+    slot order."""
 
-    def __init__(self):
-        self.errors: list[str] = []
-        self.next_guid = 1
-        self.payloads: dict[int, ctypes.Array] = {}
-        self.tasks: dict[int, Task] = {}
-        self.epochs: dict[int, list[int]] = {0: []}  # epoch 0: the program's own
-        self.current_epoch = [0]
-        self.ran: list[int] = []
-        self._callbacks = []
+    result: float
+    tasks: list[dict] = field(repr=False)
 
-    def _guid(self) -> int:
-        guid = self.next_guid
-        self.next_guid += 1
-        return guid
-
-    # -- the calls the lowered program makes
-    def reserve_guid(self, mode, route):
-        if mode not in DB_MODES.values() or route != 0:
-            self.errors.append(f"reserve_guid(mode={mode}, route={route})")
-        return self._guid()
-
-    def db_create(self, guid, nbytes):
-        buf = ctypes.create_string_buffer(max(nbytes, 1))
-        self.payloads[guid] = buf
-        return ctypes.addressof(buf)
-
-    def db_destroy(self, guid):
-        if self.payloads.pop(guid, None) is None:
-            self.errors.append(f"db_destroy of unknown datablock {guid}")
-
-    def create_epoch(self):
-        guid = self._guid()
-        self.epochs[guid] = []
-        return guid
-
-    def wait(self, epoch):
-        queue = self.epochs[epoch]
-        while queue:
-            self._run(queue.pop(0), epoch)
-
-    def edt_create(self, fn, alloc, aligned, offset, size, stride, depc, route, epoch):
-        words = ctypes.cast(aligned, ctypes.POINTER(ctypes.c_uint64))
-        guid = self._guid()
-        self.tasks[guid] = Task(fn, [words[offset + i * stride] for i in range(size)], depc)
-        self.epochs[epoch if epoch >= 0 else self.current_epoch[-1]].append(guid)
-        return guid
-
-    def rec_dep(self, edt, slot, mode, aligned, offset, sizes, strides):
-        task = self.tasks[edt]
-        guids = ctypes.cast(aligned, ctypes.POINTER(ctypes.c_int64))
-        index = [0] * len(sizes)
-        count = 1
-        for s in sizes:
-            count *= s
-        for k in range(count):  # row-major over the (sub)table
-            rest = k
-            for d in reversed(range(len(sizes))):
-                index[d] = rest % sizes[d]
-                rest //= sizes[d]
-            guid = guids[offset + sum(i * st for i, st in zip(index, strides))]
-            if slot + k >= task.depc or task.recorded[slot + k]:
-                self.errors.append(f"slot {slot + k} of task {edt} out of range or recorded twice")
-                continue
-            task.deps[slot + k] = DepSlot(guid, mode, ctypes.addressof(self.payloads[guid]))
-            task.recorded[slot + k] = True
-
-    def param(self, paramv, i):
-        return ctypes.cast(paramv, ctypes.POINTER(ctypes.c_int64))[i]
-
-    def dep_guid(self, depv, slot):
-        return ctypes.cast(depv, ctypes.POINTER(DepSlot))[slot].guid
-
-    def dep_ptr(self, depv, slot):
-        return ctypes.cast(depv, ctypes.POINTER(DepSlot))[slot].ptr
-
-    def _run(self, guid, epoch):
-        task = self.tasks[guid]
-        if not all(task.recorded):
-            self.errors.append(f"task {guid} runs with unrecorded slots {task.recorded}")
-            return
-        self.current_epoch.append(epoch)
-        EDT_FN(task.fn)(task.paramc, ctypes.addressof(task.params), task.depc,
-                        ctypes.addressof(task.deps))
-        self.current_epoch.pop()
-        self.ran.append(guid)
-
-    def finish(self):
-        self.wait(0)
-
-    # -- registration with the JIT
-    def register(self, name: str, restype, argtypes, impl):
-        def guarded(*args):
-            try:
-                return impl(*args)
-            except Exception as err:  # noqa: BLE001 - reported by the test
-                self.errors.append(f"{name}: {err!r}")
-                return 0
-
-        cb = ctypes.CFUNCTYPE(restype, *argtypes)(guarded)
-        self._callbacks.append(cb)
-        import llvmlite.binding as llvm_binding
-
-        llvm_binding.add_symbol(name, ctypes.cast(cb, ctypes.c_void_p).value)
+    def modes(self, task: dict) -> list[int]:
+        return [dep["mode"] for dep in task["deps"]]
 
 
-# ---------------------------------------------------------------- stand-in lowering
+def run_module(tmp_path: Path, program: str) -> Run:
+    """Run ``program`` from pre-lowering on; check what every run must show (see above)."""
+    trace = tmp_path / "calls.jsonl"
+    done = run_arts_mlir(tmp_path, program + REPORT_MAIN, "program", start="pre-lowering",
+                         threads=WORKERS, trace=trace)
+    assert (done.returncode, done.stderr) == (0, ""), done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("result = "), done.stdout
+    calls = [json.loads(line) for line in trace.read_text().splitlines()]
 
+    def made(name: str) -> list[dict]:
+        return [c for c in calls if c["call"] == name]
 
-def _word(value, ty, i64):
-    """One u64 parameter word of a value (the encoding of the lowering contract)."""
-    if isinstance(ty, mlir_ir.IndexType):
-        return arith.IndexCastOp(i64, value).result
-    if isinstance(ty, mlir_ir.IntegerType):
-        width = ty.width
-        return value if width == 64 else arith.ExtSIOp(i64, value).result
-    if isinstance(ty, mlir_ir.F64Type):
-        return arith.BitcastOp(i64, value).result
-    if isinstance(ty, mlir_ir.F32Type):
-        i32 = mlir_ir.IntegerType.get_signless(32)
-        return arith.ExtUIOp(i64, arith.BitcastOp(i32, value).result).result
-    return llvm.PtrToIntOp(i64, value).result
-
-
-def _unword(word, ty):
-    if isinstance(ty, mlir_ir.IndexType):
-        return arith.IndexCastOp(ty, word).result
-    if isinstance(ty, mlir_ir.IntegerType):
-        return word if ty.width == 64 else arith.TruncIOp(ty, word).result
-    if isinstance(ty, mlir_ir.F64Type):
-        return arith.BitcastOp(ty, word).result
-    if isinstance(ty, mlir_ir.F32Type):
-        i32 = mlir_ir.IntegerType.get_signless(32)
-        return arith.BitcastOp(ty, arith.TruncIOp(i32, word).result).result
-    return llvm.IntToPtrOp(ty, word).result
-
-
-def lower_arts_to_calls(module) -> dict[str, str]:
-    """Replace every lowered ARTS op by calls of `rt_*` functions; returns {stub: callback}."""
-    body = module.regions[0].blocks[0]
-    i32 = mlir_ir.IntegerType.get_signless(32)
-    i64 = mlir_ir.IntegerType.get_signless(64)
-    ptr = mlir_ir.Type.parse("!llvm.ptr")
-    declared: dict[str, str] = {}
-
-    def call(callback: str, args, results=()):
-        types = [a.type for a in args]
-        key = f"{callback}:{','.join(map(str, types))}"
-        if key not in declared:
-            name = f"{callback}_{len(declared)}"
-            with mlir_ir.InsertionPoint.at_block_begin(body):
-                func.FuncOp(name, mlir_ir.FunctionType.get(types, list(results)),
-                            visibility="private")
-            declared[key] = name
-        return func.CallOp(list(results), mlir_ir.FlatSymbolRefAttr.get(declared[key]), args)
-
-    def const(ty, v):
-        return arith.ConstantOp(ty, v).result
-
-    ops = []
-    module.walk(lambda op: (ops.append(op) if op.name.startswith("arts.") else None)
-                or mlir_ir.WalkResult.ADVANCE)
-    for op in ops:
-        name, args, res = op.name, list(op.operands), list(op.results)
-        with mlir_ir.InsertionPoint(op), op.location:
-            if name == "arts.edt_param_pack":
-                n = mlir_ir.IndexType.get()
-                buf = memref.AllocOp(res[0].type, [const(n, len(args))], []).result
-                for k, v in enumerate(args):
-                    memref.StoreOp(_word(v, v.type, i64), buf, [const(n, k)])
-                new = [buf]
-            elif name == "arts.edt_param_unpack":
-                new = [_unword(call("rt_param", [args[0], const(i64, k)], [i64]).result, r.type)
-                       for k, r in enumerate(res)]
-            elif name == "arts.edt_create":
-                fn = op.attributes["outlined_func"]
-                fn_type = mlir_ir.FunctionType.get([i32, ptr, i32, ptr], [])
-                fnv = func.ConstantOp(fn_type, fn).result
-                epoch = args[3] if len(args) == 4 else const(i64, -1)
-                new = [call("rt_edt_create", [fnv, args[0], args[1], args[2], epoch], [i64]).result]
-            elif name == "arts.rec_dep":
-                modes = [str(m).split("<")[1].rstrip(">") for m in op.attributes["acquire_modes"]]
-                for table, mode in zip(args[2:], modes):
-                    rank = table.type.rank
-                    call(f"rt_rec_dep_r{rank}", [args[0], args[1], const(i32, MODES[mode]), table])
-                new = []
-            elif name == "arts.dep_gep":
-                slot = arith.IndexCastOp(i64, args[1]).result
-                new = [call("rt_dep_guid", [args[0], slot], [i64]).result,
-                       call("rt_dep_ptr", [args[0], slot], [ptr]).result]
-            elif name == "arts.reserve_guid":
-                mode = str(op.attributes["db_mode"]).split("<")[1].rstrip(">")
-                new = [call("rt_reserve_guid", [const(i32, DB_MODES[mode]), args[0]], [i64]).result]
-            elif name == "arts.db_create":
-                new = [call("rt_db_create", args, [ptr]).result]
-            elif name == "arts.db_destroy":
-                call("rt_db_destroy", args)
-                new = []
-            elif name == "arts.create_epoch":
-                new = [call("rt_create_epoch", [], [i64]).result]
-            elif name == "arts.wait_on_epoch":
-                call("rt_wait", args)
-                new = []
-            else:
-                raise AssertionError(f"no stand-in for {name}")
-        for old, value in zip(res, new):
-            old.replace_all_uses_with(value)
-        op.erase()
-    return {stub: key.split(":")[0] for key, stub in declared.items()}
-
-
-def run_module(text: str) -> tuple[float, SequentialRuntime]:
-    """Pre-lower `text`, run its `@main() -> f64` on the stand-in runtime."""
-    rt = SequentialRuntime()
-    c = ctypes
-    with ir.context():
-        module = ir.parse(text)
-        ir.run_pipeline(module, PRE_LOWERING)
-        stubs = lower_arts_to_calls(module)
-        lower_to_llvm_dialect(module)
-        llvm_ir = translate_to_llvm_ir(module)
-
-    memref1 = [c.c_void_p, c.c_void_p, c.c_int64, c.c_int64, c.c_int64]
-    impls = {
-        "rt_param": (c.c_int64, [c.c_void_p, c.c_int64], rt.param),
-        "rt_dep_guid": (c.c_int64, [c.c_void_p, c.c_int64], rt.dep_guid),
-        "rt_dep_ptr": (c.c_void_p, [c.c_void_p, c.c_int64], rt.dep_ptr),
-        "rt_reserve_guid": (c.c_int64, [c.c_int32, c.c_int32], rt.reserve_guid),
-        "rt_db_create": (c.c_void_p, [c.c_int64, c.c_int64], rt.db_create),
-        "rt_db_destroy": (None, [c.c_int64], rt.db_destroy),
-        "rt_create_epoch": (c.c_int64, [], rt.create_epoch),
-        "rt_wait": (None, [c.c_int64], rt.wait),
-        "rt_edt_create": (c.c_int64, [c.c_void_p, *memref1, c.c_int32, c.c_int32, c.c_int64],
-                          rt.edt_create),
-    }
-    for rank in range(4):
-        def rec_dep(edt, slot, mode, alloc, aligned, offset, *shape, rank=rank):
-            rt.rec_dep(edt, slot, mode, aligned, offset, shape[:rank], shape[rank:])
-        impls[f"rt_rec_dep_r{rank}"] = (None, [c.c_int64, c.c_int32, c.c_int32, c.c_void_p,
-                                               c.c_void_p, c.c_int64] + [c.c_int64] * (2 * rank),
-                                        rec_dep)
-    for stub, callback in stubs.items():
-        restype, argtypes, impl = impls[callback]
-        rt.register(stub, restype, argtypes, impl)
-
-    program = compile_llvm_ir(llvm_ir, opt_level=1)
-    entry = c.CFUNCTYPE(c.c_double)(program.engine.get_function_address("main"))
-    result = entry()
-    rt.finish()
-    assert not rt.errors, rt.errors
-    return result, rt
+    created = [c["guid"] for c in made("artsDbCreateWithGuid")]
+    assert sorted(c["guid"] for c in made("artsDbDestroy")) == sorted(created)
+    tasks = [c for c in calls if c["call"] in ("artsEdtCreate", "artsEdtCreateWithEpoch")]
+    for task in tasks:
+        deps = sorted((c for c in made("artsRecordDep") if c["edt"] == task["guid"]),
+                      key=lambda c: c["slot"])
+        assert [dep["slot"] for dep in deps] == list(range(task["depc"])), (task, deps)
+        assert all(dep["db"] in created for dep in deps), (created, deps)
+        task["deps"] = deps
+    return Run(float(lines[0].removeprefix("result = ")), tasks)
 
 
 # ---------------------------------------------------------------------- programs
 
 BLOCK_AND_FULL_RANGE = """
-func.func @main() -> f64 {
+func.func @compute() -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -383,17 +159,19 @@ func.func @main() -> f64 {
 """
 
 
-def test_block_tasks_write_their_block_from_a_full_range_read():
-    result, rt = run_module(BLOCK_AND_FULL_RANGE)
+def test_block_tasks_write_their_block_from_a_full_range_read(tmp_path):
+    run = run_module(tmp_path, BLOCK_AND_FULL_RANGE)
     x = [10.0, 20.0]
     expected = sum((row * 100 + x[j]) * (row * 2 + j + 1) for row in range(12) for j in range(2))
-    assert result == expected
-    assert len(rt.ran) == 4
-    assert not rt.payloads, "every datablock is destroyed by db_free"
+    assert run.result == expected
+    # four tasks, each writing a block of its own and reading the one block of X
+    assert [run.modes(task) for task in run.tasks] == [[WRITE, READ]] * 4
+    assert len({task["deps"][0]["db"] for task in run.tasks}) == 4
+    assert len({task["deps"][1]["db"] for task in run.tasks}) == 1
 
 
 FINE_GRAINED = """
-func.func @main() -> f64 {
+func.func @compute() -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -457,20 +235,20 @@ func.func @main() -> f64 {
 """
 
 
-def test_fine_grained_row_and_box_views_index_the_acquired_blocks():
-    result, rt = run_module(FINE_GRAINED)
+def test_fine_grained_row_and_box_views_index_the_acquired_blocks(tmp_path):
+    run = run_module(tmp_path, FINE_GRAINED)
     a = [[10.0 * i + j for j in range(4)] for i in range(3)]
     for i in range(2):
         for j in range(2):
             a[i][2 + j] = a[i][2 + j] * 1000 + a[2][1 + j]
-    assert result == sum(a[i][j] * (i * 4 + j + 1) for i in range(3) for j in range(4))
-    task = rt.tasks[rt.ran[0]]
-    assert task.depc == 6
-    assert [task.deps[s].mode for s in range(6)] == [8, 8, 9, 9, 9, 9]
+    assert run.result == sum(a[i][j] * (i * 4 + j + 1) for i in range(3) for j in range(4))
+    # slots: the two elements of the row, then the 2 x 2 box
+    [task] = run.tasks
+    assert run.modes(task) == [READ] * 2 + [WRITE] * 4
 
 
 NESTED = """
-func.func @main() -> f64 {
+func.func @compute() -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %n = arith.constant 5 : index
@@ -534,16 +312,20 @@ func.func @main() -> f64 {
 """
 
 
-def test_nested_tasks_acquire_from_the_outer_view_and_from_an_unacquired_table():
-    result, rt = run_module(NESTED)
-    assert result == sum((3.0 * b + 1.0) * 2 * b for b in range(5))
-    assert len(rt.ran) == 6
-    outer = rt.tasks[rt.ran[-1]]
-    assert outer.depc == 5
+def test_nested_tasks_acquire_from_the_outer_view_and_from_an_unacquired_table(tmp_path):
+    run = run_module(tmp_path, NESTED)
+    assert run.result == sum((3.0 * b + 1.0) * 2 * b for b in range(5))
+    # the outer task (created first) reads the five blocks of X; each inner task reads the
+    # block of X its outer slot holds and writes its block of Y
+    outer, *inner = run.tasks
+    assert run.modes(outer) == [READ] * 5
+    assert [run.modes(task) for task in inner] == [[READ, WRITE]] * 5
+    assert sorted(task["deps"][0]["db"] for task in inner) == \
+        sorted(dep["db"] for dep in outer["deps"])
 
 
 CAPTURES = """
-func.func @main() -> f64 {
+func.func @compute() -> f64 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %r = arith.constant 0 : i32
@@ -588,14 +370,14 @@ func.func @main() -> f64 {
 """
 
 
-def test_captured_scalars_of_every_kind_reach_the_task():
-    result, rt = run_module(CAPTURES)
-    assert result == 1.0 + -4.5 + -6.0 + 40.0
-    task = rt.tasks[rt.ran[0]]
+def test_captured_scalars_of_every_kind_reach_the_task(tmp_path):
+    run = run_module(tmp_path, CAPTURES)
+    assert run.result == 1.0 + -4.5 + -6.0 + 40.0
+    [task] = run.tasks
     # in order of first use: f32 1.0 (bits, zero-extended), i32 -6 (sign-extended), the
     # pointer, f64 -4.5 (bits), index 7
-    assert task.paramc == 5
-    words = [task.params[i] for i in range(5)]
+    words = task["paramv"]
+    assert len(words) == 5
     assert words[0] == struct.unpack("<I", struct.pack("<f", 1.0))[0]
     assert words[1] == (-6) & 0xFFFFFFFFFFFFFFFF
     assert words[3] == struct.unpack("<Q", struct.pack("<d", -4.5))[0]
