@@ -31,7 +31,6 @@
 
 using namespace mlir;
 using namespace mlir::arts;
-namespace json = llvm::json;
 
 namespace mlir::arts::metadata {
 

@@ -30,7 +30,6 @@
 
 using namespace mlir;
 using namespace mlir::arts;
-namespace json = llvm::json;
 
 namespace mlir::arts::metadata {
 

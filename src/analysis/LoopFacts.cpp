@@ -32,23 +32,8 @@
 
 using namespace mlir;
 using namespace mlir::arts;
-namespace json = llvm::json;
 
 namespace mlir::arts::metadata {
-
-static StringRef verdictName(Verdict v) {
-  switch (v) {
-  case Verdict::Parallel:
-    return "parallel";
-  case Verdict::Reduction:
-    return "reduction";
-  case Verdict::Sequential:
-    return "sequential";
-  case Verdict::Unknown:
-    return "unknown";
-  }
-  return "unknown";
-}
 
 //===----------------------------------------------------------------------===//
 // Loop analysis
@@ -266,41 +251,33 @@ RootVerdict MetadataCollector::analyseIterArg(Operation *loop, BlockArgument arg
           ""};
 }
 
-json::Object MetadataCollector::analyseLoop(Operation *loop, unsigned level) {
+LoopFacts MetadataCollector::analyseLoop(Operation *loop, unsigned level) {
   LoopShape shape = shapeOf(loop);
-  json::Object facts;
-  facts["op"] = loop->getName().getStringRef().str();
-  facts["trip_count"] = shape.trip ? json::Value(*shape.trip) : json::Value(nullptr);
+  LoopFacts facts;
+  facts.op = loop->getName().getStringRef().str();
+  facts.tripCount = shape.trip;
   if (!shape.trip)
-    facts["trip_expr"] = shape.tripExpr;
-  facts["level"] = int64_t(level);
+    facts.tripExpr = shape.tripExpr;
+  facts.level = level;
 
-  Verdict verdict = Verdict::Parallel;
-  std::string why;
-  json::Array reductions, privates, carried, reads, writes;
-  auto demote = [&](Verdict to, const std::string &reason) {
-    // sequential (a proven dependence) > unknown > reduction > parallel
-    auto rank = [](Verdict v) {
-      return v == Verdict::Sequential  ? 3
-             : v == Verdict::Unknown   ? 2
-             : v == Verdict::Reduction ? 1
-                                       : 0;
-    };
-    if (rank(to) > rank(verdict)) {
-      verdict = to;
-      why = reason;
+  // sequential (a proven dependence) > unknown > reduction > parallel: the
+  // enumerators are in that order.
+  auto demote = [&](LoopClass to, const std::string &reason) {
+    if (to < facts.loopClass) {
+      facts.loopClass = to;
+      facts.reason = reason;
     }
   };
 
   if (isa<scf::WhileOp>(loop))
-    demote(Verdict::Sequential, "a while loop: each iteration decides whether the next one runs");
+    demote(LoopClass::Sequential, "a while loop: each iteration decides whether the next one runs");
 
   // Side effects the test cannot see through.
   loop->walk([&](Operation *op) {
     if (op == loop)
       return;
     if (auto it = effectsOfOp.find(op); it != effectsOfOp.end())
-      demote(Verdict::Unknown, "it contains " + effects[it->second.front()].why);
+      demote(LoopClass::Unknown, "it contains " + effects[it->second.front()].why);
   });
 
   // Values carried through iter_args.
@@ -310,11 +287,11 @@ json::Object MetadataCollector::analyseLoop(Operation *loop, unsigned level) {
       std::string name = "iter_arg#" + std::to_string(i);
       RootVerdict v = analyseIterArg(loop, arg, value, name);
       if (v.kind == RootVerdict::Reduction) {
-        reductions.push_back(json::Object{{"value", name}, {"kind", v.reductionKind}});
-        demote(Verdict::Reduction, "");
+        facts.reductions.push_back({false, name, v.reductionKind});
+        demote(LoopClass::Reduction, "");
       } else if (v.kind == RootVerdict::Carried) {
-        carried.push_back(name);
-        demote(Verdict::Sequential, v.why);
+        facts.carried.push_back(name);
+        demote(LoopClass::Sequential, v.why);
       }
     }
   }
@@ -347,7 +324,7 @@ json::Object MetadataCollector::analyseLoop(Operation *loop, unsigned level) {
       continue;
     if (rootKind(root) == RootKind::Unknown) {
       if (written)
-        demote(Verdict::Unknown, "it writes through a memref of unknown origin");
+        demote(LoopClass::Unknown, "it writes through a memref of unknown origin");
       else
         readsUnknownRoot = true;
       continue;
@@ -360,40 +337,29 @@ json::Object MetadataCollector::analyseLoop(Operation *loop, unsigned level) {
     case RootVerdict::Independent:
       break;
     case RootVerdict::Private:
-      privates.push_back(name);
+      facts.privates.push_back(name);
       break;
     case RootVerdict::Reduction:
-      reductions.push_back(json::Object{{"array", name}, {"kind", v.reductionKind}});
-      demote(Verdict::Reduction, "");
+      facts.reductions.push_back({true, name, v.reductionKind});
+      demote(LoopClass::Reduction, "");
       break;
     case RootVerdict::Carried:
-      carried.push_back(name);
-      demote(Verdict::Sequential, v.why);
+      facts.carried.push_back(name);
+      demote(LoopClass::Sequential, v.why);
       break;
     case RootVerdict::Unknown:
-      demote(Verdict::Unknown, v.why);
+      demote(LoopClass::Unknown, v.why);
       break;
     }
   }
   if (readsUnknownRoot && writesShared)
-    demote(Verdict::Unknown,
+    demote(LoopClass::Unknown,
            "it reads through a memref of unknown origin that may alias what it writes");
 
   for (Value root : readRoots)
-    reads.push_back(keyOfRoot(root));
+    facts.reads.push_back(keyOfRoot(root));
   for (Value root : writtenRoots)
-    writes.push_back(keyOfRoot(root));
-  facts["class"] = verdictName(verdict).str();
-  facts["loop_carried"] = verdict == Verdict::Parallel  ? "no"
-                          : verdict == Verdict::Unknown ? "unknown"
-                                                        : "yes";
-  if (!why.empty())
-    facts["reason"] = why;
-  facts["reductions"] = std::move(reductions);
-  facts["private"] = std::move(privates);
-  facts["carried"] = std::move(carried);
-  facts["reads"] = std::move(reads);
-  facts["writes"] = std::move(writes);
+    facts.writes.push_back(keyOfRoot(root));
   return facts;
 }
 

@@ -45,7 +45,6 @@
 using namespace mlir;
 using namespace mlir::arts;
 using namespace mlir::arts::metadata;
-namespace json = llvm::json;
 
 //===----------------------------------------------------------------------===//
 // Source locations
@@ -130,7 +129,7 @@ const char *kindName(RootKind kind) {
 // Array analysis
 //===----------------------------------------------------------------------===//
 
-json::Object MetadataCollector::analyseArray(Value root, RootKind kind) {
+ArrayFacts MetadataCollector::analyseArray(Value root, RootKind kind) {
   auto type = cast<BaseMemRefType>(root.getType());
   // A memref of memrefs is one array of the combined rank (rows are reached through it).
   SmallVector<int64_t> shape;
@@ -169,27 +168,22 @@ json::Object MetadataCollector::analyseArray(Value root, RootKind kind) {
     return store && store.getValue() == root;
   });
 
-  json::Object facts;
-  facts["op"] = kindName(kind);
-  facts["type"] = typeText;
-  facts["rank"] = ranked ? json::Value(int64_t(shape.size())) : json::Value(nullptr);
-  facts["element_type"] = elementText;
-  std::string shapeText;
+  ArrayFacts facts;
+  facts.op = kindName(kind);
+  facts.type = typeText;
+  if (ranked)
+    facts.rank = shape.size();
+  facts.elementType = elementText;
   for (auto [i, extent] : llvm::enumerate(shape))
-    shapeText += (i ? "x" : "") +
-                 (ShapedType::isDynamic(extent) ? std::string("?") : std::to_string(extent));
-  facts["shape"] = shapeText;
-  facts["static_shape"] = ranked && llvm::none_of(shape, ShapedType::isDynamic);
-  if (nested)
-    facts["nested"] = true;
-  if (storedIntoArray)
-    facts["stored_into_array"] = true;
-  facts["reads"] = readCount;
-  facts["writes"] = writeCount;
-  json::Array dimArray;
+    facts.shape += (i ? "x" : "") +
+                   (ShapedType::isDynamic(extent) ? std::string("?") : std::to_string(extent));
+  facts.staticShape = ranked && llvm::none_of(shape, ShapedType::isDynamic);
+  facts.nested = nested;
+  facts.storedIntoArray = storedIntoArray;
+  facts.reads = readCount;
+  facts.writes = writeCount;
   for (StringRef d : dims)
-    dimArray.push_back(d.empty() ? "none" : d.str());
-  facts["dims"] = std::move(dimArray);
+    facts.dims.push_back(d.empty() ? "none" : d.str());
   return facts;
 }
 
@@ -235,13 +229,13 @@ void MetadataCollector::run() {
       for (BlockArgument arg : func.getArguments())
         if (isa<BaseMemRefType>(arg.getType())) {
           rootKeys[arg] = uniqueKey(arrayKeyCount, arg.getLoc());
-          records.push_back({false, op, int(arg.getArgNumber()), rootKeys[arg], {}});
+          records.push_back({false, op, int(arg.getArgNumber()), rootKeys[arg], {}, {}});
         }
     } else if (isa<memref::AllocOp, memref::AllocaOp>(op)) {
       rootKeys[op->getResult(0)] = uniqueKey(arrayKeyCount, op->getLoc());
-      records.push_back({false, op, -1, rootKeys[op->getResult(0)], {}});
+      records.push_back({false, op, -1, rootKeys[op->getResult(0)], {}, {}});
     } else if (isRecordedLoop(op)) {
-      records.push_back({true, op, -1, uniqueKey(loopKeyCount, op->getLoc()), {}});
+      records.push_back({true, op, -1, uniqueKey(loopKeyCount, op->getLoc()), {}, {}});
     }
   });
   for (MetadataRecord &r : records) {
@@ -250,12 +244,12 @@ void MetadataCollector::run() {
       for (Operation *p = r.op->getParentOp(); p && !isa<FunctionOpInterface>(p);
            p = p->getParentOp())
         level += isRecordedLoop(p);
-      r.facts = analyseLoop(r.op, level);
+      r.loop = analyseLoop(r.op, level);
     } else if (r.argument >= 0) {
       Value arg = cast<FunctionOpInterface>(r.op).getArgument(r.argument);
-      r.facts = analyseArray(arg, RootKind::Argument);
+      r.array = analyseArray(arg, RootKind::Argument);
     } else {
-      r.facts = analyseArray(r.op->getResult(0), rootKind(r.op->getResult(0)));
+      r.array = analyseArray(r.op->getResult(0), rootKind(r.op->getResult(0)));
     }
   }
 }
@@ -266,4 +260,18 @@ std::vector<MetadataRecord> mlir::arts::analyseLoopsAndArrays(ModuleOp module) {
   MetadataCollector collector(module);
   collector.run();
   return std::move(collector.records);
+}
+
+StringRef mlir::arts::loopClassName(LoopClass c) {
+  switch (c) {
+  case LoopClass::Parallel:
+    return "parallel";
+  case LoopClass::Reduction:
+    return "reduction";
+  case LoopClass::Sequential:
+    return "sequential";
+  case LoopClass::Unknown:
+    return "unknown";
+  }
+  return "unknown";
 }

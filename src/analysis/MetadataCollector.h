@@ -18,7 +18,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dominance.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/JSON.h"
 
 #include <memory>
 #include <string>
@@ -85,7 +84,6 @@ Resolved resolveMemref(Value memref, IndexAnalysis &index, unsigned depth = 0);
 //===----------------------------------------------------------------------===//
 
 
-enum class Verdict { Parallel, Reduction, Sequential, Unknown };
 
 /// What a loop does to one storage root (or one iter_arg).
 struct RootVerdict {
@@ -101,7 +99,7 @@ struct LoopShape {
   std::string tripExpr; // when the trip count is not a constant
 };
 
-/// Analyses one module: accesses, loops, arrays; produces the JSON records.
+/// Analyses one module: accesses, loops, arrays; produces the records.
 class MetadataCollector {
 public:
   explicit MetadataCollector(ModuleOp module) : module(module), dominance(module) {}
@@ -125,7 +123,7 @@ private:
 
   // Loops.
   LoopShape shapeOf(Operation *loop);
-  llvm::json::Object analyseLoop(Operation *loop, unsigned level);
+  LoopFacts analyseLoop(Operation *loop, unsigned level);
   RootVerdict analyseRoot(Operation *loop, const LoopShape &shape, ArrayRef<const Access *> group);
   RootVerdict analyseIterArg(Operation *loop, BlockArgument arg, Value yielded, StringRef name);
   enum class PairResult { Independent, Distance, SameLocation, Unknown };
@@ -143,7 +141,7 @@ private:
   bool rootEscapes(Value root);
 
   // Arrays.
-  llvm::json::Object analyseArray(Value root, RootKind kind);
+  ArrayFacts analyseArray(Value root, RootKind kind);
 
   std::string keyOfRoot(Value root);
   std::string render(Value v, Operation *scope);

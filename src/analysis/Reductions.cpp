@@ -32,7 +32,6 @@
 
 using namespace mlir;
 using namespace mlir::arts;
-namespace json = llvm::json;
 
 namespace mlir::arts::metadata {
 

@@ -32,7 +32,7 @@ static constexpr llvm::StringLiteral kAttrName = "arts.metadata";
 static constexpr int64_t kFormatVersion = 1;
 
 //===----------------------------------------------------------------------===//
-// JSON <-> attributes, the file
+// Facts as JSON and as attributes, the file
 //===----------------------------------------------------------------------===//
 
 static Attribute toAttribute(MLIRContext *ctx, const json::Value &value) {
@@ -63,6 +63,53 @@ static Attribute toAttribute(MLIRContext *ctx, const json::Value &value) {
   }
   }
   return b.getUnitAttr();
+}
+
+static json::Object toJson(const LoopFacts &facts) {
+  json::Object o;
+  o["op"] = facts.op;
+  o["trip_count"] = facts.tripCount ? json::Value(*facts.tripCount) : json::Value(nullptr);
+  if (!facts.tripCount)
+    o["trip_expr"] = facts.tripExpr;
+  o["level"] = facts.level;
+  o["class"] = loopClassName(facts.loopClass).str();
+  o["loop_carried"] = facts.loopClass == LoopClass::Parallel  ? "no"
+                      : facts.loopClass == LoopClass::Unknown ? "unknown"
+                                                              : "yes";
+  if (!facts.reason.empty())
+    o["reason"] = facts.reason;
+  json::Array reductions;
+  for (const ReductionFact &r : facts.reductions)
+    reductions.push_back(json::Object{{r.ofArray ? "array" : "value", r.name}, {"kind", r.kind}});
+  o["reductions"] = std::move(reductions);
+  o["private"] = json::Array(facts.privates);
+  o["carried"] = json::Array(facts.carried);
+  o["reads"] = json::Array(facts.reads);
+  o["writes"] = json::Array(facts.writes);
+  return o;
+}
+
+static json::Object toJson(const ArrayFacts &facts) {
+  json::Object o;
+  o["op"] = facts.op;
+  o["type"] = facts.type;
+  o["rank"] = facts.rank ? json::Value(*facts.rank) : json::Value(nullptr);
+  o["element_type"] = facts.elementType;
+  o["shape"] = facts.shape;
+  o["static_shape"] = facts.staticShape;
+  if (facts.nested)
+    o["nested"] = true;
+  if (facts.storedIntoArray)
+    o["stored_into_array"] = true;
+  o["reads"] = facts.reads;
+  o["writes"] = facts.writes;
+  o["dims"] = json::Array(facts.dims);
+  return o;
+}
+
+/// The record's facts as the file holds them.
+static json::Object toJson(const MetadataRecord &r) {
+  return r.isLoop ? toJson(r.loop) : toJson(r.array);
 }
 
 static DictionaryAttr factsAttr(MLIRContext *ctx, const json::Object &facts, StringRef key,
@@ -253,9 +300,10 @@ struct CollectMetadata : arts::impl::CollectMetadataBase<CollectMetadata> {
     ModuleOp module = getOperation();
     json::Object loops, arrays;
     for (MetadataRecord &r : records) {
-      attach(r, r.facts, "sequential");
+      json::Object facts = toJson(r);
+      attach(r, facts, "sequential");
       if (!r.key.empty())
-        (r.isLoop ? loops : arrays)[r.key] = json::Object(r.facts);
+        (r.isLoop ? loops : arrays)[r.key] = std::move(facts);
     }
     size_t loopCount = loops.size(), arrayCount = arrays.size();
     json::Object root{{"version", kFormatVersion},
@@ -306,7 +354,7 @@ struct CollectMetadata : arts::impl::CollectMetadataBase<CollectMetadata> {
         attach(r, *recorded, "sequential");
       } else {
         ++own[r.isLoop];
-        attach(r, r.facts, "parallel");
+        attach(r, toJson(r), "parallel");
       }
     }
     if (file)
