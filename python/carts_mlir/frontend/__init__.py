@@ -13,7 +13,10 @@ upstream ``omp`` dialect.  C outside the supported subset raises
 
 Module map: ``clang_support`` (libclang), ``pragmas`` (``#pragma omp``), ``typemap``
 (C types), ``analysis`` (per-function facts), ``module``/``function`` (state and symbols),
-``expressions``/``calls``/``statements``/``openmp`` (the emitters), ``driver`` (CLI).
+``driver`` (CLI).  The emitters: ``statements``; ``expressions``, with its parts
+``lvalues``, ``conversions``, ``operators``, ``folding`` and ``calls``; ``openmp``, with
+its parts ``omp_clauses``, ``omp_data_sharing``, ``omp_loops``, ``omp_tasks`` and
+``omp_atomic``.
 """
 
 from __future__ import annotations

@@ -207,6 +207,22 @@ def unsupported(cursor: ci.Cursor, what: str) -> CartsError:
     return CartsError(f"unsupported C construct: {what}", location_of(cursor))
 
 
+def describe(cursor: ci.Cursor) -> str:
+    """How an error message names an expression the front end does not handle."""
+    names = {
+        "STRING_LITERAL": "string literal here",
+        "INIT_LIST_EXPR": "initialiser list here",
+        "MEMBER_REF_EXPR": "struct member access",
+        "ADDR_LABEL_EXPR": "label address",
+        "STMT_EXPR": "statement expression",
+        "GNU_STMT_EXPR": "statement expression",
+        "COMPOUND_LITERAL_EXPR": "compound literal",
+    }
+    if cursor.kind.name in names:
+        return names[cursor.kind.name]
+    return f"expression ({cursor.kind.name.lower()})"
+
+
 # --------------------------------------------------------------------------------------
 # Parsing
 # --------------------------------------------------------------------------------------
@@ -365,6 +381,14 @@ def strip_implicit(cursor: ci.Cursor) -> ci.Cursor:
             break
         cursor = kids[0]
     return cursor
+
+
+def cast_operand(cursor: ci.Cursor) -> ci.Cursor:
+    """The expression a cast converts (its last expression child, after any type)."""
+    kids = [k for k in children(cursor) if k.kind.is_expression()]
+    if not kids:
+        raise unsupported(cursor, "cast")
+    return kids[-1]
 
 
 def walk(cursor: ci.Cursor) -> Iterable[ci.Cursor]:

@@ -1,0 +1,140 @@
+"""C conversions: casts between scalar types and between pointer representations.
+
+A C pointer is a memref when the front end knows what it points into, else an
+``!llvm.ptr`` (``void *`` arguments, library results).  A cast picks the representation
+the target type has: array decay passes the array's memref, ``malloc`` cast to ``T *`` is a
+``memref.alloc``, a memref passed where an ``!llvm.ptr`` is wanted is its aligned pointer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import clang.cindex as ci
+from mlir import ir
+from mlir.dialects import arith, llvm, memref
+
+from . import clang_support as cs
+from . import typemap as tm
+from .analysis import is_null_constant
+from .calls import CallEmitter
+from .typemap import TypeMapper, scalar_of
+
+if TYPE_CHECKING:
+    from .function import FunctionEmitter
+
+K = ci.CursorKind
+TK = ci.TypeKind
+
+
+def is_llvm_ptr_type(t: ir.Type) -> bool:
+    """Whether ``t`` is the opaque pointer (as opposed to a memref)."""
+    return str(t) == "!llvm.ptr"
+
+
+def is_llvm_ptr(v: ir.Value) -> bool:
+    return is_llvm_ptr_type(v.type)
+
+
+class Conversions:
+    """The conversions of ``ExprEmitter`` (a mixin of it).  What a cast converts is
+    evaluated with its ``rvalue`` (or ``lvalue``, for an array that decays)."""
+
+    fn: "FunctionEmitter"
+    types: TypeMapper
+    calls: CallEmitter
+
+    def _implicit_cast(self, c: ci.Cursor) -> ir.Value | None:
+        kids = cs.children(c)
+        if len(kids) != 1:
+            raise cs.unsupported(c, cs.describe(c))
+        return self.cast(kids[0], c.type, c)
+
+    def _explicit_cast(self, c: ci.Cursor) -> ir.Value | None:
+        return self.cast(cs.cast_operand(c), c.type, c)
+
+    def cast(self, sub: ci.Cursor, to_type: ci.Type, where: ci.Cursor) -> ir.Value | None:
+        """Convert expression ``sub`` to ``to_type`` (implicit or explicit cast)."""
+        to, frm = tm.canon(to_type), tm.canon(sub.type)
+        if to.kind == TK.VOID:
+            self.discard(sub)
+            return None
+        if frm.kind in (TK.FUNCTIONPROTO, TK.FUNCTIONNOPROTO):
+            raise cs.unsupported(where, "function pointer")
+        if to.kind == TK.POINTER:
+            call = self.calls.allocation_call(sub)
+            if call is not None:
+                return self.calls.allocate(call, to_type, where)
+            if tm.is_array(frm):
+                return self.decay(sub, to_type, where)
+            if is_null_constant(sub):
+                return self.null_pointer(to_type, where)
+            if tm.is_pointer(frm):
+                return self.pointer_cast(self.rvalue(sub), to_type, where)
+            raise cs.unsupported(where, "integer to pointer conversion")
+        st, sf = scalar_of(to), scalar_of(frm)
+        if st is None:
+            raise cs.unsupported(where, f"conversion to '{to_type.spelling}'")
+        if sf is not None:
+            return self.fn.convert(self.rvalue(sub), sf, st)
+        if tm.is_pointer(frm) and st.is_bool:
+            return self.nonnull(self.rvalue(sub))
+        raise cs.unsupported(where, f"conversion from '{sub.type.spelling}' to '{to_type.spelling}'")
+
+    def decay(self, sub: ci.Cursor, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
+        """Array-to-pointer decay: the array's memref, cast to the pointer's memref type."""
+        s = cs.strip_parens(sub)
+        if s.kind == K.STRING_LITERAL:
+            data = cs.string_literal_bytes(s)
+            if not isinstance(data, bytes):
+                raise cs.unsupported(s, "wide string literal")
+            return self.fn.module.string_pointer(data, s)
+        lv = self.lvalue(sub)
+        if lv.memref is None:
+            raise cs.unsupported(where, "pointer into this array")
+        if lv.indices:
+            raise cs.unsupported(where, "pointer to a row of a multi-dimensional array")
+        target = self.types.to_mlir(to_type, where)
+        return self.coerce_memref(lv.memref, target, where)
+
+    def pointer_cast(self, v: ir.Value, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
+        target = self.types.to_mlir(to_type, where)
+        return self.coerce_memref(v, target, where)
+
+    def coerce_memref(self, v: ir.Value, target: ir.Type, where: ci.Cursor) -> ir.Value:
+        """Between pointer representations: equal types pass, memref shapes are cast,
+        memrefs become ``!llvm.ptr`` (``void *`` arguments, ``%p``)."""
+        if v.type == target:
+            return v
+        if isinstance(v.type, ir.MemRefType) and isinstance(target, ir.MemRefType):
+            a, b = ir.MemRefType(v.type), ir.MemRefType(target)
+            if a.element_type == b.element_type and a.rank == b.rank:
+                return memref.CastOp(target, v).result
+        if isinstance(v.type, ir.MemRefType) and is_llvm_ptr_type(target):
+            return self.memref_to_ptr(v)
+        raise cs.unsupported(where, f"pointer conversion from {v.type} to {target}")
+
+    def memref_to_ptr(self, v: ir.Value) -> ir.Value:
+        addr = memref.ExtractAlignedPointerAsIndexOp(v).result
+        as_int = arith.IndexCastOp(self.types.i(64), addr).result
+        return llvm.IntToPtrOp(self.types.llvm_ptr(), as_int).result
+
+    def null_pointer(self, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
+        target = self.types.to_mlir(to_type, where)
+        if is_llvm_ptr_type(target):
+            return llvm.ZeroOp(target).result
+        raise cs.unsupported(where, "null pointer value for an array pointer (allocate it instead)")
+
+    def nonnull(self, v: ir.Value) -> ir.Value:
+        if is_llvm_ptr(v):
+            zero = llvm.ZeroOp(v.type).result
+            return llvm.ICmpOp(llvm.ICmpPredicate.ne, v, zero).result
+        addr = memref.ExtractAlignedPointerAsIndexOp(v).result
+        return self.fn.cmpi("ne", addr, self.fn.const_index(0))
+
+    def address(self, v: ir.Value) -> ir.Value:
+        """A pointer of either representation as an ``i64`` address."""
+        if is_llvm_ptr(v):
+            return llvm.PtrToIntOp(self.types.i(64), v).result
+        addr = memref.ExtractAlignedPointerAsIndexOp(v).result
+        return arith.IndexCastOp(self.types.i(64), addr).result

@@ -1,0 +1,296 @@
+"""C objects: lvalues, loads and stores, pointer walks and subscripts as indices.
+
+Array code stays in memrefs with one load per C subscript level, which is the shape
+canonicalize-memrefs pattern-matches: ``a[i][j]`` on a ``float **a`` is
+
+    %row = memref.load %a[%i] : memref<?xmemref<?xf32>>
+    %v   = memref.load %row[%j] : memref<?xf32>
+
+while on a fixed array ``float a[N][M]`` it is one ``memref.load %a[%i, %j]``.  Subscripts
+become ``index`` values through ``arith.index_cast`` (loop induction variables are used
+directly).  A pointer into an array (``p + k``, or a pointer moved with ``++``/``+=``) is
+the array and an element index; only what has no memref behind it goes through an
+``!llvm.ptr``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import clang.cindex as ci
+from mlir import ir
+from mlir.dialects import arith, llvm, memref
+
+from . import clang_support as cs
+from . import typemap as tm
+from .conversions import is_llvm_ptr
+from .folding import ConstantExpressions
+from .typemap import TypeMapper, scalar_of
+
+if TYPE_CHECKING:
+    from .function import FunctionEmitter
+
+K = ci.CursorKind
+
+
+@dataclass
+class LValue:
+    """A C object: an element of a memref (``indices`` may be a prefix for sub-arrays), or
+    the address of an element behind an ``!llvm.ptr``."""
+
+    ctype: ci.Type
+    memref: ir.Value | None = None
+    indices: tuple[ir.Value, ...] = ()
+    ptr: ir.Value | None = None
+    elem: ir.Type | None = None
+
+
+class MemoryAccess:
+    """The object side of ``ExprEmitter`` (a mixin of it): where a C object lives and how
+    it is read and written.  Operands and subscripts are evaluated with its ``rvalue``."""
+
+    fn: "FunctionEmitter"
+    types: TypeMapper
+    constants: ConstantExpressions
+
+    def lvalue(self, c: ci.Cursor) -> LValue:
+        s = cs.strip_parens(c)
+        with self.fn.loc(s):
+            if s.kind == K.DECL_REF_EXPR:
+                decl = s.referenced
+                if decl is None or decl.kind not in (K.VAR_DECL, K.PARM_DECL):
+                    raise cs.unsupported(s, f"assignment to '{s.spelling}'")
+                var = self.fn.lookup(decl, s)
+                if tm.is_array(s.type) and not var.is_array:
+                    # A parameter declared as an array (`int a[4][4]`) is a pointer.
+                    data = var.value if var.kind == "ssa" else memref.LoadOp(var.value, []).result
+                    return LValue(s.type, memref=data)
+                if var.kind != "mem":
+                    raise cs.unsupported(s, f"modification of '{s.spelling}' here")
+                return LValue(s.type, memref=var.value)
+            if s.kind == K.UNEXPOSED_EXPR:
+                kids = cs.children(s)
+                if len(kids) == 1 and tm.canon(kids[0].type).spelling == tm.canon(s.type).spelling:
+                    return self.lvalue(kids[0])
+            if s.kind == K.ARRAY_SUBSCRIPT_EXPR:
+                return self._subscript(s)
+            if s.kind == K.MEMBER_REF_EXPR:
+                return self._member(s)
+            if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) == "*":
+                return self._deref(s)
+            if s.kind == K.STRING_LITERAL:
+                raise cs.unsupported(s, "string literal used as an array")
+            raise cs.unsupported(s, f"{cs.describe(s)} as an object")
+
+    def _member(self, s: ci.Cursor) -> LValue:
+        """``x.f`` / ``p->f`` of a struct kept as an array: the field's element."""
+        kids = [k for k in cs.children(s) if k.kind.is_expression()]
+        field = s.referenced
+        if len(kids) != 1 or field is None:
+            raise cs.unsupported(s, "struct member access")
+        base = kids[0]
+        record = tm.pointee(base.type) if tm.is_pointer(base.type) else base.type
+        fields = tm.struct_fields(record)
+        if fields is None:
+            raise cs.unsupported(s, "struct member access")
+        index = [f.spelling for f in fields].index(field.spelling)
+        if tm.is_pointer(base.type):  # p->f is p[0].f
+            lv = self._element(base, lambda: self.fn.const_index(0), s)
+        else:
+            lv = self.lvalue(base)
+        if lv.memref is None:
+            raise cs.unsupported(s, "struct member access through this pointer")
+        with self.fn.loc(s):
+            return LValue(s.type, memref=lv.memref, indices=lv.indices + (self.fn.const_index(index),))
+
+    def _subscript(self, s: ci.Cursor) -> LValue:
+        base, index = cs.children(s)
+        if tm.is_int(base.type) and not tm.is_int(index.type):
+            base, index = index, base
+        return self._element(base, lambda: self.index_of(index), s)
+
+    def _deref(self, s: ci.Cursor) -> LValue:
+        operand = cs.strip_parens(cs.children(s)[0])
+        if operand.kind == K.BINARY_OPERATOR and cs.binary_operator(operand) in ("+", "-"):
+            a, b = cs.children(operand)
+            negate = cs.binary_operator(operand) == "-"
+            if tm.is_pointer(b.type) and not negate:
+                a, b = b, a
+            if tm.is_pointer(a.type) and tm.is_int(b.type):
+                def offset() -> ir.Value:
+                    k = self.index_of(b)
+                    return arith.SubIOp(self.fn.const_index(0), k).result if negate else k
+                return self._element(a, offset, s)
+        return self._element(operand, lambda: self.fn.const_index(0), s)
+
+    def _element(self, pointer: ci.Cursor, index, where: ci.Cursor) -> LValue:
+        """``pointer[index()]``: the base is evaluated first (so a chain of subscripts
+        reads as a chain of loads), then the index."""
+        inner = self._array_operand(pointer)
+        if inner is not None:
+            lv = self.lvalue(inner)
+            if lv.memref is None:
+                raise cs.unsupported(where, "subscript of this array")
+            return LValue(where.type, memref=lv.memref, indices=lv.indices + (index(),))
+        parts = self.pointer_into(pointer)
+        if parts is not None:  # `row[k]` for `row = p + off`: p[off + k]
+            base, offset = parts
+            with self.fn.loc(where):
+                return LValue(where.type, memref=base,
+                              indices=(arith.AddIOp(offset, index()).result,))
+        p = self.rvalue(pointer)
+        i = index()
+        if is_llvm_ptr(p):
+            elem = self.types.to_mlir(tm.pointee(pointer.type), where)
+            i64 = self._index_to_i64(i)
+            addr = ir.Operation.create(
+                "llvm.getelementptr", results=[p.type], operands=[p, i64],
+                attributes={"elem_type": ir.TypeAttr.get(elem),
+                            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
+            return LValue(where.type, ptr=addr, elem=elem)
+        return LValue(where.type, memref=p, indices=(i,))
+
+    def pointer_into(self, c: ci.Cursor) -> tuple[ir.Value, ir.Value] | None:
+        """``p + e`` / ``p - e`` (p a pointer held as a memref, or itself such a pointer
+        variable) as (the array, the element index): pointer arithmetic becomes index
+        arithmetic on the array it points into. None for any other expression."""
+        s = cs.strip_implicit(c)
+        if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
+            var = self.fn.vars.get(cs.node_key(s.referenced))
+            if var is not None and var.kind == "walk":
+                with self.fn.loc(s):
+                    return var.value, memref.LoadOp(var.offset, []).result
+            if var is not None and var.offset is not None:
+                return var.value, var.offset
+            return None
+        if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) in ("pre++", "pre--", "post++", "post--"):
+            walked = self._walked(cs.children(s)[0])
+            if walked is None:
+                return None
+            var, ref = walked
+            with self.fn.loc(s):
+                old = memref.LoadOp(var.offset, []).result
+                op = arith.AddIOp if cs.unary_operator(s).endswith("++") else arith.SubIOp
+                new = op(old, self.fn.const_index(1)).result
+                memref.StoreOp(new, var.offset, [])
+            return var.value, new if cs.unary_operator(s).startswith("pre") else old
+        if s.kind == K.CSTYLE_CAST_EXPR and tm.is_pointer(s.type):
+            inner = [k for k in cs.children(s) if k.kind.is_expression()]
+            if len(inner) == 1 and tm.is_pointer(inner[0].type) and \
+                    tm.canon(tm.pointee(inner[0].type)).spelling.replace("const ", "") == \
+                    tm.canon(tm.pointee(s.type)).spelling.replace("const ", ""):
+                return self.pointer_into(inner[0])
+            return None
+        if s.kind != K.BINARY_OPERATOR or cs.binary_operator(s) not in ("+", "-"):
+            return None
+        a, b = cs.children(s)
+        negate = cs.binary_operator(s) == "-"
+        if tm.is_pointer(b.type) and not negate:
+            a, b = b, a
+        if not (tm.is_pointer(a.type) and tm.is_int(b.type)):
+            return None
+        inner = self.pointer_into(a)
+        if inner is None:
+            base = self.rvalue(a)
+            if is_llvm_ptr(base) or not isinstance(base.type, ir.MemRefType) or \
+                    ir.MemRefType(base.type).rank != 1:
+                return None
+            inner = (base, self.fn.const_index(0))
+        k = self.index_of(b)
+        with self.fn.loc(s):
+            offset = arith.SubIOp(inner[1], k).result if negate else arith.AddIOp(inner[1], k).result
+        return inner[0], offset
+
+    def _walked(self, c: ci.Cursor):
+        """(Var, cursor) if ``c`` names a pointer moved with ``++``/``+=``."""
+        s = cs.strip_parens(c)
+        if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
+            var = self.fn.vars.get(cs.node_key(s.referenced))
+            if var is not None and var.kind == "walk":
+                return var, s
+        return None
+
+    def _move_pointer(self, c: ci.Cursor, target: ci.Cursor, value: ci.Cursor, op: str) -> ir.Value | None:
+        """``p += e``, ``p -= e``, ``p = q + e`` on a walked pointer: its index changes
+        (the pointer must stay in its array). The statement's value is not a pointer
+        the program may keep, so a dummy index is returned."""
+        walked = self._walked(target)
+        if walked is None:
+            return None
+        var, _ = walked
+        with self.fn.loc(c):
+            if op == "=":
+                parts = self.pointer_into(value)
+                if parts is None:
+                    base, offset = self.rvalue(value), self.fn.const_index(0)
+                else:
+                    base, offset = parts
+                if base != var.value:
+                    raise cs.unsupported(c, "a pointer moved with ++/+= set to point into "
+                                         "another array")
+                memref.StoreOp(offset, var.offset, [])
+                return offset
+            k = self.index_of(value)
+            old = memref.LoadOp(var.offset, []).result
+            new = (arith.AddIOp if op == "+" else arith.SubIOp)(old, k).result
+            memref.StoreOp(new, var.offset, [])
+            return new
+
+    def _index_to_i64(self, i: ir.Value) -> ir.Value:
+        owner = i.owner
+        if isinstance(owner, ir.OpView) and owner.operation.name == "arith.constant":
+            return self.fn.const_int(ir.IntegerAttr(owner.operation.attributes["value"]).value,
+                                     self.types.i(64))
+        return arith.IndexCastOp(self.types.i(64), i).result
+
+    @staticmethod
+    def _array_operand(c: ci.Cursor) -> ci.Cursor | None:
+        """If ``c`` is an array-to-pointer decay, the array expression."""
+        s = cs.strip_parens(c)
+        if s.kind == K.UNEXPOSED_EXPR and tm.is_pointer(s.type):
+            kids = cs.children(s)
+            if len(kids) == 1 and tm.is_array(kids[0].type) and \
+                    cs.strip_parens(kids[0]).kind != K.STRING_LITERAL:
+                return kids[0]
+        if tm.is_array(s.type):  # libclang types a decayed array parameter as the array
+            return s
+        return None
+
+    def load(self, lv: LValue, where: ci.Cursor) -> ir.Value:
+        if lv.ptr is not None:
+            return llvm.LoadOp(lv.elem, lv.ptr).result
+        mtype = ir.MemRefType(lv.memref.type)
+        if mtype.rank != len(lv.indices):
+            raise cs.unsupported(where, "array used as a value")
+        return memref.LoadOp(lv.memref, list(lv.indices)).result
+
+    def store(self, lv: LValue, v: ir.Value, where: ci.Cursor) -> None:
+        if lv.ptr is not None:
+            llvm.StoreOp(v, lv.ptr)
+            return
+        mtype = ir.MemRefType(lv.memref.type)
+        if mtype.rank != len(lv.indices):
+            raise cs.unsupported(where, "assignment to an array")
+        if v.type != mtype.element_type:
+            v = self.coerce_memref(v, mtype.element_type, where)
+        memref.StoreOp(v, lv.memref, list(lv.indices))
+
+    def index_of(self, c: ci.Cursor) -> ir.Value:
+        """An integer expression as an ``index``."""
+        s = scalar_of(c.type)
+        if s is None or s.is_float:
+            raise cs.unsupported(c, "non-integer subscript")
+        literal = cs.strip_implicit(c)
+        if literal.kind in (K.INTEGER_LITERAL, K.CHARACTER_LITERAL) or (
+                self.constants.foldable(literal)):
+            value = cs.evaluate(literal)
+            if isinstance(value, int):
+                with self.fn.loc(literal):
+                    return self.fn.const_index(value)
+        if literal.kind == K.DECL_REF_EXPR and literal.referenced is not None and \
+                literal.referenced.kind in (K.VAR_DECL, K.PARM_DECL) and tm.is_int(literal.type):
+            var = self.fn.vars.get(cs.node_key(literal.referenced))
+            if var is not None and var.kind == "iv":
+                return var.value
+        return self.fn.to_index(self.rvalue(c), s)

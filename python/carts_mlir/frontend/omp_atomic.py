@@ -1,0 +1,228 @@
+"""``#pragma omp atomic``: one statement, one atomic memref op.
+
+Apart from the constructs because it builds no region: it matches the statement forms
+OpenMP allows (read ``v = x``, write ``x = e``, update ``x++``/``x op= e``/``x = x op e``,
+and the captures of these) and emits the access to the shared location as a
+``memref.generic_atomic_rmw`` (integers) or a ``memref.atomic_rmw`` (floating point, and
+every swap).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import clang.cindex as ci
+from mlir import ir
+from mlir.dialects import arith, memref
+
+from . import clang_support as cs
+from . import typemap as tm
+from .analysis import decl_key
+from .pragmas import Pragma
+from .typemap import Scalar, scalar_of
+
+if TYPE_CHECKING:
+    from .function import FunctionEmitter
+
+K = ci.CursorKind
+_ATOMIC_OPS = {"+", "-", "*", "/", "&", "|", "^", "<<", ">>"}
+
+
+def _same_object(a: ci.Cursor, b: ci.Cursor | None) -> bool:
+    """Whether two expressions name the same object, as written (``x``, ``a[i]``)."""
+    if b is None:
+        return False
+    spell = lambda c: " ".join(t.spelling for t in cs.strip_implicit(c).get_tokens())
+    return spell(a) == spell(b)
+
+
+def _updated_object(c: ci.Cursor) -> ci.Cursor | None:
+    """The object an update expression (``x++``, ``x op= e``, ``x = ...``) writes."""
+    if c.kind == K.UNARY_OPERATOR and cs.unary_operator(c) in ("pre++", "pre--", "post++", "post--"):
+        return cs.children(c)[0]
+    if c.kind in (K.COMPOUND_ASSIGNMENT_OPERATOR, K.BINARY_OPERATOR):
+        return cs.children(c)[0]
+    return None
+
+
+class AtomicEmitter:
+    """Emits the atomic statements of one function."""
+
+    def __init__(self, fn: "FunctionEmitter") -> None:
+        self.fn = fn
+
+    def atomic(self, p: Pragma, stmt: ci.Cursor) -> None:
+        """``#pragma omp atomic [read|write|update|capture]``: the access to the shared
+        location becomes one ``memref.generic_atomic_rmw`` (a read-modify-write with
+        indices; the ``omp.atomic.*`` ops take a pointer, which an element of a memref
+        array does not have). Its block computes the new value from the current one; the
+        operand the program combines with is evaluated before, as OpenMP allows. The op
+        yields the value it replaced, so ``read`` yields the current value unchanged and
+        ``capture`` keeps the old or the new value as the statement says."""
+        kinds = [c.name for c in p.clauses if c.name in ("read", "write", "update", "capture")]
+        kind = kinds[0] if kinds else "update"
+        body = cs.strip_parens(stmt)
+        if kind == "capture" and body.kind == K.COMPOUND_STMT:
+            self._atomic_capture_block(p, body)
+            return
+        expr = body
+        if kind in ("read", "write"):
+            if expr.kind != K.BINARY_OPERATOR or cs.binary_operator(expr) != "=":
+                raise self._atomic_shape(p, stmt, "'v = x;'" if kind == "read" else "'x = expr;'")
+            target, value = cs.children(expr)
+            if kind == "read":
+                ref = cs.strip_implicit(value)
+                if ref.kind == K.DECL_REF_EXPR and ref.referenced is not None and \
+                        self.fn.vars.get(decl_key(ref.referenced)) is not None and \
+                        self.fn.vars[decl_key(ref.referenced)].kind != "mem":
+                    # never written, so kept as a value: reading it is already atomic
+                    old = self.fn.expr.rvalue(value)
+                else:
+                    old = self._atomic_rmw(p, value, lambda cur, s: cur, float_add=-0.0)[0]
+                self._assign_value(target, old, scalar_of(value.type), stmt)
+            else:
+                self._atomic_swap(p, target, value)
+            return
+        if kind == "capture":
+            if expr.kind != K.BINARY_OPERATOR or cs.binary_operator(expr) != "=":
+                raise self._atomic_shape(p, stmt, "'v = x++;', 'v = x op= expr;' or a block "
+                                         "'{ v = x; x op= expr; }'")
+            target, update = cs.children(expr)
+            update = cs.strip_implicit(update)
+            old, new, xs = self._atomic_update(p, update, stmt)
+            # `v = x++` keeps the old value; `v = ++x`, `v = x op= e` the new one.
+            after = update.kind != K.UNARY_OPERATOR or cs.unary_operator(update) in ("pre++", "pre--")
+            self._assign_value(target, new() if after else old, xs, stmt)
+            return
+        self._atomic_update(p, expr, stmt)
+
+    def _atomic_capture_block(self, p: Pragma, block: ci.Cursor) -> None:
+        """``{ v = x; x op= e; }`` (v gets the old value) or ``{ x op= e; v = x; }`` (the
+        new one); ``x = e`` as the update is a swap."""
+        kids = [cs.strip_parens(k) for k in cs.children(block)]
+        shape = "'{ v = x; x op= expr; }' or '{ x op= expr; v = x; }'"
+        if len(kids) != 2 or any(k.kind not in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
+                                                K.UNARY_OPERATOR) for k in kids):
+            raise self._atomic_shape(p, block, shape)
+
+        def is_read(k: ci.Cursor) -> bool:
+            if k.kind != K.BINARY_OPERATOR or cs.binary_operator(k) != "=":
+                return False
+            return cs.strip_implicit(cs.children(k)[1]).kind in (K.DECL_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR)
+
+        first, second = kids
+        if is_read(first) and _same_object(cs.children(first)[1], _updated_object(second)):
+            read, update, after = first, second, False
+        elif is_read(second) and _same_object(cs.children(second)[1], _updated_object(first)):
+            read, update, after = second, first, True
+        else:
+            raise self._atomic_shape(p, block, shape)
+        old, new, xs = self._atomic_update(p, update, block, allow_write=True)
+        self._assign_value(cs.children(read)[0], new() if after else old, xs, block)
+
+    def _atomic_update(self, p: Pragma, expr: ci.Cursor, where: ci.Cursor, allow_write: bool = False):
+        """An update statement as one atomic read-modify-write: (old, new(), scalar of x)."""
+        fn = self.fn
+        shape = "'x++', 'x--', 'x op= expr' or 'x = x op expr'"
+        if expr.kind == K.UNARY_OPERATOR and cs.unary_operator(expr) in ("pre++", "pre--", "post++", "post--"):
+            target = cs.children(expr)[0]
+            xs = scalar_of(target.type)
+            if xs is None:
+                raise self._atomic_shape(p, where, "an arithmetic variable or element")
+            op = "+" if cs.unary_operator(expr).endswith("++") else "-"
+            comp = tm.promote(xs)
+            one = fn.const_scalar(1, comp)
+            return self._atomic_rmw(p, target, lambda cur, s: fn.convert(
+                fn.expr.arith(op, fn.convert(cur, s, comp), one, comp, expr), comp, s),
+                float_add=1.0 if op == "+" else -1.0)
+        if expr.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            op = cs.binary_operator(expr)[:-1]
+            target, value = cs.children(expr)
+            return self._atomic_binary(p, target, value, op, True, expr)
+        if expr.kind == K.BINARY_OPERATOR and cs.binary_operator(expr) == "=":
+            target, value = cs.children(expr)
+            rhs = cs.strip_implicit(value)
+            if rhs.kind == K.BINARY_OPERATOR and cs.binary_operator(rhs) in _ATOMIC_OPS:
+                a, b = cs.children(rhs)
+                if _same_object(a, target):
+                    return self._atomic_binary(p, target, b, cs.binary_operator(rhs), True, rhs)
+                if _same_object(b, target):
+                    return self._atomic_binary(p, target, a, cs.binary_operator(rhs), False, rhs)
+            if allow_write:  # a capture's `x = expr`: swap in the new value
+                return self._atomic_swap(p, target, value)
+        raise self._atomic_shape(p, where, shape)
+
+    def _atomic_binary(self, p: Pragma, target: ci.Cursor, value: ci.Cursor, op: str,
+                       x_first: bool, where: ci.Cursor):
+        fn = self.fn
+        if op not in _ATOMIC_OPS:
+            raise p.error(f"unsupported C construct: operator '{op}' in omp atomic")
+        xs, vs = scalar_of(target.type), scalar_of(value.type)
+        if xs is None or vs is None:
+            raise self._atomic_shape(p, where, "an arithmetic variable or element")
+        comp = tm.promote(xs) if op in ("<<", ">>") else tm.usual_arithmetic(xs, vs)
+        if xs.is_float and (op not in ("+", "-") or (op == "-" and not x_first) or comp != xs):
+            raise p.error("unsupported C construct: omp atomic on a floating-point object "
+                          "supports 'x += e', 'x -= e', 'x++' and 'x--' with e of x's type "
+                          "(use a reduction clause for other operators)")
+        v = fn.convert(fn.expr.rvalue(value), vs, comp)  # evaluated once, before the update
+
+        def new(cur: ir.Value, s: Scalar) -> ir.Value:
+            x = fn.convert(cur, s, comp)
+            return fn.convert(fn.expr.arith(op, x, v, comp, where) if x_first
+                              else fn.expr.arith(op, v, x, comp, where), comp, s)
+        addend = None
+        if xs.is_float:
+            addend = v if op == "+" else arith.NegFOp(v).result
+        return self._atomic_rmw(p, target, new, float_add=addend)
+
+    def _atomic_swap(self, p: Pragma, target: ci.Cursor, value: ci.Cursor):
+        """``x = e`` done atomically: the old value comes back."""
+        fn = self.fn
+        xs, vs = scalar_of(target.type), scalar_of(value.type)
+        if xs is None or vs is None:
+            raise p.error("omp atomic needs a scalar variable or an array element")
+        v = fn.convert(fn.expr.rvalue(value), vs, xs)
+        return self._atomic_rmw(p, target, lambda cur, s: v, float_add=v, float_kind="assign")
+
+    def _atomic_rmw(self, p: Pragma, target: ci.Cursor, update, float_add=None,
+                    float_kind: str = "addf"):
+        """``memref.generic_atomic_rmw`` on the object ``target`` names; ``update(cur,
+        scalar)`` builds the new value inside its block. Returns (old, new, scalar), where
+        ``new()`` recomputes the new value from the old one after the op (for a capture).
+
+        A floating-point object takes ``memref.atomic_rmw`` instead (``addf`` of
+        ``float_add``, or ``assign``): the compare-and-swap loop the generic op lowers to
+        exists for integers only. Adding -0.0 is the identity, so a read is an add. A
+        swap is ``assign`` for every type (the generic op's lowering cannot yield a value
+        defined outside its block)."""
+        fn = self.fn
+        xs = scalar_of(target.type)
+        lv = fn.expr.lvalue(target)
+        if xs is None or lv.memref is None or \
+                ir.MemRefType(lv.memref.type).rank != len(lv.indices):
+            raise p.error("omp atomic needs a scalar variable or an array element")
+        if xs.is_float or float_kind == "assign":  # a swap is `assign` for every type
+            if float_add is None:
+                raise p.error("unsupported C construct: this omp atomic on a floating-point object")
+            if not isinstance(float_add, ir.Value):
+                float_add = fn.const_scalar(float_add, xs)
+            kind = getattr(arith.AtomicRMWKind, float_kind)
+            old = memref.AtomicRMWOp(kind, float_add, lv.memref, list(lv.indices)).result
+            return old, lambda: update(old, xs), xs
+        rmw = memref.GenericAtomicRMWOp(xs.mlir(), lv.memref, list(lv.indices))
+        block = rmw.atomic_body.blocks.append(xs.mlir())
+        with ir.InsertionPoint(block):
+            memref.AtomicYieldOp(update(block.arguments[0], xs))
+        old = rmw.result
+        return old, lambda: update(old, xs), xs
+
+    def _assign_value(self, target: ci.Cursor, value: ir.Value, vs: Scalar, where: ci.Cursor) -> None:
+        fn = self.fn
+        ts = scalar_of(target.type)
+        lv = fn.expr.lvalue(target)
+        fn.expr.store(lv, fn.convert(value, vs, ts), where)
+
+    @staticmethod
+    def _atomic_shape(p: Pragma, where: ci.Cursor, expected: str):
+        return p.error(f"unsupported C construct: this statement under omp atomic (expected {expected})")

@@ -1,0 +1,132 @@
+"""OpenMP worksharing loops: ``omp for`` (alone or in a combined ``parallel for``).
+
+    #pragma omp for ...               omp.wsloop <schedule, reduction, nowait> {
+    for (i = lb; i < ub; i++) body      omp.loop_nest (%i) : index = (lb) to (ub) step (1) {
+                                          body; omp.yield } }
+
+The loops a construct binds (``collapse(n)``) must be canonical and rectangular; their
+bounds are computed where the construct starts, so a combined ``parallel for`` computes
+them before the ``omp.parallel``.  ``taskloop`` binds its loop the same way.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import TYPE_CHECKING
+
+import clang.cindex as ci
+from mlir import ir
+from mlir.dialects import openmp as omp
+
+from . import clang_support as cs
+from .analysis import CanonicalLoop
+from .omp_clauses import ClauseReader
+from .omp_data_sharing import DataSharing
+from .pragmas import Pragma
+from .state import LoopFlags, Var, pushed
+
+if TYPE_CHECKING:
+    from .function import FunctionEmitter
+
+K = ci.CursorKind
+
+
+class WorksharingLoops:
+    """Binds the loop nest of a worksharing construct and emits its ``omp.wsloop``."""
+
+    def __init__(self, fn: "FunctionEmitter", clauses: ClauseReader, sharing: DataSharing) -> None:
+        self.fn = fn
+        self.clauses = clauses
+        self.sharing = sharing
+        # Per enclosing worksharing loop: whether it has the `ordered` clause.
+        self._ordered: list[bool] = []
+
+    def in_ordered_loop(self) -> bool:
+        """Whether an enclosing worksharing loop has the ``ordered`` clause."""
+        return any(q for q in self._ordered if q)
+
+    def prepare(self, p: Pragma, stmt: ci.Cursor) -> list[tuple[CanonicalLoop, tuple]]:
+        """The loops a worksharing construct binds (``collapse(n)``), with their bounds
+        computed at the current insertion point."""
+        fn = self.fn
+        depth = 1
+        if p.clause("collapse"):
+            depth = self.clauses.constant(p, p.clause("collapse").args[0])
+            if depth < 1:
+                raise p.error("collapse needs a positive constant")
+        loops: list[CanonicalLoop] = []
+        current = stmt
+        for level in range(depth):
+            if current.kind != K.FOR_STMT:
+                raise p.error(f"'#pragma omp {p.directive}' must be followed by a for loop"
+                              + (f" nest of depth {depth}" if depth > 1 else ""))
+            loop = fn.analysis.canonical_loop(current)
+            if loop is None:
+                raise cs.unsupported(current, "loop shape under '#pragma omp for' (need "
+                                     "'for (i = lb; i < ub; i += step)' with an unchanged i)")
+            loops.append(loop)
+            if level + 1 < depth:
+                body = loop.body
+                if body.kind == K.COMPOUND_STMT:
+                    kids = cs.children(body)
+                    if len(kids) != 1:
+                        raise cs.unsupported(body, "collapse of a loop nest that is not perfectly nested")
+                    body = kids[0]
+                current = body
+        outer_keys = set()
+        for loop in loops:
+            for key in outer_keys:
+                if fn.analysis.references(loop.init, key) or fn.analysis.references(loop.bound, key):
+                    raise cs.unsupported(loop.cursor, "non-rectangular loop nest under collapse")
+            outer_keys.add(loop.var_key)
+        return [(loop, fn.stmt.loop_bounds(loop)) for loop in loops]
+
+    def emit(self, p: Pragma, stmt: ci.Cursor, loops, last=None) -> None:
+        """The ``omp.wsloop`` of ``p`` over ``loops`` (from ``prepare``). A combined
+        ``parallel for`` passes its ``lastprivate`` targets as ``last``; an ``omp for``
+        privatises and finds them itself."""
+        fn = self.fn
+        with ExitStack() as stack:
+            with fn.loc_of_pragma(p):
+                if p.directive == "for":
+                    last = self.sharing.lastprivate_targets(p)
+                    self.sharing.privatize(p, stack)
+                reductions = self.sharing.reductions(p)
+                schedule = p.clause("schedule")
+                attrs = self.sharing.reduction_attrs(reductions)
+                if schedule is not None:
+                    attrs["schedule_kind"] = ir.Attribute.parse(f"#omp<schedulekind {schedule.modifier}>")
+                    if schedule.args:
+                        attrs["schedule_chunk"] = self.clauses.value(p, schedule.args[0], ir.IndexType.get())
+                if p.clause("nowait"):
+                    attrs["nowait"] = ir.UnitAttr.get()
+                if p.clause("ordered"):
+                    if p.clause("ordered").args:
+                        raise p.error("unsupported C construct: ordered(n) (doacross loops); "
+                                      "the 'ordered' clause without a count is supported")
+                    attrs["ordered"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)
+                ws = omp.WsloopOp([], [], [], [], [], [r[1] for r in reductions], **attrs)
+                ws_block = ws.region.blocks.append(*[r[1].type for r in reductions])
+            for (key, _, ctype, _sym), arg in zip(reductions, ws_block.arguments):
+                stack.enter_context(fn.rebind(key, Var("mem", ctype, arg)))
+            with ir.InsertionPoint(ws_block), fn.loc(stmt):
+                nest = omp.LoopNestOp([b[0] for _, b in loops], [b[1] for _, b in loops],
+                                      [b[2] for _, b in loops])
+                body_block = nest.region.blocks.append(*[ir.IndexType.get()] * len(loops))
+            innermost = loops[-1][0]
+            with ir.InsertionPoint(body_block), fn.loc(innermost.body):
+                flags = LoopFlags(omp=True)
+                if fn.analysis.needs_continue_flag(innermost.cursor, innermost.body):
+                    flags.cont = fn.new_flag()
+                for (loop, bounds), iv in zip(loops, body_block.arguments):
+                    var = fn.stmt.bind_induction(loop, iv, bounds[3], innermost.body)
+                    stack.enter_context(fn.rebind(loop.var_key, var))
+                    if loop.declared_in_init:
+                        fn.scopes[-1].names[loop.var.spelling] = loop.var_key
+                with pushed(fn.loops, flags), fn.omp_region(), \
+                        pushed(self._ordered, p.clause("ordered") is not None):
+                    fn.stmt.body(innermost.body)
+                if last:
+                    with fn.loc_of_pragma(p):
+                        self.sharing.copy_out_last(loops, body_block.arguments, last)
+                omp.YieldOp([])

@@ -1,0 +1,136 @@
+"""OpenMP tasking: ``task``, ``taskgroup`` and ``taskloop``.
+
+A task is an ``omp.task`` whose region holds the statement; what it captures follows the
+data-sharing rules of ``omp_data_sharing``.  A taskloop is lowered here, before any pass:
+its iterations are cut into chunks, one ``omp.task`` per chunk, created by an ``scf.for``
+in a taskgroup.
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from typing import TYPE_CHECKING
+
+import clang.cindex as ci
+from mlir import ir
+from mlir.dialects import arith, memref, scf
+from mlir.dialects import openmp as omp
+
+from .pragmas import DEPEND_KINDS, Pragma, depend_base
+from .state import Var
+
+if TYPE_CHECKING:
+    from .openmp import OmpEmitter
+
+
+class TaskEmitter:
+    """The tasking constructs of one function; part of its OmpEmitter."""
+
+    #: Chunks of a taskloop without grainsize or num_tasks.
+    TASKLOOP_DEFAULT_TASKS = 64
+
+    def __init__(self, owner: "OmpEmitter") -> None:
+        self.owner = owner
+        self.fn = owner.fn
+        self.clauses = owner.clauses
+        self.sharing = owner.sharing
+
+    def task(self, p: Pragma, body, stmt: ci.Cursor):
+        """``#pragma omp task``: an ``omp.task`` whose region holds the statement.
+
+        Data sharing as OpenMP says when no clause names a variable: globals, and
+        variables still bound as they were when the enclosing ``parallel`` began, are
+        shared; every other variable the task uses is firstprivate (its value is read when
+        the task is created and the task works on a copy of its own). Arrays are never
+        copied: a task uses them where they are. ``depend`` items name the variable they
+        order on; ``if``, ``final`` and ``priority`` keep their values on the op."""
+        fn = self.fn
+        shared, copied, private = self.sharing.task_sharing(p, stmt)
+        with fn.loc_of_pragma(p):
+            captured = [(key, var, fn.load(var.value)) for key, var in copied]
+            depend_vars, depend_kinds = [], []
+            for clause in p.all("depend"):
+                if clause.modifier not in DEPEND_KINDS:
+                    raise p.error(f"unsupported C construct: depend({clause.modifier}: ...) "
+                                  "(in, out and inout are supported)")
+                for item in clause.args:
+                    name = depend_base(item)
+                    if not name:
+                        raise p.error(f"depend item '{item}' does not name a variable")
+                    depend_vars.append(self.sharing.depend_target(p, item, name))
+                    depend_kinds.append(ir.Attribute.parse(
+                        f"#omp<clause_task_depend({DEPEND_KINDS[clause.modifier]})>"))
+            attrs = {}
+            if depend_kinds:
+                attrs["depend_kinds"] = ir.ArrayAttr.get(depend_kinds)
+            for name in ("if", "final"):
+                if p.clause(name):
+                    attrs["if_expr" if name == "if" else name] = self.clauses.condition(p, p.clause(name).args[0])
+            if p.clause("priority"):
+                attrs["priority"] = arith.TruncIOp(fn.types.i(32), self.clauses.expression(p, p.clause("priority").args[0])).result
+            for name in ("untied", "mergeable"):
+                if p.clause(name):
+                    attrs[name] = ir.UnitAttr.get()
+            op = omp.TaskOp([], [], depend_vars, [], [], **attrs)
+            block = op.region.blocks.append()
+        with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region(block):
+            with fn.loc_of_pragma(p):
+                for key, var, value in captured:
+                    fresh = fn.alloca(var.value.type)
+                    memref.StoreOp(value, fresh, [])
+                    stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fresh)))
+                for key, var in private:
+                    stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fn.alloca(var.value.type))))
+            body()
+            with fn.loc_of_pragma(p):
+                omp.TerminatorOp()
+        return op
+
+    def taskgroup(self, p: Pragma, body) -> None:
+        fn = self.fn
+        with fn.loc_of_pragma(p):
+            op = omp.TaskgroupOp([], [], [])
+            block = op.region.blocks.append()
+        self.owner.fill(p, block, body)
+
+    def taskloop(self, p: Pragma, stmt: ci.Cursor) -> None:
+        """``#pragma omp taskloop``: the loop's iterations in chunks, one task per chunk
+        (``grainsize(g)`` iterations each, or ``num_tasks(n)`` chunks, else
+        TASKLOOP_DEFAULT_TASKS), created in order by the encountering thread, in a
+        taskgroup unless ``nogroup``. The tasks take the data sharing of ``task``; the
+        chunk's bounds are values of the creating loop."""
+        fn = self.fn
+        if p.clause("grainsize") and p.clause("num_tasks"):
+            raise p.error("grainsize and num_tasks are exclusive on omp taskloop")
+        (loop, (lb, ub, step, start)), = self.owner.worksharing.prepare(p, stmt)
+        with fn.loc_of_pragma(p):
+            trips = arith.CeilDivSIOp(arith.SubIOp(ub, lb).result, step).result
+            trips = arith.MaxSIOp(trips, fn.const_index(0)).result
+            one = fn.const_index(1)
+            if p.clause("grainsize"):
+                per = self.clauses.value(p, p.clause("grainsize").args[0], ir.IndexType.get())
+            else:
+                tasks = self.clauses.value(p, p.clause("num_tasks").args[0], ir.IndexType.get()) \
+                    if p.clause("num_tasks") else fn.const_index(self.TASKLOOP_DEFAULT_TASKS)
+                tasks = arith.MaxSIOp(tasks, one).result
+                per = arith.CeilDivSIOp(trips, tasks).result
+            per = arith.MaxSIOp(per, one).result
+            stride = arith.MulIOp(per, step).result
+
+        def create() -> None:
+            with fn.loc_of_pragma(p):
+                chunks = scf.ForOp(lb, ub, stride)
+            with ir.InsertionPoint(chunks.body):
+                first = chunks.induction_variable
+                with fn.loc_of_pragma(p):
+                    last = arith.MinSIOp(arith.AddIOp(first, stride).result, ub).result
+                op = self.task(p, lambda: fn.stmt.scf_for(loop, (first, last, step, start)), stmt)
+                # The chunks write disjoint iterations: the datablock passes let them share
+                # what they write, as the chunks of an `omp for` do.
+                op.operation.attributes["arts.taskloop"] = ir.UnitAttr.get()
+                scf.YieldOp([])
+
+        if p.clause("nogroup"):
+            create()
+        else:
+            self.taskgroup(p, create)
