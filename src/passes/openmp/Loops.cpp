@@ -1,0 +1,270 @@
+//===- Loops.cpp - work-sharing loops become arts.for ---------------------===//
+//
+// omp.wsloop becomes arts.for: its bounds, schedule, reductions (declared, or
+// atomic updates that are a scalar's only uses in the team) and private copies,
+// with the thread-private storage only the loop uses made per iteration
+// (threadPrivateStorageOf). Before that, a parallel region that is one
+// sequential loop holding work-sharing loops is turned inside out.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/openmp/Converter.h"
+#include "support/Debug.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+using namespace mlir;
+using namespace mlir::arts;
+
+namespace mlir::arts::openmp {
+
+void Converter::convertWsloop(omp::WsloopOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  auto nest = cast<omp::LoopNestOp>(op.getRegion().front().front());
+  SmallVector<memref::AllocaOp> threadPrivate = threadPrivateStorageOf(op);
+  rewriter.setInsertionPoint(op);
+  if (orphanedLoops.contains(op)) {
+    CARTS_DEBUG(kChannel, op) << "orphaned omp.wsloop -> its own arts.edt <parallel>\n";
+    createTask(loc, EdtType::parallel, {});
+  }
+
+  // Bounds become index values computed before the loop; `inclusive` adds one.
+  unsigned numLoops = nest.getIVs().size();
+  Type ivType = nest.getIVs().front().getType();
+  SmallVector<Value> lbs, ubs, steps;
+  for (auto [lb, ub, step] :
+       llvm::zip_equal(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(), nest.getLoopSteps())) {
+    lbs.push_back(toIndex(loc, lb));
+    Value upper = toIndex(loc, ub);
+    if (nest.getLoopInclusive())
+      upper = arith::AddIOp::create(rewriter, loc, upper,
+                                    arith::ConstantIndexOp::create(rewriter, loc, 1));
+    ubs.push_back(upper);
+    steps.push_back(toIndex(loc, step));
+  }
+
+  omp::ClauseScheduleKind ompSchedule =
+      op.getScheduleKind().value_or(omp::ClauseScheduleKind::Static);
+  auto schedule = ScheduleKindAttr::get(ctx, *scheduleOf(ompSchedule));
+  Value chunk = op.getScheduleChunk() ? toIndex(loc, op.getScheduleChunk()) : Value();
+
+  SmallVector<Attribute> kinds;
+  SmallVector<Value> accs(op.getReductionVars());
+  if (std::optional<ArrayAttr> syms = op.getReductionSyms()) {
+    for (auto [acc, sym] : llvm::zip_equal(op.getReductionVars(), *syms)) {
+      auto decl = SymbolTable::lookupNearestSymbolFrom<omp::DeclareReductionOp>(
+          op, cast<SymbolRefAttr>(sym));
+      ReductionKind kind = *matchReduction(decl).kind;
+      kinds.push_back(ReductionKindAttr::get(ctx, kind));
+      CARTS_DEBUG(kChannel, op) << "reduction " << sym << " -> <" << stringifyReductionKind(kind)
+                                << "> on " << acc.getType() << "\n";
+    }
+  }
+
+  CARTS_DEBUG(kChannel, op) << "omp.wsloop -> arts.for schedule="
+                            << stringifyScheduleKind(schedule.getValue())
+                            << (chunk ? " chunk" : "") << " nowait=" << op.getNowait()
+                            << " reductions=" << kinds.size()
+                            << " privates=" << op.getPrivateVars().size() << "\n";
+  atomicUpdatesToReductions(op, accs, kinds);
+  auto forOp = ForOp::create(rewriter, loc, lbs[0], ubs[0], steps[0], schedule, chunk, accs,
+                             kinds.empty() ? ArrayAttr() : rewriter.getArrayAttr(kinds));
+  Block *body = rewriter.createBlock(&forOp.getBody(), {}, {rewriter.getIndexType()}, {loc});
+  Operation *end = YieldOp::create(rewriter, loc);
+  rewriter.setInsertionPoint(end);
+
+  // A collapsed nest keeps its outermost loop as the arts.for and runs the inner ones
+  // inside each iteration, marked `arts.collapsed`: for-lowering shares the product of
+  // a collapse(2) nest's iterations among the chunks on one node, else the outer loop's.
+  SmallVector<Value> ivs{fromIndex(loc, body->getArgument(0), ivType)};
+  if (numLoops > 1)
+    CARTS_DEBUG(kChannel, nest) << "omp.loop_nest collapse(" << numLoops
+                                << "): outermost loop -> arts.for, " << numLoops - 1
+                                << " inner loop(s) -> scf.for {arts.collapsed}\n";
+  for (unsigned i = 1; i < numLoops; ++i) {
+    auto inner = scf::ForOp::create(rewriter, loc, lbs[i], ubs[i], steps[i]);
+    inner->setAttr("arts.collapsed", rewriter.getUnitAttr());
+    end = inner.getBody()->getTerminator();
+    rewriter.setInsertionPoint(end);
+    ivs.push_back(fromIndex(loc, inner.getInductionVar(), ivType));
+  }
+
+  // Private copies are made per iteration (of the innermost collapsed loop): the arts.for
+  // body is what later becomes the per-chunk tasks, so nothing outside it would be
+  // task-local. The alloca_scope gives each iteration's stack space back.
+  SmallVector<PrivateCopy> privates;
+  if (!op.getPrivateVars().empty() || !threadPrivate.empty()) {
+    auto scope = memref::AllocaScopeOp::create(rewriter, loc, TypeRange{});
+    rewriter.createBlock(&scope.getBodyRegion());
+    end = memref::AllocaScopeReturnOp::create(rewriter, loc, ValueRange{});
+    rewriter.setInsertionPoint(end);
+    for (memref::AllocaOp alloca : threadPrivate) {
+      CARTS_DEBUG(kChannel, alloca) << "thread-private memref.alloca " << alloca.getType()
+                                    << " used only by the loop at " << locationString(loc)
+                                    << " -> per iteration\n";
+      rewriter.moveOpBefore(alloca, end);
+    }
+    privates =
+        materializePrivates(op, op.getPrivateVars(), op.getPrivateSyms(), "per iteration");
+  }
+  Operation *innermostEnd = end;
+
+  // For now the body updates the shared accumulator directly; a later pass
+  // gives each worker its own partial value and combines them with the kind
+  // recorded on the arts.for.
+  auto clauses = cast<omp::BlockArgOpenMPOpInterface>(op.getOperation());
+  for (auto [arg, acc] : llvm::zip_equal(clauses.getReductionBlockArgs(), op.getReductionVars()))
+    rewriter.replaceAllUsesWith(arg, acc);
+  for (auto [arg, copy] : llvm::zip_equal(clauses.getPrivateBlockArgs(), privates))
+    rewriter.replaceAllUsesWith(arg, copy.value);
+  moveRegionBody(nest.getRegion(), innermostEnd, ivs);
+  rewriter.setInsertionPoint(end);
+  emitDeallocs(privates);
+
+  if (!op.getNowait()) {
+    rewriter.setInsertionPointAfter(forOp);
+    BarrierOp::create(rewriter, loc);
+  }
+  rewriter.eraseOp(op);
+}
+
+/// `#pragma omp atomic` updates of a shared scalar that are its only uses in the
+/// team (here all inside this loop, all of one kind) make it a reduction of the loop:
+/// each chunk then updates a private partial, combined once, instead of every
+/// iteration updating shared memory (on several nodes, a copy of it) atomically.
+void Converter::atomicUpdatesToReductions(omp::WsloopOp op, SmallVector<Value> &accs,
+                                          SmallVector<Attribute> &kinds) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  Operation *team = op->getParentOfType<omp::ParallelOp>();
+  if (!team)
+    team = op;
+  llvm::MapVector<Value, SmallVector<Operation *>> candidates;
+  op.walk([&](Operation *inner) {
+    if (isa<memref::AtomicRMWOp, memref::GenericAtomicRMWOp>(inner))
+      candidates[inner->getOperand(isa<memref::AtomicRMWOp>(inner) ? 1 : 0)].push_back(inner);
+  });
+  for (auto &[acc, updates] : candidates) {
+    auto type = dyn_cast<MemRefType>(acc.getType());
+    if (!type || type.getRank() != 0 || team->isAncestor(acc.getParentRegion()->getParentOp()) ||
+        llvm::is_contained(accs, acc))
+      continue;
+    std::optional<ReductionKind> kind = kindOfAtomicUpdate(updates.front());
+    bool onlyUpdates = llvm::all_of(acc.getUsers(), [&](Operation *user) {
+      return !team->isAncestor(user) || llvm::is_contained(updates, user);
+    });
+    if (!kind || !onlyUpdates ||
+        !llvm::all_of(updates, [&](Operation *u) { return kindOfAtomicUpdate(u) == kind; })) {
+      CARTS_DEBUG(kChannel, updates.front())
+          << "atomic update of " << acc.getType() << " stays atomic ("
+          << (!kind ? "its old value is used or it is no reduction operator"
+                    : "the team uses it otherwise too")
+          << ")\n";
+      continue;
+    }
+    for (Operation *update : updates) {
+      rewriter.setInsertionPoint(update);
+      Location uloc = update->getLoc();
+      Value old = memref::LoadOp::create(rewriter, uloc, acc);
+      Value next;
+      if (auto rmw = dyn_cast<memref::AtomicRMWOp>(update)) {
+        next = arith::getReductionOp(rmw.getKind(), rewriter, uloc, old, rmw.getValue());
+      } else {
+        auto generic = cast<memref::GenericAtomicRMWOp>(update);
+        IRMapping map;
+        map.map(generic.getAtomicBody().getArgument(0), old);
+        Operation *combining = rewriter.clone(generic.getAtomicBody().front().front(), map);
+        next = combining->getResult(0);
+      }
+      memref::StoreOp::create(rewriter, uloc, next, acc);
+      rewriter.eraseOp(update);
+    }
+    CARTS_DEBUG(kChannel, op) << "atomic update of " << acc.getType() << " (" << updates.size()
+                              << " in the loop, its only use in the team) -> reduction <"
+                              << stringifyReductionKind(*kind) << ">\n";
+    accs.push_back(acc);
+    kinds.push_back(ReductionKindAttr::get(op.getContext(), *kind));
+  }
+}
+
+/// OpenMP thread-private storage, an alloca at the top of the parallel region
+/// (where the front end puts the locals of a loop body and private copies),
+/// has no ARTS counterpart: the iterations run in per-chunk tasks, not in the
+/// workers of the parallel task, and storage shared by those tasks would
+/// become a datablock they all write. An alloca that only this loop uses
+/// becomes per-iteration storage instead.
+SmallVector<memref::AllocaOp> Converter::threadPrivateStorageOf(omp::WsloopOp op) {
+  SmallVector<memref::AllocaOp> storage;
+  auto edt = dyn_cast<EdtOp>(op->getParentOp());
+  if (!edt || edt.getEdtType() != EdtType::parallel)
+    return storage;
+  for (auto alloca : edt.getBody().front().getOps<memref::AllocaOp>())
+    if (!alloca->use_empty() && llvm::all_of(alloca->getUsers(), [&](Operation *user) {
+          return op->isProperAncestor(user);
+        }))
+      storage.push_back(alloca);
+  return storage;
+}
+
+/// `omp.parallel { for (t ...) { omp for ...; omp for ... } }`: the time loop every
+/// thread runs holds the loops' barriers, which tasks cannot wait on inside control
+/// flow. When the region is only that loop (and values computed from outside, and
+/// per-thread storage used only inside its work-sharing loops), the loop goes outside
+/// and each iteration gets a parallel region of its own: the same barriers, now between
+/// regions. Repeated while the new region is again one such loop.
+void Converter::hoistLoopsOutOfParallel() {
+  SmallVector<omp::ParallelOp> worklist;
+  module.walk([&](omp::ParallelOp op) { worklist.push_back(op); });
+  while (!worklist.empty()) {
+    omp::ParallelOp op = worklist.pop_back_val();
+    if (taskTeams.contains(op) || !op.getPrivateVars().empty() || !op.getReductionVars().empty())
+      continue;
+    Block &block = op.getRegion().front();
+    scf::ForOp loop;
+    SmallVector<Operation *> pure, storage;
+    bool fits = op.getRegion().hasOneBlock() && block.getNumArguments() == 0;
+    for (Operation &inner : block.without_terminator()) {
+      if (auto l = dyn_cast<scf::ForOp>(inner); l && !loop)
+        loop = l;
+      else if (isa<memref::AllocaOp>(inner))
+        storage.push_back(&inner);
+      else if (isMemoryEffectFree(&inner) && inner.getNumRegions() == 0 && !loop)
+        pure.push_back(&inner);
+      else
+        fits = false;
+    }
+    if (!fits || !loop || loop.getNumResults() != 0)
+      continue;
+    bool synchronises = false;
+    loop.getBody()->walk([&](Operation *inner) {
+      synchronises |= isa<omp::WsloopOp, omp::BarrierOp, omp::SingleOp>(inner);
+    });
+    bool storageInLoops = llvm::all_of(storage, [&](Operation *alloca) {
+      return llvm::all_of(alloca->getUsers(), [&](Operation *user) {
+        return user->getParentOfType<omp::WsloopOp>() && loop->isAncestor(user);
+      });
+    });
+    if (!synchronises || !storageInLoops)
+      continue;
+    CARTS_DEBUG(kChannel, op) << "omp.parallel whose body is one sequential loop holding its "
+                                 "barriers -> the loop outside, a parallel region per "
+                                 "iteration\n";
+    for (Operation *inner : pure)
+      rewriter.moveOpBefore(inner, op);
+    rewriter.moveOpBefore(loop, op);
+    Block *body = loop.getBody();
+    Operation *yield = body->getTerminator();
+    rewriter.moveOpBefore(op, &body->front());
+    Operation *end = block.getTerminator();
+    for (Operation &inner : llvm::make_early_inc_range(*body))
+      if (&inner != op.getOperation() && &inner != yield)
+        rewriter.moveOpBefore(&inner, end);
+    worklist.push_back(op);
+  }
+}
+
+} // namespace mlir::arts::openmp
