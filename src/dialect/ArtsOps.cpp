@@ -3,6 +3,7 @@
 #include "dialect/ArtsDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -10,13 +11,6 @@
 
 using namespace mlir;
 using namespace mlir::arts;
-
-static std::optional<int64_t> constantIndex(Value v) {
-  APInt value;
-  if (v && matchPattern(v, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  return std::nullopt;
-}
 
 /// Scalars and handles that fit in the u64 words of an EDT's paramv.
 static bool isPackableType(Type t) {
@@ -61,7 +55,7 @@ LogicalResult EdtOp::verifyRegions() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ForOp::verify() {
-  if (auto step = constantIndex(getStep()); step && *step <= 0)
+  if (auto step = getConstantIntValue(getStep()); step && *step <= 0)
     return emitOpError("step must be positive, got ") << *step;
   size_t numKinds = getReductionKinds() ? getReductionKinds()->size() : 0;
   if (numKinds != getReductionAccs().size())
@@ -110,8 +104,8 @@ namespace {
 struct EraseZeroTripFor : OpRewritePattern<ForOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ForOp op, PatternRewriter &rewriter) const override {
-    auto lb = constantIndex(op.getLowerBound());
-    auto ub = constantIndex(op.getUpperBound());
+    auto lb = getConstantIntValue(op.getLowerBound());
+    auto ub = getConstantIntValue(op.getUpperBound());
     if (!lb || !ub || *lb < *ub)
       return failure();
     rewriter.eraseOp(op);
@@ -164,7 +158,7 @@ LogicalResult DbAllocOp::verify() {
            << getElementSizes().size() << ")";
   if (getPartition() == PartitionMode::coarse)
     for (Value size : getSizes())
-      if (auto n = constantIndex(size); n && *n != 1)
+      if (auto n = getConstantIntValue(size); n && *n != 1)
         return emitOpError("a coarse allocation has one block per dimension, got ") << *n;
   if (getDbMode() == DbMode::read && getMode() != ArtsMode::in)
     return emitOpError("a read-only allocation cannot be written (mode ")

@@ -23,6 +23,7 @@
 #include "support/Debug.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -108,7 +109,7 @@ void Converter::convertParallel(omp::ParallelOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   IntegerAttr workers;
-  if (auto n = constantInt(op.getNumThreads()))
+  if (auto n = getConstantIntValue(op.getNumThreads()))
     workers = rewriter.getI64IntegerAttr(*n);
   CARTS_DEBUG(kChannel, op) << "omp.parallel -> arts.edt <parallel> workers="
                             << (workers ? std::to_string(workers.getInt())

@@ -28,6 +28,7 @@
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
@@ -54,13 +55,6 @@ using namespace mlir::arts;
 
 /// The stage's channel: both of its passes print there.
 static constexpr llvm::StringLiteral kChannel = "canonicalize-memrefs";
-
-static std::optional<int64_t> constantInt(Value v) {
-  APInt value;
-  if (v && matchPattern(v, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  return std::nullopt;
-}
 
 /// The location of the outermost call an op was inlined through (itself if none).
 static Location outermostCaller(Location loc) {
@@ -284,9 +278,9 @@ LogicalResult TableRaiser::checkPlacement(TablePlan &plan, unsigned level) {
     scf::ForOp loop = loops[dim];
     Value size = plan.sizes[dim];
     bool upperMatches = size ? sameValue(loop.getUpperBound(), size)
-                             : constantInt(loop.getUpperBound()) == plan.levels[dim].getDimSize(0);
-    if (loop.getInductionVar() != indices[dim] || constantInt(loop.getLowerBound()) != 0 ||
-        constantInt(loop.getStep()) != 1 || !upperMatches)
+                             : getConstantIntValue(loop.getUpperBound()) == plan.levels[dim].getDimSize(0);
+    if (loop.getInductionVar() != indices[dim] || getConstantIntValue(loop.getLowerBound()) != 0 ||
+        getConstantIntValue(loop.getStep()) != 1 || !upperMatches)
       return error(plan, store) << "partially initialised: the rows of dimension " << level
                                 << " are not allocated for every index of dimension " << dim;
   }

@@ -3,19 +3,13 @@
 #include "support/LocalValues.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::arts;
-
-static std::optional<int64_t> constantInt(Value v) {
-  APInt value;
-  if (v && matchPattern(v, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  return std::nullopt;
-}
 
 bool mlir::arts::comesBefore(Operation *a, Operation *b) {
   for (Operation *x = a; x && x->getBlock(); x = x->getParentOp())
@@ -71,7 +65,7 @@ bool mlir::arts::sameValue(Value a, Value b, unsigned depth) {
     return true;
   if (a.getType() != b.getType() || depth > 8)
     return false;
-  std::optional<int64_t> ca = constantInt(a), cb = constantInt(b);
+  std::optional<int64_t> ca = getConstantIntValue(a), cb = getConstantIntValue(b);
   if (ca || cb)
     return ca && cb && *ca == *cb;
   Operation *da = a.getDefiningOp(), *db = b.getDefiningOp();

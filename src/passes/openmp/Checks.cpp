@@ -12,6 +12,7 @@
 #include "support/Debug.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -95,7 +96,7 @@ LogicalResult Converter::checkParallel(omp::ParallelOp op) {
   if (!op.getReductionVars().empty())
     return op.emitError("reduction clause on omp.parallel is not supported (reductions are "
                         "kept on omp.wsloop only)");
-  if (auto n = constantInt(op.getNumThreads()); n && *n <= 0)
+  if (auto n = getConstantIntValue(op.getNumThreads()); n && *n <= 0)
     return op.emitError() << "num_threads must be positive, got " << *n;
   // OpenMP runs a nested region with a team of one by default; a nested
   // parallel task would instead run its whole body once per worker.
@@ -286,7 +287,7 @@ LogicalResult Converter::checkLoopNest(omp::LoopNestOp op) {
   if (op.getTileSizesAttr())
     return op.emitError("tiled omp.loop_nest is not supported");
   for (Value step : op.getLoopSteps())
-    if (auto s = constantInt(step); s && *s <= 0)
+    if (auto s = getConstantIntValue(step); s && *s <= 0)
       return op.emitError() << "omp.loop_nest with a non-positive step (" << *s
                             << ") is not supported";
   return success();
@@ -302,7 +303,7 @@ LogicalResult Converter::checkSingle(omp::SingleOp op) {
 
 LogicalResult Converter::checkMasked(omp::MaskedOp op) {
   Value filter = op.getFilteredThreadId();
-  if (filter && constantInt(filter) != std::optional<int64_t>(0))
+  if (filter && getConstantIntValue(filter) != std::optional<int64_t>(0))
     return op.emitError("omp.masked with a filter other than thread 0 is not supported");
   return success();
 }

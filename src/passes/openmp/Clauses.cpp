@@ -11,6 +11,7 @@
 #include "policy/Reductions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -19,13 +20,6 @@ using namespace mlir;
 using namespace mlir::arts;
 
 namespace mlir::arts::openmp {
-
-std::optional<int64_t> constantInt(Value v) {
-  APInt value;
-  if (v && matchPattern(v, m_ConstantInt(&value)))
-    return value.getSExtValue();
-  return std::nullopt;
-}
 
 //===----------------------------------------------------------------------===//
 // Mapping OpenMP clauses to ARTS attributes

@@ -16,6 +16,7 @@
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/PatternMatch.h"
@@ -34,8 +35,6 @@ extern const llvm::StringLiteral kChannel;
 // Clauses and reductions (Clauses.cpp)
 //===----------------------------------------------------------------------===//
 
-/// The value of `v` when it is a constant integer.
-std::optional<int64_t> constantInt(Value v);
 /// The ARTS schedule of an OpenMP one; none for `distribute`.
 std::optional<ScheduleKind> scheduleOf(omp::ClauseScheduleKind kind);
 /// The ARTS query an `omp_get_*` runtime call becomes, if `callee` is one.
