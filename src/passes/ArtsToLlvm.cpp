@@ -1,13 +1,14 @@
 //===- ArtsToLlvm.cpp - lowered ARTS ops become runtime calls -------------===//
 //
 // Described in Passes.td (`ArtsToLlvm`), with the op-to-call table; the calls
-// are declared from kRuntimeApi below, which test_runtime_abi.py checks against
-// runtime/include/arts.h. Everything that can fail is checked before the first
+// are declared from the table of support/RuntimeAbi, which test_runtime_abi.py
+// checks against runtime/include/arts.h. Everything that can fail is checked before the first
 // rewrite, so a failing pass leaves the module as it was.
 //
 //===----------------------------------------------------------------------===//
 
 #include "support/Debug.h"
+#include "support/RuntimeAbi.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,103 +31,6 @@ using namespace mlir;
 using namespace mlir::arts;
 
 static constexpr llvm::StringLiteral kChannel = "arts-to-llvm";
-
-//===----------------------------------------------------------------------===//
-// The runtime ABI: the one place the compiler spells its C signatures
-//===----------------------------------------------------------------------===//
-
-namespace {
-/// C types of the runtime API as the lowered code sees them: `uint32_t`/`int`
-/// are i32, `artsGuid_t`/`uint64_t` i64, every pointer (functions too) ptr,
-/// `bool` i1.
-enum class Abi : uint8_t { none, i1, i32, i64, ptr };
-
-enum class Rt : uint8_t {
-  RT, Shutdown, SetEntryPoints,
-  ReserveGuidRoute, DbCreateWithGuid, DbDestroy, PutInDbEpoch, GetFromDbEpoch,
-  EdtCreate, EdtCreateWithEpoch, RecordDep,
-  InitializeAndStartEpoch, WaitOnHandle,
-  GetCurrentWorker, GetTotalWorkers, GetCurrentNode, GetTotalNodes,
-  CriticalEnter, CriticalExit,
-};
-
-struct RuntimeFunction {
-  Rt id;
-  llvm::StringLiteral name;
-  Abi result;
-  std::array<Abi, 6> args; // ends at the first `none`
-};
-
-// clang-format off
-constexpr RuntimeFunction kRuntimeApi[] = {
-  {Rt::RT,                      "artsRT",                      Abi::i32,  {Abi::i32, Abi::ptr}},
-  {Rt::Shutdown,                "artsShutdown",                Abi::none, {}},
-  // (artsMain, initPerNode or NULL, initPerWorker or NULL): a JIT-compiled
-  // program cannot hand them over by symbol lookup.
-  {Rt::SetEntryPoints,          "artsSetEntryPoints",          Abi::none, {Abi::ptr, Abi::ptr, Abi::ptr}},
-  {Rt::ReserveGuidRoute,        "artsReserveGuidRoute",        Abi::i64,  {Abi::i32, Abi::i32}},
-  {Rt::DbCreateWithGuid,        "artsDbCreateWithGuid",        Abi::ptr,  {Abi::i64, Abi::i64}},
-  {Rt::DbDestroy,               "artsDbDestroy",               Abi::none, {Abi::i64}},
-  {Rt::PutInDbEpoch,            "artsPutInDbEpoch",            Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
-  // (dst, epoch, db, offset, bytes): ours, the reverse of artsPutInDbEpoch.
-  {Rt::GetFromDbEpoch,          "artsGetFromDbEpoch",          Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
-  {Rt::EdtCreate,               "artsEdtCreate",               Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32}},
-  {Rt::EdtCreateWithEpoch,      "artsEdtCreateWithEpoch",      Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32, Abi::i64}},
-  {Rt::RecordDep,               "artsRecordDep",               Abi::none, {Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
-  {Rt::InitializeAndStartEpoch, "artsInitializeAndStartEpoch", Abi::i64,  {Abi::i64, Abi::i32}},
-  {Rt::WaitOnHandle,            "artsWaitOnHandle",            Abi::i1,   {Abi::i64}},
-  {Rt::GetCurrentWorker,        "artsGetCurrentWorker",        Abi::i32,  {}},
-  {Rt::GetTotalWorkers,         "artsGetTotalWorkers",         Abi::i32,  {}},
-  {Rt::GetCurrentNode,          "artsGetCurrentNode",          Abi::i32,  {}},
-  {Rt::GetTotalNodes,           "artsGetTotalNodes",           Abi::i32,  {}},
-  // (id): ours, the lock of a critical section's name on this node.
-  {Rt::CriticalEnter,           "artsCriticalEnter",           Abi::none, {Abi::i64}},
-  {Rt::CriticalExit,            "artsCriticalExit",            Abi::none, {Abi::i64}},
-};
-// clang-format on
-
-/// Datablock access modes of the runtime (ARTS_DB_READ, ARTS_DB_WRITE,
-/// ARTS_DB_CONCURRENT in arts.h); used both for GUID types and per dependence.
-constexpr int32_t kDbRead = 8;
-constexpr int32_t kDbWrite = 9;
-constexpr int32_t kDbConcurrent = 10;
-} // namespace
-
-static const RuntimeFunction &runtimeFunction(Rt id) {
-  for (const RuntimeFunction &f : kRuntimeApi)
-    if (f.id == id)
-      return f;
-  llvm_unreachable("runtime function missing from kRuntimeApi");
-}
-
-static Type abiType(MLIRContext *ctx, Abi abi) {
-  switch (abi) {
-  case Abi::none:
-    return {};
-  case Abi::i1:
-    return IntegerType::get(ctx, 1);
-  case Abi::i32:
-    return IntegerType::get(ctx, 32);
-  case Abi::i64:
-    return IntegerType::get(ctx, 64);
-  case Abi::ptr:
-    return LLVM::LLVMPointerType::get(ctx);
-  }
-  llvm_unreachable("unknown ABI type");
-}
-
-static FunctionType runtimeFunctionType(MLIRContext *ctx, const RuntimeFunction &f) {
-  SmallVector<Type> args;
-  for (Abi a : f.args) {
-    if (a == Abi::none)
-      break;
-    args.push_back(abiType(ctx, a));
-  }
-  SmallVector<Type> results;
-  if (f.result != Abi::none)
-    results.push_back(abiType(ctx, f.result));
-  return FunctionType::get(ctx, args, results);
-}
 
 //===----------------------------------------------------------------------===//
 // Types the lowering knows
@@ -303,7 +207,7 @@ static FailureOr<EntryPoints> checkEntryPoints(ModuleOp module, SymbolTable &sym
 
 /// A symbol named like a runtime function must be that function's declaration.
 static LogicalResult checkRuntimeNames(ModuleOp module, SymbolTable &symbols) {
-  for (const RuntimeFunction &f : kRuntimeApi) {
+  for (const RuntimeFunction &f : runtimeApi()) {
     Operation *sym = symbols.lookup(f.name);
     if (!sym)
       continue;

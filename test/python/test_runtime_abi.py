@@ -1,7 +1,8 @@
 """The compiler's picture of the runtime agrees with the runtime's header.
 
-ArtsToLlvm declares every runtime function it calls in one table (name, result, arguments
-in the ABI's terms) and spells the datablock modes as constants; runtime/include/arts.h
+The compiler declares every runtime function arts-to-llvm calls in one table (name, result,
+arguments in the ABI's terms; src/support/RuntimeAbi.cpp) and spells the datablock modes as
+constants (RuntimeAbi.h); runtime/include/arts.h
 declares the same functions in C. A change to one that the other does not follow would
 compile and link (LLVM declares what the table says) and then pass the wrong bits at run
 time, so this test reads both files and compares them.
@@ -13,7 +14,8 @@ import re
 from common import ROOT
 
 HEADER = ROOT / "runtime" / "include" / "arts.h"
-LOWERING = ROOT / "src" / "passes" / "ArtsToLlvm.cpp"
+TABLE = ROOT / "src" / "support" / "RuntimeAbi.cpp"
+MODES = ROOT / "src" / "support" / "RuntimeAbi.h"
 
 _TABLE_ROW = re.compile(r'\{Rt::\w+,\s*"(\w+)",\s*Abi::(\w+),\s*\{([^}]*)\}\}')
 _DECLARATION = re.compile(r"^ARTS_API\s+(.+?)\b(arts\w+)\s*\((.*?)\);", re.S | re.M)
@@ -58,7 +60,7 @@ def header_functions() -> dict[str, tuple[str, list[str]]]:
 
 
 def table_functions() -> dict[str, tuple[str, list[str]]]:
-    text = LOWERING.read_text()
+    text = TABLE.read_text()
     found = {}
     for name, result, args in _TABLE_ROW.findall(text):
         found[name] = (result, re.findall(r"Abi::(\w+)", args))
@@ -67,7 +69,7 @@ def table_functions() -> dict[str, tuple[str, list[str]]]:
 
 def test_the_table_and_the_header_are_read():
     # the parsers above must see what is there, or the comparisons below prove nothing
-    enum = re.search(r"enum class Rt : \w+ \{(.*?)\};", LOWERING.read_text(), re.S)
+    enum = re.search(r"enum class Rt : \w+ \{(.*?)\};", MODES.read_text(), re.S)
     assert len(table_functions()) == len(re.findall(r"\w+", enum.group(1))) == 19
     assert header_functions()["artsEdtCreate"] == ("i64", ["ptr", "i32", "i32", "ptr", "i32"])
     assert header_functions()["artsSetEntryPoints"] == ("none", ["ptr", "ptr", "ptr"])
@@ -83,7 +85,7 @@ def test_every_function_the_lowering_calls_is_declared_with_the_same_signature()
 
 def test_the_datablock_modes_match_the_header():
     header = HEADER.read_text()
-    lowering = LOWERING.read_text()
+    lowering = MODES.read_text()
     for ours, theirs in (("kDbRead", "ARTS_DB_READ"), ("kDbWrite", "ARTS_DB_WRITE"),
                          ("kDbConcurrent", "ARTS_DB_CONCURRENT")):
         value = re.search(rf"constexpr int32_t {ours} = (\d+);", lowering)
