@@ -2,11 +2,13 @@
 //
 // Described in Passes.td (`ArtsToLlvm`), with the op-to-call table; the calls
 // are declared from the table of support/RuntimeAbi, which test_runtime_abi.py
-// checks against runtime/include/arts.h. Everything that can fail is checked before the first
-// rewrite, so a failing pass leaves the module as it was.
+// checks against runtime/include/arts.h. Everything that can fail is checked
+// (llvm/Checks.cpp) before the first rewrite, so a failing pass leaves the
+// module as it was.
 //
 //===----------------------------------------------------------------------===//
 
+#include "passes/llvm/Lowering.h"
 #include "support/Debug.h"
 #include "support/RuntimeAbi.h"
 #include "passes/PassDetail.h"
@@ -29,6 +31,7 @@ namespace mlir::arts {
 
 using namespace mlir;
 using namespace mlir::arts;
+using namespace mlir::arts::llvmlowering;
 
 static constexpr llvm::StringLiteral kChannel = "arts-to-llvm";
 
@@ -36,36 +39,10 @@ static constexpr llvm::StringLiteral kChannel = "arts-to-llvm";
 // Types the lowering knows
 //===----------------------------------------------------------------------===//
 
-static constexpr llvm::StringLiteral kMainName = "main";
-static constexpr llvm::StringLiteral kMainBodyName = "mainBody";
-static constexpr llvm::StringLiteral kArtsMainName = "artsMain";
-static constexpr llvm::StringLiteral kExitCodeName = "__carts_exit_code";
-static constexpr llvm::StringLiteral kInitPerNodeName = "initPerNode";
-static constexpr llvm::StringLiteral kInitPerWorkerName = "initPerWorker";
-
-static Type ptrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx); }
-
-/// void fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv)
-static FunctionType edtFunctionType(MLIRContext *ctx) {
-  Type i32 = IntegerType::get(ctx, 32);
-  return FunctionType::get(ctx, {i32, ptrType(ctx), i32, ptrType(ctx)}, {});
-}
-
 /// artsEdtDep_t = { artsGuid_t guid; uint32_t mode; void *ptr; } (24 bytes, ptr at 16).
 static LLVM::LLVMStructType edtDepType(MLIRContext *ctx) {
   return LLVM::LLVMStructType::getLiteral(
       ctx, {IntegerType::get(ctx, 64), IntegerType::get(ctx, 32), ptrType(ctx)});
-}
-
-/// Values that fit in one u64 word of paramv.
-static bool isWordType(Type t) {
-  if (isa<IndexType, LLVM::LLVMPointerType>(t))
-    return true;
-  if (auto it = dyn_cast<IntegerType>(t))
-    return it.isSignless() && it.getWidth() <= 64;
-  if (auto ft = dyn_cast<FloatType>(t))
-    return ft.getWidth() <= 64;
-  return false;
 }
 
 static std::string typeString(Type t) {
@@ -102,122 +79,6 @@ static Rt queryFunction(RuntimeQueryKind kind) {
     return Rt::GetCurrentNode;
   }
   llvm_unreachable("unknown runtime query");
-}
-
-//===----------------------------------------------------------------------===//
-// Checks (nothing is rewritten until every one of them passed)
-//===----------------------------------------------------------------------===//
-
-static bool isLoweredArtsOp(Operation *op) {
-  return isa<EdtParamPackOp, EdtParamUnpackOp, EdtCreateOp, RecDepOp, DepGepOp, ReserveGuidOp,
-             DbCreateOp, DbDestroyOp, PutInDbEpochOp, GetFromDbEpochOp, CreateEpochOp,
-             WaitOnEpochOp,
-             RuntimeQueryOp, AtomicAddOp, CriticalOp>(op);
-}
-
-static LogicalResult checkLowerable(Operation *op, SymbolTable &symbols) {
-  return llvm::TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([](EdtParamPackOp pack) -> LogicalResult {
-        for (auto [i, v] : llvm::enumerate(pack.getValues())) {
-          if (isWordType(v.getType()))
-            continue;
-          auto diag = pack.emitError("cannot pack value #")
-                      << i << " of type " << v.getType() << " into an EDT parameter word";
-          if (isa<MemRefType>(v.getType()))
-            diag << " (memrefs are never packed)";
-          return diag;
-        }
-        return success();
-      })
-      .Case([](EdtParamUnpackOp unpack) -> LogicalResult {
-        for (auto [i, v] : llvm::enumerate(unpack.getValues()))
-          if (!isWordType(v.getType()))
-            return unpack.emitError("cannot unpack result #")
-                   << i << " of type " << v.getType() << " from an EDT parameter word";
-        return success();
-      })
-      .Case([&](EdtCreateOp create) -> LogicalResult {
-        auto fn = symbols.lookup<func::FuncOp>(create.getOutlinedFunc());
-        if (!fn)
-          return create.emitError("'@") << create.getOutlinedFunc()
-                                        << "' is not a func.func of this module";
-        if (fn.getFunctionType() != edtFunctionType(op->getContext()))
-          return create.emitError("'@")
-                 << create.getOutlinedFunc() << "' has type " << fn.getFunctionType()
-                 << ", expected the EDT signature " << edtFunctionType(op->getContext());
-        return success();
-      })
-      .Case<PutInDbEpochOp, GetFromDbEpochOp>([](auto copy) -> LogicalResult {
-        auto type = dyn_cast<MemRefType>(copy->getOperand(0).getType());
-        if (type && !isa<IntegerType, FloatType>(type.getElementType()))
-          return copy.emitError("cannot take the address of a memref of ")
-                 << type.getElementType();
-        return success();
-      })
-      .Default([](Operation *) { return success(); });
-}
-
-/// The user's main and the symbols the generated entry points need.
-struct EntryPoints {
-  func::FuncOp main;                   // null: a module without a program
-  func::FuncOp initPerNode, initPerWorker;
-};
-
-static FailureOr<EntryPoints> checkEntryPoints(ModuleOp module, SymbolTable &symbols) {
-  EntryPoints entry;
-  MLIRContext *ctx = module.getContext();
-  Type i32 = IntegerType::get(ctx, 32);
-  Operation *mainSym = symbols.lookup(kMainName);
-  if (!mainSym)
-    return entry;
-  entry.main = dyn_cast<func::FuncOp>(mainSym);
-  if (!entry.main || entry.main.isExternal())
-    return mainSym->emitError("'main' must be a func.func with a body");
-  FunctionType type = entry.main.getFunctionType();
-  bool noArgs = type.getNumInputs() == 0;
-  bool argcArgv = type.getInputs() == ArrayRef<Type>{i32, ptrType(ctx)};
-  if (!(noArgs || argcArgv) || type.getResults() != ArrayRef<Type>{i32})
-    return entry.main.emitError("'main' has type ")
-               << type << "; expected 'int main(void)' () -> i32 or 'int main(int, char **)' "
-               << "(i32, !llvm.ptr) -> i32";
-  for (StringRef taken : {kMainBodyName, kArtsMainName, kExitCodeName})
-    if (Operation *clash = symbols.lookup(taken))
-      return clash->emitError("'") << taken << "' is reserved for the generated entry points";
-  // initPerNode(uint32_t node, int argc, char **argv),
-  // initPerWorker(uint32_t node, uint32_t worker, int argc, char **argv).
-  auto initHook = [&](StringRef name, FunctionType expected,
-                      func::FuncOp &out) -> LogicalResult {
-    Operation *sym = symbols.lookup(name);
-    if (!sym)
-      return success();
-    auto fn = dyn_cast<func::FuncOp>(sym);
-    if (!fn || fn.isExternal() || fn.getFunctionType() != expected)
-      return sym->emitError("'") << name << "' must be a func.func of type " << expected;
-    out = fn;
-    return success();
-  };
-  if (failed(initHook(kInitPerNodeName,
-                      FunctionType::get(ctx, {i32, i32, ptrType(ctx)}, {}), entry.initPerNode)) ||
-      failed(initHook(kInitPerWorkerName,
-                      FunctionType::get(ctx, {i32, i32, i32, ptrType(ctx)}, {}),
-                      entry.initPerWorker)))
-    return failure();
-  return entry;
-}
-
-/// A symbol named like a runtime function must be that function's declaration.
-static LogicalResult checkRuntimeNames(ModuleOp module, SymbolTable &symbols) {
-  for (const RuntimeFunction &f : runtimeApi()) {
-    Operation *sym = symbols.lookup(f.name);
-    if (!sym)
-      continue;
-    FunctionType expected = runtimeFunctionType(module.getContext(), f);
-    auto fn = dyn_cast<func::FuncOp>(sym);
-    if (!fn || !fn.isExternal() || fn.getFunctionType() != expected)
-      return sym->emitError("'") << f.name << "' is a runtime function; expected a declaration "
-                                 << "'func.func private @" << f.name << "' of type " << expected;
-  }
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
