@@ -12,11 +12,12 @@ upstream ``omp`` dialect.  C outside the supported subset raises
 ``CartsError("unsupported C construct: ...", "file.c:LINE:COL")``.
 
 Module map: ``clang_support`` (libclang), ``pragmas`` (``#pragma omp``), ``typemap``
-(C types), ``analysis`` (per-function facts), ``module``/``function`` (state and symbols),
-``driver`` (CLI).  The emitters: ``statements``; ``expressions``, with its parts
-``lvalues``, ``conversions``, ``operators``, ``folding`` and ``calls``; ``openmp``, with
-its parts ``omp_clauses``, ``omp_data_sharing``, ``omp_loops``, ``omp_tasks`` and
-``omp_atomic``.
+(C types), ``cursor_queries`` (questions about single cursors), ``analysis`` (per-function
+facts, with ``canonical_loops``), ``module``/``function`` (state and symbols), ``driver``
+(CLI).  The emitters: ``statements``, with its parts ``scf_loops`` and ``switch``;
+``expressions``, with its parts ``lvalues``, ``conversions``, ``operators``, ``folding``
+and ``calls``; ``openmp``, with its parts ``omp_clauses``, ``omp_data_sharing``,
+``omp_loops``, ``omp_tasks`` and ``omp_atomic``.
 """
 
 from __future__ import annotations

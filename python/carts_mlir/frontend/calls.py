@@ -22,7 +22,7 @@ from ..errors import CartsError
 from ..openmp_routines import OPENMP_ROUTINES
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import is_null_constant
+from .cursor_queries import is_null_constant
 from .typemap import scalar_of
 
 if TYPE_CHECKING:

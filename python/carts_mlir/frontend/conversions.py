@@ -16,8 +16,8 @@ from mlir.dialects import arith, llvm, memref
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import is_null_constant
 from .calls import CallEmitter
+from .cursor_queries import is_null_constant
 from .typemap import TypeMapper, scalar_of
 
 if TYPE_CHECKING:

@@ -17,9 +17,9 @@ from mlir.dialects import memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import flatten_init, is_local_decl
 from .calls import CallEmitter
 from .conversions import Conversions
+from .cursor_queries import flatten_init, is_local_decl
 from .folding import ConstantExpressions
 from .lvalues import MemoryAccess
 from .operators import Operators

@@ -12,7 +12,7 @@ from __future__ import annotations
 import clang.cindex as ci
 
 from . import clang_support as cs
-from .analysis import SIMPLE_BINARY
+from .cursor_queries import SIMPLE_BINARY
 from .typemap import scalar_of
 
 K = ci.CursorKind

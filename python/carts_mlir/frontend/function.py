@@ -23,7 +23,8 @@ from mlir.dialects import arith, func, memref
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import FunctionAnalysis, decl_key, parameter_types, var_initializer
+from .analysis import FunctionAnalysis
+from .cursor_queries import decl_key, parameter_types, var_initializer
 from .expressions import ExprEmitter
 from .openmp import OmpEmitter
 from .pragmas import depend_base

@@ -13,7 +13,7 @@ from mlir.dialects import memref
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import flatten_init, parameter_types
+from .cursor_queries import flatten_init, parameter_types
 from .function import FunctionEmitter
 from .pragmas import PragmaQueue, collect_pragmas
 from .typemap import Scalar, TypeMapper

@@ -17,7 +17,7 @@ from mlir.dialects import arith, memref
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import decl_key
+from .cursor_queries import decl_key
 from .pragmas import Pragma
 from .typemap import Scalar, scalar_of
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from mlir import ir
 from mlir.dialects import arith, memref
 
-from .analysis import decl_key
+from .cursor_queries import decl_key
 from .pragmas import Pragma, constant_value, expand_macros
 from .state import Var
 from .typemap import Scalar, scalar_of

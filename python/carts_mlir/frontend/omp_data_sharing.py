@@ -22,7 +22,7 @@ from mlir.dialects import arith, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import decl_key, referenced_decl
+from .cursor_queries import decl_key, referenced_decl
 from .omp_clauses import ClauseReader
 from .pragmas import Pragma
 from .state import Var

@@ -19,7 +19,7 @@ from mlir import ir
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
-from .analysis import CanonicalLoop
+from .canonical_loops import CanonicalLoop
 from .omp_clauses import ClauseReader
 from .omp_data_sharing import DataSharing
 from .pragmas import Pragma

@@ -16,7 +16,7 @@ from mlir.dialects import arith, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
-from .analysis import is_null_constant, is_simple
+from .cursor_queries import is_null_constant, is_simple
 from .typemap import Scalar, TypeMapper, scalar_of
 
 if TYPE_CHECKING:
