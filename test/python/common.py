@@ -8,6 +8,7 @@ Run as a script, this file is the process such a program runs in (see :func:`run
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import shutil
@@ -15,7 +16,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import llvmlite.binding as llvm
 import pytest
+
+from carts_mlir import ir, runtime
+from carts_mlir.errors import CartsError
+from carts_mlir.jit.launch import emit_llvm, run_arts_program
+from carts_mlir.pipeline import run_stage, stages_between
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "test" / "c"
@@ -95,9 +102,6 @@ def run_arts_mlir(tmp_path: Path, mlir: str, *argv: str, start: str = "arts-to-l
     ``trace``: write there, one JSON object a line, every task and datablock call the
     program makes to the runtime (:func:`_trace_runtime_calls`). Skips the test when the runtime
     library is not built."""
-    from carts_mlir import runtime
-    from carts_mlir.errors import CartsError
-
     try:
         runtime.library_path()
     except CartsError as err:
@@ -118,12 +122,6 @@ def _trace_runtime_calls(calls: list[dict]) -> list:
     appends each call to ``calls`` (arguments by name, ``paramv`` as its ``paramc`` words,
     the result) after forwarding it to the runtime. Returns the recorders, which must live
     while the program runs."""
-    import ctypes
-
-    import llvmlite.binding as llvm
-
-    from carts_mlir import runtime
-
     u32, u64, ptr = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
     words = ctypes.POINTER(u64)
     traced = {  # name: (its result's name and type), then its arguments' (see arts.h)
@@ -162,10 +160,6 @@ def _trace_runtime_calls(calls: list[dict]) -> list:
 
 def _run_arts_mlir_here(arguments: list[str]) -> int:
     """The process of :func:`run_arts_mlir`."""
-    from carts_mlir import ir
-    from carts_mlir.jit.launch import emit_llvm, run_arts_program
-    from carts_mlir.pipeline import run_stage, stages_between
-
     parser = argparse.ArgumentParser()
     parser.add_argument("--start", required=True)
     parser.add_argument("--threads", type=int)
