@@ -8,6 +8,7 @@
     carts benchmarks list | run [NAME...] [--size S] [--threads N] [--runs K] [--json OUT] ...
     carts analyze bandwidth [NAME...] [--size S] [--threads N] [--json OUT] [--plot F.png]
     carts analyze scaling FILE.c [-D..] [-I..] [--threads 1,2,4] [--json OUT] [--plot F.png]
+    carts analyze trace FILE.csv [--json OUT]
     carts golden batchnorm|layernorm|all [--threads N] [--json OUT]
 """
 
@@ -61,7 +62,8 @@ def _analyze(argv: list[str]) -> int:
 
     analyses = {"bandwidth": "achieved bandwidth of the memory-bound examples against an "
                              "elementwise baseline",
-                "scaling": "kernel time of one C file over thread counts, ours and OpenMP's"}
+                "scaling": "kernel time of one C file over thread counts, ours and OpenMP's",
+                "trace": "where a run's tasks ran and waited (the runtime's trace=FILE)"}
     if not argv or argv[0] in ("-h", "--help"):
         print("usage: carts analyze <analysis> [args...]\n\nanalyses:")
         for name, what in analyses.items():
@@ -73,6 +75,10 @@ def _analyze(argv: list[str]) -> int:
         from .explore import scaling_main
 
         return scaling_main(argv[1:])
+    if argv[0] == "trace":
+        from .trace import trace_main
+
+        return trace_main(argv[1:])
     from .bandwidth import bandwidth_main
 
     return bandwidth_main(argv[1:])

@@ -22,12 +22,13 @@ typedef enum {
   KEY_SPIN,
   KEY_AFFINITY,
   KEY_PROFILE,
+  KEY_TRACE,
   KEY_COUNT
 } key_id;
 
 static const char *const key_names[KEY_COUNT] = {"threads",     "nodeCount", "stackSize",
                                                  "deadlockTimeout", "spinTime", "affinity",
-                                                 "profile"};
+                                                 "profile", "trace"};
 
 /* 0 or 1 (also no/yes, off/on, false/true). */
 static int parse_flag(const char *text, int *out) {
@@ -140,6 +141,14 @@ static int set_key(rt_config *cfg, key_id key, const char *value, const char *wh
       cfg->profile = flag;
     return 0;
   }
+  case KEY_TRACE:
+    if (strlen(value) >= sizeof cfg->trace_path) {
+      fprintf(stderr, "carts runtime: error: %s: trace must be a file path shorter than %zu bytes\n",
+              where, sizeof cfg->trace_path);
+      return -1;
+    }
+    strcpy(cfg->trace_path, value);
+    return 0;
   case KEY_STACK_SIZE:
     if (parse_count(value, 1, &v) || v < 65536) {
       fprintf(stderr,
@@ -221,6 +230,7 @@ int rt_config_load(rt_config *cfg) {
   cfg->spin_ns = -1;
   cfg->affinity = 1;
   cfg->profile = 0;
+  cfg->trace_path[0] = '\0';
 
   const char *path = getenv("artsConfig");
   int explicit_path = path && *path;

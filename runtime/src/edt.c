@@ -94,6 +94,7 @@ rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_
   t->depc = depc;
   t->unclaimed = depc;
   t->worker = RT_ANY_WORKER;
+  t->ready_ns = 0;
   atomic_init(&t->unsatisfied, depc);
   t->depv = (artsEdtDep_t *)(t + 1);
   t->slot_state = (uintptr_t *)(t->depv + depc);

@@ -44,6 +44,8 @@ static inline void rt_lock_release(rt_lock *l) {
 
 /* ------------------------------------------------------------------ configuration */
 
+#define RT_TRACE_PATH_MAX 4096
+
 typedef struct rt_config {
   uint32_t threads;    /* workers on this node */
   uint32_t node_count; /* nodes in the run */
@@ -53,6 +55,7 @@ typedef struct rt_config {
   int64_t spin_ns;     /* how long an idle worker polls before it sleeps; -1: by core count */
   int affinity;        /* honour the worker a task's route asks for (1, the default) */
   int profile;         /* print per-worker counters on stderr when the run ends */
+  char trace_path[RT_TRACE_PATH_MAX]; /* write one CSV row per task here (empty: none) */
 } rt_config;
 
 /* Fill *cfg from arts.cfg and the environment. Returns 0, or -1 after printing why. */
@@ -207,6 +210,7 @@ typedef struct rt_edt {
   uint64_t *paramv;
   artsEdtDep_t *depv;
   uintptr_t *slot_state;
+  uint64_t ready_ns; /* when it was made ready (stamped only with trace=FILE) */
 } rt_edt;
 
 /* Fill a claimed slot; the last one makes the task ready. */
@@ -321,6 +325,17 @@ static inline int rt_deque_nonempty(rt_deque *dq) {
          atomic_load_explicit(&dq->top, memory_order_relaxed);
 }
 
+/* How a worker got a task, for trace=FILE (trace.c names them). */
+typedef enum { RT_TAKEN_MAIN, RT_TAKEN_OWN, RT_TAKEN_MAIL, RT_TAKEN_INJECTED, RT_TAKEN_STOLEN,
+               RT_TAKEN_MAIL_STOLEN } rt_taken;
+
+typedef struct rt_trace_event {
+  artsEdt_t fn;
+  uint64_t ready, start, end;
+  uint32_t routed;
+  uint8_t taken;
+} rt_trace_event;
+
 typedef struct rt_worker {
   rt_deque deque;
   /* Written by the owner alone. */
@@ -330,6 +345,9 @@ typedef struct rt_worker {
   uint64_t rng;
   rt_edt *pool_local; /* task memory this worker allocated, for reuse */
   int take_stale_mail; /* its idle wait was long: steal may empty idle workers' mailboxes */
+  uint8_t taken;       /* how find_work got the task it returned last (rt_taken) */
+  rt_trace_event *trace; /* trace=FILE: the tasks this worker ran */
+  size_t trace_len, trace_cap;
   /* profile counters (ran is always counted) */
   uint64_t ran, stolen, mail_taken, mail_stolen, parks, waits;
   uint64_t idle_ns, run_ns, wait_ns;
@@ -352,6 +370,13 @@ typedef struct rt_worker {
   pthread_mutex_t park_lock;
   pthread_cond_t park_cond;
 } __attribute__((aligned(RT_CACHE_LINE))) rt_worker;
+
+/* trace=FILE (trace.c): open the file before the workers start, record each task a worker
+   ran, write the rows when the run ends. open/write return 0, or -1 after printing why. */
+int rt_trace_open(const rt_config *cfg);
+uint64_t rt_trace_now(void);
+void rt_trace_record(rt_worker *w, const rt_edt *t, rt_taken taken, uint64_t start, uint64_t end);
+int rt_trace_write(void);
 
 /* No preferred worker. */
 #define RT_ANY_WORKER UINT32_MAX
@@ -397,6 +422,8 @@ typedef struct rt_state {
 } rt_state;
 
 extern rt_state rt;
+
+static inline int rt_tracing(void) { return rt.cfg.trace_path[0] != 0; }
 
 /* Start moving worker `w`'s mailbox into this core's cache (a task for it is coming). */
 static inline void rt_sched_prefetch_mail(uint32_t w) {

@@ -290,6 +290,8 @@ static rt_edt *mail_take(rt_worker *from) {
 
 void rt_sched_push(rt_edt *t) {
   rt_worker *w = rt_tls_worker;
+  if (RT_UNLIKELY(rt_tracing()))
+    t->ready_ns = rt_trace_now();
   if (t->worker != RT_ANY_WORKER && (w == NULL || w->id != t->worker)) {
     rt_worker *to = &rt.workers[t->worker];
     mail(to, t); /* its seq_cst add orders the mail before the read of `sleeping` */
@@ -340,14 +342,19 @@ static rt_edt *find_work(rt_worker *w) {
   int stale = w->take_stale_mail;
   w->take_stale_mail = 0;
   rt_edt *t = rt_deque_take(&w->deque);
-  if (t)
-    return t;
-  if ((t = mail_take(w))) {
-    w->mail_taken++;
+  if (t) {
+    w->taken = RT_TAKEN_OWN;
     return t;
   }
-  if (atomic_load_explicit(&rt.inject_count, memory_order_relaxed) > 0 && (t = inject_pop()))
+  if ((t = mail_take(w))) {
+    w->mail_taken++;
+    w->taken = RT_TAKEN_MAIL;
     return t;
+  }
+  if (atomic_load_explicit(&rt.inject_count, memory_order_relaxed) > 0 && (t = inject_pop())) {
+    w->taken = RT_TAKEN_INJECTED;
+    return t;
+  }
   uint32_t n = rt.threads;
   if (n == 1)
     return NULL;
@@ -368,6 +375,7 @@ static rt_edt *steal(rt_worker *w, uint32_t n, int stale) {
         lost_race = 1;
       else if (t) {
         w->stolen++;
+        w->taken = RT_TAKEN_STOLEN;
         return t;
       }
     }
@@ -381,6 +389,7 @@ static rt_edt *steal(rt_worker *w, uint32_t n, int stale) {
     if (victim != w && (stale || atomic_load_explicit(&victim->busy, memory_order_relaxed)) &&
         (t = mail_take(victim))) {
       w->mail_stolen++;
+      w->taken = RT_TAKEN_MAIL_STOLEN;
       return t;
     }
   }
@@ -390,10 +399,15 @@ static rt_edt *steal(rt_worker *w, uint32_t n, int stale) {
 static void run_ready(rt_worker *w, rt_edt *t) {
   atomic_store_explicit(&w->busy, 1, memory_order_relaxed);
   w->ran++;
-  if (RT_UNLIKELY(rt.cfg.profile)) {
+  if (RT_UNLIKELY(rt.cfg.profile || rt_tracing())) {
+    rt_edt copy = *t; /* rt_edt_run frees it */
+    rt_taken taken = (rt_taken)w->taken; /* tasks it waits for inside change w->taken */
     uint64_t start = now_ns();
     rt_edt_run(t);
-    w->run_ns += now_ns() - start;
+    uint64_t end = now_ns();
+    w->run_ns += end - start;
+    if (rt_tracing())
+      rt_trace_record(w, &copy, taken, start, end);
   } else {
     rt_edt_run(t);
   }
@@ -491,6 +505,7 @@ static void *worker_main(void *arg) {
       rt_edt *t = rt_edt_new(main_edt, rt_guid_make(ARTS_EDT, rt.node, rt_mint_key()), 2, params, 0,
                              rt.top);
       rt_epoch_finish_one(rt.top);
+      w->taken = RT_TAKEN_MAIN;
       run_ready(w, t);
     } else {
       rt_epoch_finish_one(rt.top);
@@ -646,7 +661,7 @@ int artsRT(int argc, char **argv) {
     return 1;
   }
   rt_config cfg;
-  if (rt_config_load(&cfg)) {
+  if (rt_config_load(&cfg) || rt_trace_open(&cfg)) {
     atomic_store(&in_artsRT, 0);
     return 1;
   }
@@ -693,6 +708,8 @@ int artsRT(int argc, char **argv) {
   atomic_store(&rt.running, 0);
   if (rt.cfg.profile)
     print_profile();
+  if (rt_trace_write())
+    status = 1;
   teardown();
   tls_worker_id = 0;
   atomic_store(&in_artsRT, 0);

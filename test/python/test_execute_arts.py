@@ -199,3 +199,22 @@ def test_worker_count_reaches_the_program(tmp_path):
         result = execute("--threads", threads, src)
         assert result.returncode == 0, result.stderr
         assert result.stdout == f"{threads} {threads} {threads}\n"
+
+
+def test_trace_names_the_jit_compiled_tasks(tmp_path):
+    src = write(tmp_path, "traced.c", "#include <stdio.h>\nint main(void) {\n  double a[64];\n"
+                "#pragma omp parallel for\n  for (int i = 0; i < 64; i++) a[i] = i;\n"
+                '  printf("%g\\n", a[63]);\n  return 0;\n}\n')
+    trace = tmp_path / "traced.csv"
+    env = dict(os.environ, trace=str(trace))
+    done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--threads", "2",
+                           "--no-executable", str(src)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "63\n"
+    rows = [line.split(",") for line in trace.read_text().splitlines()[1:]]
+    names = {row[0] for row in rows}
+    assert "artsMain" in names
+    tasks = names - {"artsMain"}
+    # the loop's chunks, named by the JIT host (code in memory has no symbols)
+    assert tasks and all(name.startswith("__arts_edt_") for name in tasks), names

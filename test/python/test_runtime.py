@@ -222,3 +222,67 @@ def test_jit_compiled_program_runs_three_times_in_one_process(tmp_path, library)
     for run in range(3):
         expected += ["sum 500500 workers 2 ok 1", f"run {run} status 0"]
     assert done.stdout.splitlines() == expected, done.stdout + done.stderr
+
+
+# ---------------------------------------------------------------------- trace=FILE
+
+
+def _traced(library, tmp_path, threads: int, trace: str) -> subprocess.CompletedProcess:
+    """trace_routes.c built with its symbols exported (as `carts execute` builds programs),
+    run with trace=<trace>."""
+    program = PROGRAM_DIR / "trace_routes.c"
+    exe = tmp_path / "trace_routes"
+    cmd = ["cc", "-O2", "-std=c11", "-pthread", "-rdynamic", f"-I{HEADER.parent}",
+           f"-I{PROGRAM_DIR}", str(program), str(library), f"-Wl,-rpath,{library.parent}",
+           "-o", str(exe)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    env = dict(os.environ, threads=str(threads), trace=trace)
+    env.pop("artsConfig", None)
+    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=TIMEOUT_S,
+                          env=env, cwd=tmp_path)
+
+
+@needs_cc
+@pytest.mark.parametrize("threads", [1, 3], ids=lambda t: f"threads={t}")
+def test_trace_has_one_row_per_task_run(library, tmp_path, threads):
+    trace = tmp_path / "run.csv"
+    done = _traced(library, tmp_path, threads, str(trace))
+    assert done.returncode == 0, done.stderr
+    assert "tasks run: 64" in done.stdout
+    lines = trace.read_text().splitlines()
+    assert lines[0] == "task,worker,routed,taken,ready,start,end"
+    rows = [line.split(",") for line in lines[1:]]
+    assert all(len(row) == 7 for row in rows), lines[:5]
+    by_name: dict[str, list] = {}
+    for row in rows:
+        by_name.setdefault(row[0], []).append(row)
+    assert sorted((name, len(rs)) for name, rs in by_name.items()) == \
+        [("artsMain", 1), ("traced_leaf", 64)]
+    (main,) = by_name["artsMain"]
+    assert (main[1], main[2], main[3]) == ("0", "-1", "main")
+    routed = sorted(int(row[2]) for row in by_name["traced_leaf"])
+    assert routed == sorted(i % threads for i in range(64))
+    for name, worker, asked, taken, ready, start, end in rows:
+        assert 0 <= int(worker) < threads
+        assert taken in {"main", "own", "mail", "injected", "stolen", "mail-stolen"}
+        assert 0 <= float(ready) <= float(start) <= float(end), (name, ready, start, end)
+        # a task from the own mailbox ran where its route asked
+        if taken == "mail":
+            assert worker == asked
+    # every task ran inside artsMain's span: it waits for the epoch holding them
+    assert all(float(main[5]) <= float(row[5]) and float(row[6]) <= float(main[6])
+               for row in by_name["traced_leaf"])
+
+
+@needs_cc
+def test_trace_that_cannot_be_written_stops_the_run_before_it_starts(library, tmp_path):
+    done = _traced(library, tmp_path, 2, str(tmp_path / "no" / "such" / "dir" / "t.csv"))
+    assert done.returncode == 1
+    assert "tasks run" not in done.stdout  # the program's first task never ran
+    assert done.stderr.strip() == (f"carts runtime: error: cannot write the trace "
+                                   f"{tmp_path}/no/such/dir/t.csv: No such file or directory")
+    too_long = _traced(library, tmp_path, 2, "x" * 5000)
+    assert too_long.returncode == 1 and "tasks run" not in too_long.stdout
+    assert ("environment variable trace: trace must be a file path shorter than 4096 bytes"
+            in too_long.stderr)

@@ -56,9 +56,17 @@ def emit_llvm(program: Program, path: str | os.PathLike) -> Path:
 
 
 def compile_arts_program(program: Program, opt_level: int = 3) -> CompiledProgram:
-    """JIT ``program`` at ``-O<opt_level>`` with the runtime's symbols resolvable."""
-    runtime.load()
-    return compile_llvm_ir(llvm_ir_text(program), opt_level)
+    """JIT ``program`` at ``-O<opt_level>`` with the runtime's symbols resolvable, its
+    functions named for the runtime's ``trace=FILE`` (JIT code has no symbols of its own)."""
+    lib = runtime.load()
+    compiled = compile_llvm_ir(llvm_ir_text(program), opt_level)
+    for module in compiled.modules:
+        for function in module.functions:
+            if not function.is_declaration:
+                address = compiled.engine.get_function_address(function.name)
+                if address:
+                    lib.cartsTraceName(address, function.name.encode())
+    return compiled
 
 
 @contextmanager

@@ -79,6 +79,8 @@ def build_executable(text: str, out: str | os.PathLike, *, arts: bool = True, op
             # -L/-l rather than the library's path: without a SONAME the path would be recorded
             # as the needed entry, and the rpath ignored
             command += [f"-L{libdir}", "-lcartsrt", f"-Wl,-rpath,{rpath or libdir}"]
+            # its symbols in the dynamic table, so the runtime's trace=FILE names its tasks
+            command += ["-rdynamic"]
         staged = target.absolute().parent / f".{target.name}.tmp{os.getpid()}"
         command += ["-lm", "-lpthread", "-o", str(staged)]
         try:
