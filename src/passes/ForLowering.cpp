@@ -388,9 +388,14 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (chunking.rule == ChunkDecision::Rule::Requested)
       chunkSize = arith::MaxSIOp::create(b, loc, outer.lookupOrDefault(loop.getChunk()), chunkSize);
     int64_t minIterations = chunking.minIterations;
-    if (minIterations > 1)
+    if (minIterations > 1) {
       chunkSize = arith::MaxSIOp::create(b, loc, chunkSize,
                                          arith::ConstantIndexOp::create(b, loc, minIterations));
+      // The floor leaves a short last chunk (288 trips at 41 a chunk: seven of 41 and one of
+      // 1, and the epoch lasts as long as a chunk of 41): as many chunks, evened out.
+      Value count = ceilDivIndex(b, loc, trips, chunkSize);
+      chunkSize = ceilDivIndex(b, loc, trips, arith::MaxSIOp::create(b, loc, count, one));
+    }
     const std::string &how = chunking.reason;
     chunkSize = arith::MaxSIOp::create(b, loc, chunkSize, one);
     Value chunks = ceilDivIndex(b, loc, trips, chunkSize);

@@ -36,7 +36,7 @@ ChunkDecision mlir::arts::decideChunking(bool requested, ScheduleKind schedule, 
     d.minIterations = (minChunkOps + weight - 1) / weight;
   if (d.minIterations > 1)
     d.reason += ", at least " + std::to_string(d.minIterations) + " iterations (about " +
-                std::to_string(weight) + " operations each)";
+                std::to_string(weight) + " operations each), evened out";
   return d;
 }
 

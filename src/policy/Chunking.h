@@ -39,6 +39,8 @@ struct ChunkDecision {
 /// loop on one node whose body costs `bodyWeight` operations per iteration gets
 /// at least `minChunkOps` operations per chunk (0: no floor): below that,
 /// creating a task and handing it to another worker costs more than its work.
+/// for-lowering then evens the chunks out: as many as the floor makes, of
+/// ceil(trips / count) iterations each, so no short last chunk is left over.
 /// A loop spread over nodes keeps chunk k on the node owning block k.
 ChunkDecision decideChunking(bool requested, ScheduleKind schedule, int64_t workers, int64_t nodes,
                              int64_t bodyWeight, int64_t minChunkOps);

@@ -5,7 +5,12 @@
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-for-lowering,canonicalize,cse)' | FileCheck %s
 
 // CHECK-LABEL: func.func @hist
-// CHECK: %[[PER:.*]] = arith.maxsi %{{.*}}, %c1 : index
+// The floor's chunk (13108 iterations), evened out over as many chunks.
+// CHECK: %[[FLOOR:.*]] = arith.maxsi %{{.*}}, %c13108 : index
+// CHECK-NEXT: %[[COUNT:.*]] = arith.ceildivui %[[TRIPS:.*]], %[[FLOOR]] : index
+// CHECK-NEXT: %[[COUNT1:.*]] = arith.maxsi %[[COUNT]], %c1 : index
+// CHECK-NEXT: %[[EVEN:.*]] = arith.ceildivui %[[TRIPS]], %[[COUNT1]] : index
+// CHECK-NEXT: %[[PER:.*]] = arith.maxsi %[[EVEN]], %c1 : index
 // CHECK-NEXT: %[[CHUNKS:.*]] = arith.ceildivui %{{.*}}, %[[PER]] : index
 // CHECK-NEXT: %[[H:.*]] = arts.db_ref %{{.*}}[%c0] : memref<?xmemref<2xi32>> -> memref<2xi32>
 // CHECK: %[[SLOTS:.*]] = arith.muli %[[CHUNKS]], %c2 : index

@@ -333,11 +333,15 @@ func.func @interior_rows() {
 // CHECK: %[[B:.*]] = arith.maxsi %[[BDIV]], %[[C1]] : index
 // One node: the table stays there, no owner rule.
 // CHECK: %[[GB:.*]], %[[PB:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[B]], %[[M]]] : memref<?xi64>, memref<?xmemref<?x?xf32>>
-// chunk = max(max(ceil(n / 4), 22), 1), chunks = ceil(n / chunk).
+// c = max(ceil(n / 4), 22) (the floor), evened out over as many chunks:
+// chunk = max(ceil(n / max(ceil(n / c), 1)), 1), chunks = ceil(n / chunk).
 // CHECK: %[[SPAN:.*]] = arith.maxsi %[[N]], %{{.*}} : index
 // CHECK-NEXT: %[[CS0:.*]] = arith.ceildivui %[[SPAN]], %[[C4]] : index
 // CHECK-NEXT: %[[CS1:.*]] = arith.maxsi %[[CS0]], %[[C22]] : index
-// CHECK-NEXT: %[[CS:.*]] = arith.maxsi %[[CS1]], %[[C1]] : index
+// CHECK-NEXT: %[[CSN:.*]] = arith.ceildivui %[[SPAN]], %[[CS1]] : index
+// CHECK-NEXT: %[[CSN1:.*]] = arith.maxsi %[[CSN]], %[[C1]] : index
+// CHECK-NEXT: %[[CSE:.*]] = arith.ceildivui %[[SPAN]], %[[CSN1]] : index
+// CHECK-NEXT: %[[CS:.*]] = arith.maxsi %[[CSE]], %[[C1]] : index
 // CHECK-NEXT: %[[CHUNKS:.*]] = arith.ceildivui %[[SPAN]], %[[CS]] : index
 // CHECK-NEXT: arts.epoch {
 // CHECK: scf.for %[[BIDX:.*]] = %{{.*}} to %[[CHUNKS]] step
@@ -350,6 +354,17 @@ func.func @interior_rows() {
 // CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <intranode> route(%[[ROUTE]])
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
+
+// The same loop over 50 rows: the floor alone would make chunks of 22, 22 and 6 rows; as
+// many chunks evened out are 17, 17 and 16.
+// CHECK-LABEL: func.func @rows_fifty
+// CHECK-DAG: %[[F3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[F17:.*]] = arith.constant 17 : index
+// CHECK-DAG: %[[F50:.*]] = arith.constant 50 : index
+// CHECK: scf.for %[[FB:.*]] = %{{.*}} to %[[F3]] step
+// CHECK-NEXT: %[[FLO:.*]] = arith.muli %[[FB]], %[[F17]] : index
+// CHECK-NEXT: %[[FHI:.*]] = arith.addi %[[FLO]], %[[F17]] : index
+// CHECK-NEXT: arith.minsi %[[FHI]], %[[F50]] : index
 
 // 10 rows of a light body (about 66 operations): at least 63 iterations a chunk, so the
 // whole loop is one chunk, a single task that writes all 4 blocks, shared as `concurrent`
@@ -397,7 +412,10 @@ func.func @interior_rows() {
 // CHECK-NEXT: %[[TRIPS:.*]] = arith.muli %[[OTRIPS]], %[[ITRIPS]] : index
 // CHECK-NEXT: %[[GCS0:.*]] = arith.ceildivui %[[TRIPS]], %[[G4]] : index
 // CHECK-NEXT: %[[GCS1:.*]] = arith.maxsi %[[GCS0]], %[[G1024]] : index
-// CHECK-NEXT: %[[GCS:.*]] = arith.maxsi %[[GCS1]], %[[G1]] : index
+// CHECK-NEXT: %[[GCSN:.*]] = arith.ceildivui %[[TRIPS]], %[[GCS1]] : index
+// CHECK-NEXT: %[[GCSN1:.*]] = arith.maxsi %[[GCSN]], %[[G1]] : index
+// CHECK-NEXT: %[[GCSE:.*]] = arith.ceildivui %[[TRIPS]], %[[GCSN1]] : index
+// CHECK-NEXT: %[[GCS:.*]] = arith.maxsi %[[GCSE]], %[[G1]] : index
 // CHECK-NEXT: %[[GCHUNKS:.*]] = arith.ceildivui %[[TRIPS]], %[[GCS]] : index
 // CHECK-NEXT: arts.epoch {
 // CHECK-NEXT: scf.for %[[GB:.*]] = %[[G0]] to %[[GCHUNKS]] step %[[G1]] {
@@ -443,7 +461,10 @@ func.func @interior_rows() {
 // CHECK: %[[RSPAN:.*]] = arith.maxsi %[[RN]], %{{.*}} : index
 // CHECK-NEXT: %[[RCS0:.*]] = arith.ceildivui %[[RSPAN]], %{{.*}} : index
 // CHECK-NEXT: %[[RCS1:.*]] = arith.maxsi %[[RCS0]], %{{.*}} : index
-// CHECK-NEXT: %[[RCS:.*]] = arith.maxsi %[[RCS1]], %{{.*}} : index
+// CHECK-NEXT: %[[RCSN:.*]] = arith.ceildivui %[[RSPAN]], %[[RCS1]] : index
+// CHECK-NEXT: %[[RCSN1:.*]] = arith.maxsi %[[RCSN]], %{{.*}} : index
+// CHECK-NEXT: %[[RCSE:.*]] = arith.ceildivui %[[RSPAN]], %[[RCSN1]] : index
+// CHECK-NEXT: %[[RCS:.*]] = arith.maxsi %[[RCSE]], %{{.*}} : index
 // CHECK-NEXT: %[[RCHUNKS:.*]] = arith.ceildivui %[[RSPAN]], %[[RCS]] : index
 // CHECK: arts.epoch {
 // CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[RCHUNKS]] step
@@ -454,15 +475,21 @@ func.func @interior_rows() {
 // CHECK-NEXT: } {arts.collapsed}
 // CHECK-NEXT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
 
-// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
-// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
-// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=4 (4 per node x 1 nodes)
+// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each), evened out workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 22 iterations (about 194 operations each), evened out workers=4
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each), evened out workers=4 (4 per node x 1 nodes)
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each), evened out workers=4 (4 per node x 1 nodes)
 // @collapsed_grid, then @collapsed_chunked and @collapsed_reduction without the collapse line.
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 1024 iterations (about 4 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 1024 iterations (about 4 operations each), evened out workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=requested chunk (at most 16 per worker) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
-// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 11 iterations (about 386 operations each) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=1
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 11 iterations (about 386 operations each), evened out workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=1
 // @rows_one_node
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// @rows_fifty
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
@@ -486,6 +513,35 @@ func.func @interior_rows() {
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
 module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
 func.func @rows_one_node(%n: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %ga, %pa = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%n, %m] : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%n, %m] : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%qa, %qb : memref<?xmemref<?x?xf32>>, memref<?xmemref<?x?xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<?x?xf32>>, %vb: memref<?xmemref<?x?xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<?x?xf32>> -> memref<?x?xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<?x?xf32>> -> memref<?x?xf32>
+    arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %m step %c1 {
+        %v = memref.load %a[%j, %i] : memref<?x?xf32>
+        memref.store %v, %b[%i, %j] : memref<?x?xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%va : memref<?xmemref<?x?xf32>>)
+    arts.db_release(%vb : memref<?xmemref<?x?xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  return
+}
+
+func.func @rows_fifty(%m: index) {
+  %n = arith.constant 50 : index
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %r = arith.constant 0 : i32
@@ -661,7 +717,7 @@ func.func @collapsed_reduction(%n: index, %m: index) {
 // CHECK-NEXT: arts.edt <task> <intranode> route(%[[TROUTE]])
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
 
-// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each) workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
+// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each), evened out workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x16xf32> distributed=no (no internode task uses it)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
