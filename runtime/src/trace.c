@@ -1,9 +1,12 @@
 /* trace=FILE: one CSV row per task run, written when the run ends.
 
    Each worker keeps its rows in a buffer of its own (no shared line is touched on the task
-   path); the file is opened before the workers start, so a path that cannot be written stops
-   the run before the program does anything, and removed again if writing it fails. Times are
-   microseconds since artsRT started. Columns:
+   path). Before the workers start, the path is checked by opening it for appending (a path
+   that cannot be written stops the run before the program does anything; a file the check
+   created is removed again). When the run ends, the rows go to a temporary file beside it,
+   renamed over it once complete, so a run that dies leaves no trace file, partial or empty
+   (a device or a pipe is written in place). Times are microseconds since artsRT started.
+   Columns:
 
      task     the task function's name (registered by a JIT host, carts_trace.h, or the
               executable's symbol), or its address where neither is known
@@ -24,10 +27,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
-static FILE *trace_file;
+static int tracing_on, in_place;
 static char trace_name[RT_TRACE_PATH_MAX + 16];
+static char staged_name[RT_TRACE_PATH_MAX + 48];
 static uint64_t trace_origin;
 
 static const char *const taken_names[] = {"main", "own", "mail", "injected", "stolen",
@@ -40,7 +46,7 @@ uint64_t rt_trace_now(void) {
 }
 
 int rt_trace_open(const rt_config *cfg) {
-  trace_file = NULL;
+  tracing_on = 0;
   if (!cfg->trace_path[0])
     return 0;
   /* several nodes are several processes: one file each */
@@ -48,12 +54,19 @@ int rt_trace_open(const rt_config *cfg) {
     snprintf(trace_name, sizeof trace_name, "%s.node%u", cfg->trace_path, cfg->node);
   else
     snprintf(trace_name, sizeof trace_name, "%s", cfg->trace_path);
-  trace_file = fopen(trace_name, "w");
-  if (!trace_file) {
+  struct stat st;
+  int existed = stat(trace_name, &st) == 0;
+  FILE *probe = fopen(trace_name, "a");
+  if (!probe) {
     fprintf(stderr, "carts runtime: error: cannot write the trace %s: %s\n", trace_name,
             strerror(errno));
     return -1;
   }
+  fclose(probe);
+  if (!existed)
+    remove(trace_name);
+  in_place = existed && !S_ISREG(st.st_mode);
+  tracing_on = 1;
   trace_origin = rt_trace_now();
   return 0;
 }
@@ -135,9 +148,30 @@ static double micros(uint64_t ns) {
   return ns >= trace_origin ? (double)(ns - trace_origin) / 1e3 : 0.0;
 }
 
+static void free_rows(void) {
+  for (uint32_t i = 0; i < rt.threads; i++) {
+    free(rt.workers[i].trace);
+    rt.workers[i].trace = NULL;
+    rt.workers[i].trace_len = rt.workers[i].trace_cap = 0;
+  }
+}
+
 int rt_trace_write(void) {
-  if (!trace_file)
+  if (!tracing_on)
     return 0;
+  tracing_on = 0;
+  const char *target = trace_name;
+  if (!in_place) {
+    snprintf(staged_name, sizeof staged_name, "%s.tmp%ld", trace_name, (long)getpid());
+    target = staged_name;
+  }
+  FILE *trace_file = fopen(target, "w");
+  if (!trace_file) {
+    fprintf(stderr, "carts runtime: error: cannot write the trace %s: %s\n", trace_name,
+            strerror(errno));
+    free_rows();
+    return -1;
+  }
   int failed = fprintf(trace_file, "task,worker,routed,taken,ready,start,end\n") < 0;
   artsEdt_t last_fn = NULL;
   char name[256] = "";
@@ -157,20 +191,22 @@ int rt_trace_write(void) {
                        taken_names[e->taken], micros(e->ready), micros(e->start),
                        micros(e->end)) < 0;
     }
-    free(w->trace);
-    w->trace = NULL;
-    w->trace_len = w->trace_cap = 0;
   }
+  free_rows();
   int err = failed ? errno : 0;
   if (fclose(trace_file) != 0 && !failed) {
     failed = 1;
     err = errno;
   }
-  trace_file = NULL;
+  if (!failed && !in_place && rename(staged_name, trace_name) != 0) {
+    failed = 1;
+    err = errno;
+  }
   if (failed) {
     fprintf(stderr, "carts runtime: error: cannot write the trace %s: %s\n", trace_name,
             strerror(err));
-    remove(trace_name);
+    if (!in_place)
+      remove(staged_name);
     return -1;
   }
   return 0;

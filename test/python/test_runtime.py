@@ -286,3 +286,15 @@ def test_trace_that_cannot_be_written_stops_the_run_before_it_starts(library, tm
     assert too_long.returncode == 1 and "tasks run" not in too_long.stdout
     assert ("environment variable trace: trace must be a file path shorter than 4096 bytes"
             in too_long.stderr)
+
+
+@needs_cc
+def test_a_run_that_dies_leaves_no_trace_file(compiled, tmp_path):
+    program = PROGRAM_DIR / "misuse_slot.c"
+    trace = tmp_path / "dead.csv"
+    env = dict(os.environ, threads="2", trace=str(trace))
+    env.pop("artsConfig", None)
+    done = subprocess.run([str(compiled(program))], capture_output=True, text=True,
+                          timeout=TIMEOUT_S, env=env, cwd=tmp_path)
+    assert done.returncode == expected_of(program).exit_status != 0, done.stderr
+    assert list(tmp_path.iterdir()) == []  # neither the trace nor its temporary file
