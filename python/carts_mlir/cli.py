@@ -8,7 +8,7 @@
     carts benchmarks list | run [NAME...] [--size S] [--threads N] [--runs K] [--json OUT] ...
     carts analyze bandwidth [NAME...] [--size S] [--threads N] [--json OUT] [--plot F.png]
     carts analyze scaling FILE.c [-D..] [-I..] [--threads 1,2,4] [--json OUT] [--plot F.png]
-    carts analyze trace FILE.csv [--json OUT]
+    carts analyze trace FILE.csv [--json OUT] [--plot F.png]
     carts golden batchnorm|layernorm|all [--threads N] [--json OUT]
 """
 

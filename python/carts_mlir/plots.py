@@ -1,4 +1,5 @@
-"""Benchmark results as pictures: speedup bars, thread scaling, memory bandwidth.
+"""Benchmark results as pictures: speedup bars, thread scaling, memory bandwidth, and the
+timeline of a run's tasks.
 
 A table of ratios hides what a picture shows at once: which kernels are slower than OpenMP,
 where scaling stops, how far a kernel is from what the memory can deliver. Each function builds
@@ -219,6 +220,55 @@ def bandwidth_bars(rows: Sequence[tuple[str, float | None, float | None]], *,
 
 
 # --------------------------------------------------------------------------- writing
+
+
+def timeline_plot(tasks: Sequence[tuple[str, int, int, float, float]], *,
+                  title: str | None = None, path: str | os.PathLike | None = None) -> Figure:
+    """What each worker ran when: ``tasks`` are ``(task function, worker, routed worker,
+    start us, end us)`` (a runtime trace's rows, :mod:`carts_mlir.trace`). One lane per
+    worker, one bar per task coloured by its function; a task that ran on another worker than
+    its route asked for is hatched, so tasks that moved stand out. Time is in milliseconds
+    from the first start."""
+    Figure = _figure_class()
+    from matplotlib.patches import Patch
+
+    if not tasks:
+        raise CartsError("the timeline has no tasks to draw")
+    if any(not (math.isfinite(a) and math.isfinite(b) and b >= a) for *_, a, b in tasks):
+        raise CartsError("every task of the timeline needs a finite start no later than its end")
+    origin = min(task[3] for task in tasks)
+    workers = max(task[1] for task in tasks) + 1
+    names = sorted({task[0] for task in tasks})
+    palette = ("#1d3557", "#2a9d8f", "#e9c46a", "#e76f51", "#6a4c93", "#8ab17d", "#457b9d",
+               "#f4a261", "#a8a8a8", "#264653")
+    colors = {name: palette[i % len(palette)] for i, name in enumerate(names)}
+    fig = Figure(figsize=(9.0, max(2.5, 0.32 * workers + 1.4)), layout="constrained")
+    ax = fig.add_subplot()
+    for moved in (False, True):
+        for name in names:
+            for worker in range(workers):
+                spans = [((a - origin) / 1e3, max((b - a) / 1e3, 1e-6))
+                         for fn, w, routed, a, b in tasks
+                         if fn == name and w == worker and (routed >= 0 and routed != w) == moved]
+                if spans:
+                    ax.broken_barh(spans, (worker - 0.4, 0.8), facecolors=colors[name],
+                                   edgecolors="black" if moved else "none", linewidth=0.3,
+                                   hatch="////" if moved else None,
+                                   gid="moved" if moved else "home")
+    ax.set_ylim(workers - 0.5, -0.5)
+    ax.set_yticks(range(workers), [str(w) for w in range(workers)])
+    ax.set_ylabel("worker")
+    ax.set_xlabel("ms")
+    ax.grid(alpha=0.3, axis="x")
+    handles = [Patch(facecolor=colors[n], label=n) for n in names[:12]]
+    if any(routed >= 0 and routed != w for _, w, routed, _, _ in tasks):
+        handles.append(Patch(facecolor="white", edgecolor="black", hatch="////",
+                             label="not on its routed worker"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,
+              frameon=False)
+    if title:
+        ax.set_title(title)
+    return _finish(fig, path)
 
 
 def check_plot_path(path: str | os.PathLike) -> str:

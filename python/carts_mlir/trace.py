@@ -5,7 +5,7 @@ The runtime writes one CSV row per task (``runtime/src/trace.c``); :func:`read_t
 it, :func:`summarize` reduces it, and ``carts analyze trace FILE`` prints the summary::
 
     threads=16 trace=run.csv ./jacobi2d_arts
-    carts analyze trace run.csv
+    carts analyze trace run.csv --plot run.png
 """
 
 from __future__ import annotations
@@ -98,12 +98,20 @@ class TraceSummary:
     wait_p90_us: float | None
     workers: list[dict] = field(default_factory=list)
     functions: list[dict] = field(default_factory=list)
+    rows: list[TaskRow] = field(default_factory=list, repr=False)  # artsMain left out
 
     def worker_table(self):
         return as_table(self.workers)
 
     def function_table(self):
         return as_table(self.functions)
+
+    def plot(self, path=None, title: str | None = None):
+        """The timeline of the tasks (:func:`carts_mlir.plots.timeline_plot`)."""
+        from .plots import timeline_plot
+
+        return timeline_plot([(r.task, r.worker, r.routed, r.start, r.end) for r in self.rows],
+                             title=title, path=path)
 
     def to_json(self) -> dict:
         return {"tasks": self.tasks, "window_us": self.window_us, "taken": self.taken,
@@ -116,7 +124,7 @@ class TraceSummary:
 def summarize(rows: list[TaskRow]) -> TraceSummary:
     tasks = [r for r in rows if r.taken != "main"]
     if not tasks:
-        return TraceSummary(0, 0.0, {}, None, None, None, None)
+        return TraceSummary(0, 0.0, {}, None, None, None, None)  # nothing to plot either
     first = min(r.ready for r in tasks)
     window = max(r.end for r in tasks) - first
     routed = [r for r in tasks if r.routed >= 0]
@@ -145,7 +153,7 @@ def summarize(rows: list[TaskRow]) -> TraceSummary:
         run_on_routed_us=_median([r.run_us for r in routed if r.worker == r.routed]),
         run_elsewhere_us=_median([r.run_us for r in routed if r.worker != r.routed]),
         wait_median_us=_median(waits), wait_p90_us=_quantile(waits, 0.9),
-        workers=workers, functions=functions)
+        workers=workers, functions=functions, rows=tasks)
 
 
 def _fmt(value, spec: str = ".1f") -> str:
@@ -153,7 +161,8 @@ def _fmt(value, spec: str = ".1f") -> str:
 
 
 def trace_main(argv: list[str]) -> int:
-    """``carts analyze trace FILE [--json OUT]``: :func:`summarize` as tables."""
+    """``carts analyze trace FILE [--json OUT] [--plot F.png]``: :func:`summarize` as tables,
+    and the timeline of the tasks as a picture."""
     import json
 
     from rich.console import Console
@@ -167,9 +176,14 @@ def trace_main(argv: list[str]) -> int:
                                    "runtime)")
     p.add_argument("trace", help="the CSV the runtime wrote with trace=FILE")
     p.add_argument("--json", metavar="FILE", help="write the summary as JSON")
+    p.add_argument("--plot", metavar="FILE.png", help="draw the tasks on a timeline per worker")
     a = p.parse_args(argv)
     if a.json:
         check_destination(a.json)
+    if a.plot:
+        from .plots import check_plot_path
+
+        check_plot_path(a.plot)
     s = summarize(read_trace(a.trace))
     console = Console(highlight=False)
     taken = ", ".join(f"{k} {v}" for k, v in sorted(s.taken.items(), key=lambda kv: -kv[1]))
@@ -195,4 +209,6 @@ def trace_main(argv: list[str]) -> int:
     console.print(functions)
     if a.json:
         write_atomically(a.json, json.dumps(s.to_json(), indent=2) + "\n")
+    if a.plot:
+        s.plot(a.plot, title=f"{Path(a.trace).name}: {s.tasks} tasks")
     return 0

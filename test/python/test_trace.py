@@ -93,3 +93,29 @@ def test_analyze_trace_checks_its_json_destination_first(tmp_path):
     assert "cannot write output: it is a directory" in shown.stderr
     missing = _carts("analyze", "trace", tmp_path / "none.csv", cwd=tmp_path)
     assert missing.returncode == 1 and "none.csv" in missing.stderr
+
+
+def test_timeline_draws_one_bar_per_task_and_hatches_the_moved_ones(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(HAND_MADE)
+    s = summarize(read_trace(path))
+    fig = s.plot(tmp_path / "t.png", title="hand made")
+    bars = {gid: 0 for gid in ("home", "moved")}
+    for collection in fig.axes[0].collections:
+        bars[collection.get_gid()] += len(collection.get_paths())
+    # artsMain is left out; the task routed to worker 0 that worker 1 ran is the moved one
+    assert bars == {"home": 2, "moved": 1}
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["0", "1"]
+    assert (tmp_path / "t.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_analyze_trace_checks_its_plot_destination_first(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_text(HAND_MADE)
+    shown = _carts("analyze", "trace", path, "--plot", tmp_path / "t.nope", cwd=tmp_path)
+    assert shown.returncode == 1 and "Traceback" not in shown.stderr
+    assert "unknown image format '.nope'" in shown.stderr
+    assert "tasks in" not in shown.stdout  # refused before reading the trace
+    drawn = _carts("analyze", "trace", path, "--plot", tmp_path / "t.svg", cwd=tmp_path)
+    assert drawn.returncode == 0, drawn.stderr
+    assert (tmp_path / "t.svg").read_text().lstrip().startswith("<?xml")
