@@ -244,24 +244,22 @@ def timeline_plot(tasks: Sequence[tuple[str, int, int, float, float]], *,
     colors = {name: palette[i % len(palette)] for i, name in enumerate(names)}
     fig = Figure(figsize=(9.0, max(2.5, 0.32 * workers + 1.4)), layout="constrained")
     ax = fig.add_subplot()
-    for moved in (False, True):
-        for name in names:
-            for worker in range(workers):
-                spans = [((a - origin) / 1e3, max((b - a) / 1e3, 1e-6))
-                         for fn, w, routed, a, b in tasks
-                         if fn == name and w == worker and (routed >= 0 and routed != w) == moved]
-                if spans:
-                    ax.broken_barh(spans, (worker - 0.4, 0.8), facecolors=colors[name],
-                                   edgecolors="black" if moved else "none", linewidth=0.3,
-                                   hatch="////" if moved else None,
-                                   gid="moved" if moved else "home")
+    lanes: dict[tuple[bool, str, int], list[tuple[float, float]]] = {}
+    for fn, w, routed, a, b in tasks:
+        moved = routed >= 0 and routed != w
+        lanes.setdefault((moved, fn, w), []).append(((a - origin) / 1e3,
+                                                     max((b - a) / 1e3, 1e-6)))
+    for (moved, name, worker), spans in sorted(lanes.items()):  # moved ones drawn on top
+        ax.broken_barh(spans, (worker - 0.4, 0.8), facecolors=colors[name],
+                       edgecolors="black" if moved else "none", linewidth=0.3,
+                       hatch="////" if moved else None, gid="moved" if moved else "home")
     ax.set_ylim(workers - 0.5, -0.5)
     ax.set_yticks(range(workers), [str(w) for w in range(workers)])
     ax.set_ylabel("worker")
     ax.set_xlabel("ms")
     ax.grid(alpha=0.3, axis="x")
     handles = [Patch(facecolor=colors[n], label=n) for n in names[:12]]
-    if any(routed >= 0 and routed != w for _, w, routed, _, _ in tasks):
+    if any(moved for moved, _, _ in lanes):
         handles.append(Patch(facecolor="white", edgecolor="black", hatch="////",
                              label="not on its routed worker"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8,

@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define RT_CACHE_LINE 64
 #define RT_NORETURN _Noreturn
@@ -40,6 +41,13 @@ static inline void rt_lock_acquire(rt_lock *l) {
 
 static inline void rt_lock_release(rt_lock *l) {
   atomic_store_explicit(&l->held, 0, memory_order_release);
+}
+
+/* CLOCK_MONOTONIC in nanoseconds: idle timing, profile=1 and trace=FILE. */
+static inline uint64_t rt_now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* ------------------------------------------------------------------ configuration */
@@ -374,7 +382,6 @@ typedef struct rt_worker {
 /* trace=FILE (trace.c): open the file before the workers start, record each task a worker
    ran, write the rows when the run ends. open/write return 0, or -1 after printing why. */
 int rt_trace_open(const rt_config *cfg);
-uint64_t rt_trace_now(void);
 void rt_trace_record(rt_worker *w, const rt_edt *t, rt_taken taken, uint64_t start, uint64_t end);
 int rt_trace_write(void);
 

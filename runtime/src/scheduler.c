@@ -106,11 +106,6 @@ void rt_lock_contended(rt_lock *l) {
 
 /* ------------------------------------------------------------------ parking */
 
-static inline uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* How far an idle worker looks for work (work_visible, steal). */
 enum {
@@ -193,7 +188,7 @@ static inline void wake_one(void) {
    Workers alone wait here. The last worker to go idle watches for a run that can no longer
    progress. */
 static void idle_wait(rt_epoch *e) {
-  uint64_t start = now_ns(), spin = (uint64_t)rt.cfg.spin_ns, spent = 0;
+  uint64_t start = rt_now_ns(), spin = (uint64_t)rt.cfg.spin_ns, spent = 0;
   rt_worker *self = rt_tls_worker;
   for (;;) {
     /* the worker's own work every round, the others' every eighth */
@@ -202,12 +197,12 @@ static void idle_wait(rt_epoch *e) {
       if (should_stop_idling(e, (i & 7) == 0 ? far : LOOK_OWN)) {
         self->take_stale_mail = far == LOOK_STALE;
         if (rt.cfg.profile)
-          self->idle_ns += now_ns() - start;
+          self->idle_ns += rt_now_ns() - start;
         return;
       }
       cpu_relax();
     }
-    spent = now_ns() - start;
+    spent = rt_now_ns() - start;
     if (spent > spin)
       break;
     if (spent > 50000)
@@ -245,7 +240,7 @@ static void idle_wait(rt_epoch *e) {
   atomic_store_explicit(&self->sleeping, 0, memory_order_relaxed);
   atomic_fetch_sub_explicit(&rt.sleepers, 1, memory_order_relaxed);
   if (rt.cfg.profile)
-    self->idle_ns += now_ns() - start;
+    self->idle_ns += rt_now_ns() - start;
   if (stuck && atomic_load_explicit(&rt.idle_workers, memory_order_seq_cst) == (int32_t)rt.threads &&
       !should_stop_idling(e, LOOK_STALE))
     rt_report_deadlock();
@@ -291,7 +286,7 @@ static rt_edt *mail_take(rt_worker *from) {
 void rt_sched_push(rt_edt *t) {
   rt_worker *w = rt_tls_worker;
   if (RT_UNLIKELY(rt_tracing()))
-    t->ready_ns = rt_trace_now();
+    t->ready_ns = rt_now_ns();
   if (t->worker != RT_ANY_WORKER && (w == NULL || w->id != t->worker)) {
     rt_worker *to = &rt.workers[t->worker];
     mail(to, t); /* its seq_cst add orders the mail before the read of `sleeping` */
@@ -402,9 +397,9 @@ static void run_ready(rt_worker *w, rt_edt *t) {
   if (RT_UNLIKELY(rt.cfg.profile || rt_tracing())) {
     rt_edt copy = *t; /* rt_edt_run frees it */
     rt_taken taken = (rt_taken)w->taken; /* tasks it waits for inside change w->taken */
-    uint64_t start = now_ns();
+    uint64_t start = rt_now_ns();
     rt_edt_run(t);
-    uint64_t end = now_ns();
+    uint64_t end = rt_now_ns();
     w->run_ns += end - start;
     if (rt_tracing())
       rt_trace_record(w, &copy, taken, start, end);
@@ -419,7 +414,7 @@ int rt_sched_help_until(rt_epoch *e) {
   /* the task waiting here is not busy: its worker looks for work like an idle one */
   int was_busy = atomic_exchange_explicit(&w->busy, 0, memory_order_relaxed);
   int ok = 1;
-  uint64_t start = rt.cfg.profile ? now_ns() : 0;
+  uint64_t start = rt.cfg.profile ? rt_now_ns() : 0;
   while (!atomic_load_explicit(&e->done, memory_order_acquire)) {
     if (atomic_load_explicit(&rt.shutdown, memory_order_relaxed)) {
       ok = 0;
@@ -434,7 +429,7 @@ int rt_sched_help_until(rt_epoch *e) {
   atomic_store_explicit(&w->busy, was_busy, memory_order_relaxed);
   if (RT_UNLIKELY(rt.cfg.profile)) {
     w->waits++;
-    w->wait_ns += now_ns() - start;
+    w->wait_ns += rt_now_ns() - start;
   }
   return ok;
 }

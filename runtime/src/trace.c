@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 static int tracing_on, in_place;
@@ -38,12 +37,6 @@ static uint64_t trace_origin;
 
 static const char *const taken_names[] = {"main", "own", "mail", "injected", "stolen",
                                           "mail-stolen"};
-
-uint64_t rt_trace_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 int rt_trace_open(const rt_config *cfg) {
   tracing_on = 0;
@@ -67,7 +60,7 @@ int rt_trace_open(const rt_config *cfg) {
     remove(trace_name);
   in_place = existed && !S_ISREG(st.st_mode);
   tracing_on = 1;
-  trace_origin = rt_trace_now();
+  trace_origin = rt_now_ns();
   return 0;
 }
 
