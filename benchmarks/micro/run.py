@@ -29,6 +29,8 @@ METRICS: dict[str, tuple[str, float | None]] = {
     "task.value_slot.us_per_task": ("same, with one slot satisfied by artsSignalEdtValue", None),
     "task.read_dep.us_per_task": ("same, with one READ dependence on a shared datablock", None),
     "task.write_chain.us_per_task": ("a chain of WRITE dependences on one datablock", None),
+    "task.stencil.us_per_task": ("a stencil's tasks: three READs and a WRITE each, queued behind the last sweep", None),
+    "task.stencil.create_us_per_task": ("of which the creator's creating them", None),
     "task.chain_latency.us": ("each task creates the next: create -> run latency", None),
     "task.signal_relay_latency.us": ("each task signals the next one's slot", None),
     "task.handoff_spinning_worker.us": ("creator spins, an idle (polling) worker runs the task", None),

@@ -15,6 +15,8 @@
 #define REPS 11
 #define EPOCHS 20000
 #define HANDOFFS 2000
+#define STENCIL_BLOCKS 16
+#define STENCIL_SWEEPS 100
 
 static double median(double *v, int n) {
   qsort(v, n, sizeof *v, by_value);
@@ -118,6 +120,38 @@ static void arts_main(int argc, char **argv) {
   }
   report("task.write_chain.us_per_task", samples, REPS);
   artsDbDestroy(db);
+
+  /* A stencil's shape: each sweep reads three neighbouring blocks of one array and writes one
+     block of the other, so every task but the first sweep's waits in datablock queues. */
+  artsGuid_t grid[2][STENCIL_BLOCKS];
+  for (int a = 0; a < 2; a++)
+    for (int k = 0; k < STENCIL_BLOCKS; k++) {
+      grid[a][k] = artsReserveGuidRoute(ARTS_DB_WRITE, 0);
+      artsDbCreateWithGuid(grid[a][k], 64);
+    }
+  double create_samples[REPS];
+  for (int r = 0; r < REPS; r++) {
+    double t0 = now_us();
+    e = artsInitializeAndStartEpoch(NULL_GUID, 0);
+    for (int s = 0; s < STENCIL_SWEEPS; s++)
+      for (int k = 0; k < STENCIL_BLOCKS; k++) {
+        int lo = k > 0 ? k - 1 : k, hi = k + 1 < STENCIL_BLOCKS ? k + 1 : k;
+        uint64_t route = (uint64_t)k + 1;
+        artsGuid_t t = artsEdtCreate(empty, (uint32_t)route, 1, &route, hi - lo + 2);
+        uint32_t slot = 0;
+        for (int b = lo; b <= hi; b++)
+          artsRecordDep(grid[s % 2][b], t, slot++, ARTS_DB_READ);
+        artsRecordDep(grid[1 - s % 2][k], t, slot, ARTS_DB_WRITE);
+      }
+    create_samples[r] = (now_us() - t0) / (STENCIL_SWEEPS * STENCIL_BLOCKS);
+    artsWaitOnHandle(e);
+    samples[r] = (now_us() - t0) / (STENCIL_SWEEPS * STENCIL_BLOCKS);
+  }
+  report("task.stencil.us_per_task", samples, REPS);
+  report("task.stencil.create_us_per_task", create_samples, REPS);
+  for (int a = 0; a < 2; a++)
+    for (int k = 0; k < STENCIL_BLOCKS; k++)
+      artsDbDestroy(grid[a][k]);
 
   for (int r = 0; r < REPS; r++) {
     double t0 = now_us();

@@ -19,24 +19,6 @@
    only destroy it (free(NULL)). Both states past DB_CREATED refuse every use. */
 typedef enum { DB_RESERVED, DB_CREATED, DB_DESTROYED, DB_FAILED } db_state;
 
-/* A request waiting on the datablock: a local task's slot, a remote task's slot, or a get
-   (artsGetFromDbEpoch) from this node or another one. */
-typedef enum { REQ_SLOT, REQ_REMOTE_SLOT, REQ_GET, REQ_REMOTE_GET } req_kind;
-
-typedef struct rt_request {
-  struct rt_request *next;
-  req_kind kind;
-  uint32_t mode; /* an access mode, or ARTS_NULL for an unordered signal */
-  uint32_t slot;
-  uint32_t node;        /* remote kinds: the node that asked */
-  rt_edt *edt;          /* REQ_SLOT */
-  artsGuid_t edt_guid;  /* REQ_REMOTE_SLOT */
-  void *dst;            /* REQ_GET */
-  rt_epoch *epoch;      /* REQ_GET */
-  uint64_t handle;      /* REQ_REMOTE_GET */
-  uint32_t offset, bytes; /* gets */
-} rt_request;
-
 typedef struct rt_put {
   struct rt_put *next;
   rt_epoch *epoch;
@@ -170,8 +152,10 @@ static void grant(rt_db *d, rt_request *r, void *payload) {
         d->version++;
         rt_lock_release(&d->lock);
       }
+      /* It lives in its task, which may run and end as soon as this slot is filled. */
       rt_edt_satisfy(r->edt, r->slot, guid, r->mode, payload);
-      break;
+      r = next;
+      continue;
     case REQ_REMOTE_SLOT: {
       uint64_t prev;
       int cached;
@@ -202,12 +186,23 @@ static void grant(rt_db *d, rt_request *r, void *payload) {
   }
 }
 
+/* A request of another node or of a get; a local task's slot has its own (slot_request). */
 static rt_request *new_request(rt_db *d, req_kind kind, uint32_t mode) {
   rt_request *r = calloc(1, sizeof *r);
   if (!r)
     rt_fatal(d->hdr.guid, "out of memory for a datablock request");
   r->kind = kind;
   r->mode = mode;
+  return r;
+}
+
+/* The request of slot `slot` of the local task `t`: it is part of the task. */
+static rt_request *slot_request(rt_edt *t, uint32_t slot, uint32_t mode) {
+  rt_request *r = &t->requests[slot];
+  r->kind = REQ_SLOT;
+  r->mode = mode;
+  r->edt = t;
+  r->slot = slot;
   return r;
 }
 
@@ -249,10 +244,7 @@ void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
     return;
   }
   rt_lock_release(&d->lock);
-  rt_request *r = new_request(d, REQ_SLOT, mode);
-  r->edt = t;
-  r->slot = slot;
-  enqueue(d, r, "artsRecordDep");
+  enqueue(d, slot_request(t, slot, mode), "artsRecordDep");
 }
 
 void rt_db_record(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) {
@@ -363,9 +355,7 @@ void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot) {
     rt_edt_satisfy(t, slot, d->hdr.guid, artsGuidGetType(d->hdr.guid), payload);
     return;
   }
-  rt_request *r = new_request(d, REQ_SLOT, ARTS_NULL);
-  r->edt = t;
-  r->slot = slot;
+  rt_request *r = slot_request(t, slot, ARTS_NULL);
   r->next = d->signals;
   d->signals = r;
   rt_lock_release(&d->lock);
@@ -448,7 +438,6 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
   while (signals) {
     rt_request *next = signals->next;
     rt_edt_satisfy(signals->edt, signals->slot, guid, artsGuidGetType(guid), payload);
-    free(signals);
     signals = next;
   }
   grant(d, granted, payload);
@@ -587,8 +576,9 @@ void rt_db_free(rt_db *d, void (*edt_seen)(rt_edt *t, void *arg), void *arg) {
     for (rt_request *r = waiting[i], *next; r; r = next) {
       next = r->next;
       if (r->kind == REQ_SLOT)
-        edt_seen(r->edt, arg);
-      free(r);
+        edt_seen(r->edt, arg); /* its request goes with it */
+      else
+        free(r);
     }
   for (rt_put *p = d->puts, *next; p; p = next) {
     next = p->next;

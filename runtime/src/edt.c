@@ -5,11 +5,13 @@
    while some slot is unclaimed (claims check range and double use under the shard lock);
    after the last claim only the datablocks it waits on know it, and the last satisfied slot
    hands it to the scheduler. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include "internal.h"
 
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* The lowering reads depv as an array of {i64 guid, i32 mode, ptr ptr}. */
 _Static_assert(sizeof(artsEdtDep_t) == 24 && offsetof(artsEdtDep_t, ptr) == 16,
@@ -17,15 +19,49 @@ _Static_assert(sizeof(artsEdtDep_t) == 24 && offsetof(artsEdtDep_t, ptr) == 16,
 
 /* Tasks up to this size come from the creating worker's pool: a parallel loop's creator
    makes every task and other workers end them, and malloc's arenas serialise that pattern
-   (the frees go back to the creator's arena under its lock). */
+   (the frees go back to the creator's arena under its lock). The pool grows by slabs whose
+   pages are mapped in one call: a creator that makes thousands of tasks ahead of their
+   dependences would otherwise take a page fault every few tasks, each one also stalling the
+   other workers' faults on the process's memory map. */
 #define POOLED_TASK_BYTES 512
+#define SLAB_FIRST_TASKS 64u
+#define SLAB_MAX_TASKS 2048u
+
+typedef struct rt_slab {
+  struct rt_slab *next;
+  size_t bytes;
+} rt_slab;
+
+/* A new slab for `w`: its first entry holds the slab's header, the rest go to pool_local. */
+static int pool_grow(rt_worker *w) {
+  uint32_t tasks = w->slab_tasks ? w->slab_tasks : SLAB_FIRST_TASKS;
+  size_t bytes = (size_t)tasks * POOLED_TASK_BYTES;
+  void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE,
+                   -1, 0);
+  if (mem == MAP_FAILED)
+    return 0;
+  w->slab_tasks = tasks < SLAB_MAX_TASKS ? tasks * 2 : tasks;
+  rt_slab *slab = mem;
+  slab->bytes = bytes;
+  slab->next = w->slabs;
+  w->slabs = slab;
+  for (uint32_t i = tasks - 1; i >= 1; i--) {
+    rt_edt *t = (rt_edt *)((char *)mem + (size_t)i * POOLED_TASK_BYTES);
+    t->hdr.next = &w->pool_local->hdr;
+    w->pool_local = t;
+  }
+  return 1;
+}
 
 static rt_edt *pool_take(rt_worker *w) {
   rt_edt *t = w->pool_local;
   if (!t) {
     t = atomic_exchange_explicit(&w->pool_returned, NULL, memory_order_acquire);
-    if (!t)
-      return NULL;
+    if (!t) {
+      if (!pool_grow(w))
+        return NULL;
+      t = w->pool_local;
+    }
   }
   w->pool_local = (rt_edt *)t->hdr.next;
   /* The next one was freed by another worker and sits in its cache: ask for it (for
@@ -53,36 +89,32 @@ void rt_edt_free(rt_edt *t) {
                                                 memory_order_release, memory_order_relaxed));
 }
 
+/* Pooled tasks live in their slabs: the lists are dropped and the slabs unmapped. */
 void rt_edt_pools_destroy(void) {
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_worker *w = &rt.workers[i];
-    for (int list = 0; list < 2; list++) {
-      rt_edt *t = list ? atomic_exchange(&w->pool_returned, NULL) : w->pool_local;
-      while (t) {
-        rt_edt *next = (rt_edt *)t->hdr.next;
-        free(t);
-        t = next;
-      }
-    }
+    atomic_store(&w->pool_returned, NULL);
     w->pool_local = NULL;
+    for (rt_slab *slab = w->slabs, *next; slab; slab = next) {
+      next = slab->next;
+      munmap(slab, slab->bytes);
+    }
+    w->slabs = NULL;
+    w->slab_tasks = 0;
   }
 }
 
 rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
                    uint32_t depc, rt_epoch *epoch) {
   size_t size = sizeof(rt_edt) + (size_t)paramc * sizeof(uint64_t) +
-                (size_t)depc * (sizeof(artsEdtDep_t) + sizeof(uintptr_t));
+                (size_t)depc * (sizeof(artsEdtDep_t) + sizeof(uintptr_t) + sizeof(rt_request));
   rt_worker *w = rt_tls_worker;
   rt_edt *t = NULL;
   uint32_t pool = 0;
-  if (w && size <= POOLED_TASK_BYTES) {
+  if (w && size <= POOLED_TASK_BYTES && (t = pool_take(w)))
     pool = w->id + 1;
-    t = pool_take(w);
-    if (!t)
-      t = malloc(POOLED_TASK_BYTES);
-  } else {
+  else
     t = malloc(size);
-  }
   if (RT_UNLIKELY(!t))
     rt_fatal(guid, "out of memory for a task with %u parameters and %u dependences", paramc, depc);
   t->pool = pool;
@@ -98,7 +130,8 @@ rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_
   atomic_init(&t->unsatisfied, depc);
   t->depv = (artsEdtDep_t *)(t + 1);
   t->slot_state = (uintptr_t *)(t->depv + depc);
-  t->paramv = (uint64_t *)(t->slot_state + depc);
+  t->requests = (rt_request *)(t->slot_state + depc);
+  t->paramv = (uint64_t *)(t->requests + depc);
   if (paramc)
     memcpy(t->paramv, paramv, (size_t)paramc * sizeof(uint64_t));
   if (depc) {

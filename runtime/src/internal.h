@@ -205,6 +205,29 @@ typedef struct rt_remote_dep {
   unsigned char *was; /* CONCURRENT: the bytes as granted, to send back only what changed */
 } rt_remote_dep;
 
+/* A request waiting on a datablock: a local task's slot (REQ_SLOT, kept in the task, one per
+   slot), a remote task's slot, or a get (artsGetFromDbEpoch) from this node or another one
+   (allocated by db.c). */
+typedef enum { REQ_SLOT, REQ_REMOTE_SLOT, REQ_GET, REQ_REMOTE_GET } req_kind;
+
+typedef struct rt_request {
+  struct rt_request *next;
+  req_kind kind;
+  uint32_t mode; /* an access mode, or ARTS_NULL for an unordered signal */
+  uint32_t slot;
+  uint32_t node;          /* remote kinds: the node that asked */
+  uint32_t offset, bytes; /* gets */
+  union {
+    struct rt_edt *edt;  /* REQ_SLOT */
+    artsGuid_t edt_guid; /* REQ_REMOTE_SLOT */
+    uint64_t handle;     /* REQ_REMOTE_GET */
+    struct {             /* REQ_GET */
+      void *dst;
+      struct rt_epoch *epoch;
+    };
+  };
+} rt_request;
+
 typedef struct rt_edt {
   rt_obj hdr; /* hdr.next also links the injection queue once the task is ready */
   artsEdt_t fn;
@@ -218,6 +241,7 @@ typedef struct rt_edt {
   uint64_t *paramv;
   artsEdtDep_t *depv;
   uintptr_t *slot_state;
+  rt_request *requests; /* one per slot, for the datablock it waits on */
   uint64_t ready_ns; /* when it was made ready (stamped only with trace=FILE) */
 } rt_edt;
 
@@ -352,6 +376,8 @@ typedef struct rt_worker {
   uint64_t key_next, key_end; /* this worker's block of run-time GUID keys */
   uint64_t rng;
   rt_edt *pool_local; /* task memory this worker allocated, for reuse */
+  struct rt_slab *slabs; /* where its pool's memory comes from */
+  uint32_t slab_tasks;   /* the size of its next slab, in tasks */
   int take_stale_mail; /* its idle wait was long: steal may empty idle workers' mailboxes */
   uint8_t taken;       /* how find_work got the task it returned last (rt_taken) */
   rt_trace_event *trace; /* trace=FILE: the tasks this worker ran */
