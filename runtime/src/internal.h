@@ -462,8 +462,12 @@ static inline int rt_tracing(void) { return rt.cfg.trace_path[0] != 0; }
 static inline void rt_sched_prefetch_mail(uint32_t w) {
   __builtin_prefetch(&rt.workers[w].mail_lock, 1);
 }
-extern _Thread_local rt_worker *rt_tls_worker;
-extern _Thread_local rt_ctx *rt_tls_ctx;
+/* Every runtime call reads these: initial-exec makes that a load from the thread pointer, not a
+   call to __tls_get_addr (the library is loaded at start, or by dlopen into glibc's reserve
+   for static TLS, which these few words fit). */
+#define RT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+extern RT_TLS rt_worker *rt_tls_worker;
+extern RT_TLS rt_ctx *rt_tls_ctx;
 
 /* Fatal unless called between artsRT's start and its return. */
 static inline void rt_check_running(const char *api) {

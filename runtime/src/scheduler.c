@@ -31,9 +31,9 @@
 #define PARK_BACKSTOP_NS 100000000
 
 rt_state rt;
-_Thread_local rt_worker *rt_tls_worker;
-_Thread_local rt_ctx *rt_tls_ctx;
-static _Thread_local uint32_t tls_worker_id;
+RT_TLS rt_worker *rt_tls_worker;
+RT_TLS rt_ctx *rt_tls_ctx;
+static RT_TLS uint32_t tls_worker_id;
 
 static void (*entry_main)(int, char **);
 static void (*entry_node)(uint32_t, int, char **);
