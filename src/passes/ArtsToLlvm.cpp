@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <array>
@@ -34,6 +35,8 @@ using namespace mlir::arts;
 using namespace mlir::arts::llvmlowering;
 
 static constexpr llvm::StringLiteral kChannel = "arts-to-llvm";
+/// Parameter buffers up to this many words (4 KiB) live on the creator's stack.
+static constexpr int64_t kMaxStackParamWords = 512;
 
 //===----------------------------------------------------------------------===//
 // Types the lowering knows
@@ -212,12 +215,6 @@ void Lowering::lowerParamPack(EdtParamPackOp pack) {
   b.setInsertionPoint(pack);
   auto type = cast<MemRefType>(pack.getType());
   int64_t count = pack.getValues().size();
-  SmallVector<Value> dynSizes;
-  if (type.isDynamicDim(0))
-    dynSizes.push_back(constIndex(loc, count));
-  Value buffer = memref::AllocOp::create(b, loc, type, dynSizes);
-  for (auto [i, v] : llvm::enumerate(pack.getValues()))
-    memref::StoreOp::create(b, loc, toWord(loc, v), buffer, ValueRange{constIndex(loc, i)});
 
   // The runtime copies paramv at creation, so the buffer lives until the last
   // task created from it (or the op holding that creation) has run.
@@ -232,18 +229,42 @@ void Lowering::lowerParamPack(EdtParamPackOp pack) {
     if (!lastUse || lastUse->isBeforeInBlock(anchor))
       lastUse = anchor;
   }
-  if (escapes) {
-    CARTS_DEBUG(kChannel, pack) << "edt_param_pack: words=" << count
-                                << ", used beyond edt_create: not freed\n";
-  } else {
+
+  // A buffer only creations read is filled anew before each of them, so one
+  // on the function's stack serves every iteration of the loops around it: a
+  // creator making thousands of tasks does not call malloc and free for each.
+  auto func = dyn_cast_or_null<FunctionOpInterface>(
+      pack->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
+  Value buffer;
+  if (!escapes && func && count <= kMaxStackParamWords) {
     OpBuilder::InsertionGuard guard(b);
-    if (lastUse)
-      b.setInsertionPointAfter(lastUse);
-    memref::DeallocOp::create(b, loc, buffer);
-    CARTS_DEBUG(kChannel, pack) << "edt_param_pack: words=" << count << ", freed after "
-                                << (lastUse ? lastUse->getName().getStringRef() : "the stores")
-                                << "\n";
+    b.setInsertionPointToStart(&func.getFunctionBody().front());
+    SmallVector<Value> dynSizes;
+    if (type.isDynamicDim(0))
+      dynSizes.push_back(constIndex(loc, count));
+    buffer = memref::AllocaOp::create(b, loc, type, dynSizes);
+    CARTS_DEBUG(kChannel, pack) << "edt_param_pack: words=" << count
+                                << ", on the stack of the function\n";
+  } else {
+    SmallVector<Value> dynSizes;
+    if (type.isDynamicDim(0))
+      dynSizes.push_back(constIndex(loc, count));
+    buffer = memref::AllocOp::create(b, loc, type, dynSizes);
+    if (escapes) {
+      CARTS_DEBUG(kChannel, pack) << "edt_param_pack: words=" << count
+                                  << ", used beyond edt_create: not freed\n";
+    } else {
+      OpBuilder::InsertionGuard guard(b);
+      if (lastUse)
+        b.setInsertionPointAfter(lastUse);
+      memref::DeallocOp::create(b, loc, buffer);
+      CARTS_DEBUG(kChannel, pack) << "edt_param_pack: words=" << count << ", freed after "
+                                  << (lastUse ? lastUse->getName().getStringRef() : "the stores")
+                                  << "\n";
+    }
   }
+  for (auto [i, v] : llvm::enumerate(pack.getValues()))
+    memref::StoreOp::create(b, loc, toWord(loc, v), buffer, ValueRange{constIndex(loc, i)});
   b.replaceOp(pack, buffer);
 }
 

@@ -41,7 +41,7 @@
 // CHECK-LABEL: func.func @pack
 // CHECK-SAME: (%[[I:.*]]: i32, %[[L:.*]]: i64, %[[X:.*]]: index, %[[F:.*]]: f32, %[[D:.*]]: f64, %[[P:.*]]: !llvm.ptr, %[[ROUTE:.*]]: i32, %[[DEPS:.*]]: i32)
 // CHECK: %[[C6:.*]] = arith.constant 6 : index
-// CHECK: %[[BUF:.*]] = memref.alloc(%[[C6]]) : memref<?xi64>
+// CHECK: %[[BUF:.*]] = memref.alloca(%[[C6]]) : memref<?xi64>
 // CHECK: %[[E0:.*]] = arith.extsi %[[I]] : i32 to i64
 // CHECK: memref.store %[[E0]], %[[BUF]][%{{.*}}]
 // CHECK: memref.store %[[L]], %[[BUF]]
@@ -61,14 +61,13 @@
 // CHECK: %[[RAW64:.*]] = arith.index_cast %[[RAW]] : index to i64
 // CHECK: %[[PV:.*]] = llvm.inttoptr %[[RAW64]] : i64 to !llvm.ptr
 // CHECK: %[[T:.*]] = call @artsEdtCreate(%[[FNP]], %[[ROUTE]], %[[NPARAMS]], %[[PV]], %[[DEPS]]) : (!llvm.ptr, i32, i32, !llvm.ptr, i32) -> i64
-// CHECK-NEXT: memref.dealloc %[[BUF]] : memref<?xi64>
 // CHECK-NEXT: return %[[T]] : i64
 func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
   %u:6 = arts.edt_param_unpack %paramv : !llvm.ptr -> (i32, i64, index, f32, f64, !llvm.ptr)
   return
 }
 func.func @pack(%a: i32, %b: i64, %c: index, %d: f32, %e: f64, %p: !llvm.ptr, %route: i32, %deps: i32) -> i64 {
-  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:9: edt_param_pack: words=6, freed after arts.edt_create
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:9: edt_param_pack: words=6, on the stack of the function
   %pv = arts.edt_param_pack(%a, %b, %c, %d, %e, %p : i32, i64, index, f32, f64, !llvm.ptr) : memref<?xi64>
   // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:8: edt_create @__arts_edt_0 -> artsEdtCreate
   %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%deps) route(%route)
@@ -78,18 +77,22 @@ func.func @pack(%a: i32, %b: i64, %c: index, %d: f32, %e: f64, %p: !llvm.ptr, %r
 // -----
 
 // An epoch is started and waited on through the runtime; a task created inside it is
-// counted in it. A buffer used by every creation of a loop is freed after the loop.
+// counted in it. A buffer filled anew for each creation of a loop is one buffer on the
+// function's stack, made at its entry: no allocation per task and nothing to free.
 // CHECK-LABEL: func.func @epoch_loop
 // CHECK-SAME: (%[[N:.*]]: index, %{{.*}}: f32, %[[ROUTE:.*]]: i32, %[[DEPS:.*]]: i32)
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT: %[[BUF:.*]] = memref.alloca(%[[C2]]) : memref<?xi64>
 // CHECK: %[[NULL:.*]] = arith.constant 0 : i64
 // CHECK: %[[SLOT:.*]] = arith.constant 0 : i32
 // CHECK: %[[E:.*]] = call @artsInitializeAndStartEpoch(%[[NULL]], %[[SLOT]]) : (i64, i32) -> i64
-// CHECK: %[[BUF:.*]] = memref.alloc
-// CHECK: scf.for
+// CHECK: scf.for %[[I:.*]] =
+// CHECK-NOT: memref.alloc
+// CHECK: %[[W:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK-NEXT: memref.store %[[W]], %[[BUF]]
 // CHECK: func.call @artsEdtCreateWithEpoch(%{{.*}}, %[[ROUTE]], %{{.*}}, %{{.*}}, %[[DEPS]], %[[E]]) : (!llvm.ptr, i32, i32, !llvm.ptr, i32, i64) -> i64
 // CHECK-NOT: memref.dealloc
 // CHECK: }
-// CHECK-NEXT: memref.dealloc %[[BUF]] : memref<?xi64>
 // CHECK-NEXT: call @artsWaitOnHandle(%[[E]]) : (i64) -> i1
 func.func private @__arts_edt_1(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
   return
@@ -98,9 +101,9 @@ func.func @epoch_loop(%n: index, %x: f32, %route: i32, %deps: i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %e = arts.create_epoch
-  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:9: edt_param_pack: words=1, freed after scf.for
-  %pv = arts.edt_param_pack(%x : f32) : memref<?xi64>
   scf.for %i = %c0 to %n step %c1 {
+    // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:11: edt_param_pack: words=2, on the stack of the function
+    %pv = arts.edt_param_pack(%i, %x : index, f32) : memref<?xi64>
     // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:10: edt_create @__arts_edt_1 -> artsEdtCreateWithEpoch
     %t = arts.edt_create @__arts_edt_1(%pv : memref<?xi64>) deps(%deps) route(%route) epoch(%e)
   }
