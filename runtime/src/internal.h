@@ -368,6 +368,13 @@ typedef struct rt_trace_event {
   uint8_t taken;
 } rt_trace_event;
 
+/* Where a worker last found a datablock (rt_db_get). */
+#define RT_DB_SEEN_BITS 6
+typedef struct rt_db_seen {
+  artsGuid_t guid;
+  struct rt_db *db;
+} rt_db_seen;
+
 typedef struct rt_worker {
   rt_deque deque;
   /* Written by the owner alone. */
@@ -378,6 +385,7 @@ typedef struct rt_worker {
   rt_edt *pool_local; /* task memory this worker allocated, for reuse */
   struct rt_slab *slabs; /* where its pool's memory comes from */
   uint32_t slab_tasks;   /* the size of its next slab, in tasks */
+  rt_db_seen db_seen[1u << RT_DB_SEEN_BITS];
   int take_stale_mail; /* its idle wait was long: steal may empty idle workers' mailboxes */
   uint8_t taken;       /* how find_work got the task it returned last (rt_taken) */
   rt_trace_event *trace; /* trace=FILE: the tasks this worker ran */
