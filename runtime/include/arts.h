@@ -127,6 +127,20 @@ ARTS_API artsGuid_t artsEdtCreate(artsEdt_t fn, uint32_t route, uint32_t paramc,
 ARTS_API artsGuid_t artsEdtCreateWithEpoch(artsEdt_t fn, uint32_t route, uint32_t paramc,
                                            uint64_t *paramv, uint32_t depc, artsGuid_t epoch);
 ARTS_API void artsRecordDep(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode);
+
+/* Ours: a creation with its datablock dependences, as artsEdtCreateWithEpoch (epoch NULL_GUID:
+   as artsEdtCreate) followed by artsRecordDep for every GUID of `runv[0..runc)`, in order,
+   with nothing else seeing the task in between. Run k holds rows x cols GUIDs, row-major,
+   rows `stride` GUIDs apart, acquired in `mode` into slots first_slot, first_slot + 1, ...
+   Slots no run names are left for artsSignalEdt and friends. */
+typedef struct artsDbRun {
+  const artsGuid_t *guids;
+  uint64_t rows, cols, stride;
+  uint32_t first_slot, mode;
+} artsDbRun; /* 40 bytes: five words, the last first_slot | mode << 32 */
+ARTS_API artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc,
+                                         uint64_t *paramv, uint32_t depc, artsGuid_t epoch,
+                                         uint32_t runc, const artsDbRun *runv);
 ARTS_API void artsSignalEdt(artsGuid_t edt, uint32_t slot, artsGuid_t db);
 ARTS_API void artsSignalEdtValue(artsGuid_t edt, uint32_t slot, uint64_t value);
 ARTS_API void artsSignalEdtNull(artsGuid_t edt, uint32_t slot);

@@ -443,8 +443,10 @@ void rt_edt_remote_create(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const 
     rt_edt_publish(t);
 }
 
-static artsGuid_t create(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
-                         uint32_t depc, artsGuid_t epoch, const char *api) {
+/* Everything a creation does before the task is seen: checks, the epoch's count, the GUID and,
+   on this node, the task itself (NULL when it was sent to another node). */
+static rt_edt *create_task(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
+                           uint32_t depc, artsGuid_t epoch, const char *api, artsGuid_t *guid) {
   rt_check_running(api);
   if (RT_UNLIKELY(!fn))
     rt_fatal_plain("%s: null task function", api);
@@ -455,19 +457,28 @@ static artsGuid_t create(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t
   uint32_t worker = route / rt.nodes;
   route %= rt.nodes;
   rt_epoch *e = rt_epoch_enrol(epoch, api);
-  artsGuid_t guid = rt_guid_make(ARTS_EDT, route, rt_mint_key());
+  *guid = rt_guid_make(ARTS_EDT, route, rt_mint_key());
   if (RT_UNLIKELY(!rt_route_is_local(route))) {
-    rt_check_remote(route, guid, api);
+    rt_check_remote(route, *guid, api);
     /* Outside the epoch's home, through the home: it has counted the task (the enrolment
        above went there first) before the task can finish anywhere. */
-    rt_net_create_edt(e->proxy ? e->home : route, guid, fn, paramc, paramv, depc, e->hdr.guid);
-    return guid;
+    rt_net_create_edt(e->proxy ? e->home : route, *guid, fn, paramc, paramv, depc, e->hdr.guid);
+    return NULL;
   }
   uint32_t asked = worker > 0 && rt.cfg.affinity ? (worker - 1) % rt.threads : RT_ANY_WORKER;
   if (asked != RT_ANY_WORKER && depc == 0)
     rt_sched_prefetch_mail(asked); /* overlap the mailbox's transfer with the task's setup */
-  rt_edt *t = rt_edt_new(fn, guid, paramc, paramv, depc, e);
+  rt_edt *t = rt_edt_new(fn, *guid, paramc, paramv, depc, e);
   t->worker = asked;
+  return t;
+}
+
+static artsGuid_t create(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
+                         uint32_t depc, artsGuid_t epoch, const char *api) {
+  artsGuid_t guid;
+  rt_edt *t = create_task(fn, route, paramc, paramv, depc, epoch, api, &guid);
+  if (!t)
+    return guid;
   if (depc == 0)
     rt_sched_push(t);
   else
@@ -543,6 +554,78 @@ void artsRecordDep(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) 
     return;
   }
   rt_db_record(db, edt, slot, mode);
+}
+
+static void check_runs(uint32_t depc, uint32_t runc, const artsDbRun *runv, const char *api) {
+  if (RT_UNLIKELY(runc && !runv))
+    rt_fatal_plain("%s: %u runs of datablocks but no run array", api, runc);
+  for (uint32_t k = 0; k < runc; k++) {
+    const artsDbRun *r = &runv[k];
+    if (RT_UNLIKELY(!rt_is_db_type(r->mode)))
+      rt_fatal_plain("%s: run %u: access mode %u is none of ARTS_DB_READ, ARTS_DB_WRITE, "
+                     "ARTS_DB_CONCURRENT", api, k, r->mode);
+    uint64_t count = r->rows * r->cols;
+    if (RT_UNLIKELY((r->cols && r->rows > UINT64_MAX / r->cols) || r->first_slot > depc ||
+                    count > depc - r->first_slot))
+      rt_fatal_plain("%s: run %u: slots %u.. of %llu x %llu datablocks are out of range (the "
+                     "task has %u dependences)", api, k, r->first_slot,
+                     (unsigned long long)r->rows, (unsigned long long)r->cols, depc);
+    if (RT_UNLIKELY(count && !r->guids))
+      rt_fatal_plain("%s: run %u: %llu datablocks but no GUID array", api, k,
+                     (unsigned long long)count);
+  }
+}
+
+artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
+                                uint32_t depc, artsGuid_t epoch, uint32_t runc,
+                                const artsDbRun *runv) {
+  static const char api[] = "artsEdtCreateWithDbs";
+  rt_check_running(api);
+  check_runs(depc, runc, runv, api);
+  artsGuid_t guid;
+  rt_edt *t = rt.nodes > 1 ? NULL : create_task(fn, route, paramc, paramv, depc, epoch, api, &guid);
+  if (!t) {
+    /* Several nodes: the task or its datablocks may live elsewhere, so the usual calls. */
+    if (rt.nodes > 1)
+      guid = create(fn, route, paramc, paramv, depc, epoch, api);
+    for (uint32_t k = 0; k < runc; k++) {
+      const artsDbRun *r = &runv[k];
+      uint32_t slot = r->first_slot;
+      for (uint64_t i = 0; i < r->rows; i++)
+        for (uint64_t j = 0; j < r->cols; j++)
+          artsRecordDep(r->guids[i * r->stride + j], guid, slot++, r->mode);
+    }
+    return guid;
+  }
+  if (depc == 0) {
+    rt_sched_push(t);
+    return guid;
+  }
+  /* Nobody else knows the task yet: its slots are claimed without the table, and it enters
+     the table only if some slot is left for a signal. */
+  for (uint32_t k = 0; k < runc; k++) {
+    const artsDbRun *r = &runv[k];
+    uint32_t slot = r->first_slot;
+    for (uint64_t i = 0; i < r->rows; i++)
+      for (uint64_t j = 0; j < r->cols; j++, slot++) {
+        if (RT_UNLIKELY(t->slot_state[slot] != RT_SLOT_FREE))
+          rt_fatal(guid, "%s: slot %u is named twice", api, slot);
+        t->slot_state[slot] = (uintptr_t)rt_db_get(r->guids[i * r->stride + j], api);
+        t->unclaimed--;
+      }
+  }
+  if (t->unclaimed)
+    rt_edt_publish(t);
+  /* The last acquire may make the task ready, and it may then run and end at once: the
+     slots are read from the runs, and the task's memory only before its slot's acquire. */
+  for (uint32_t k = 0; k < runc; k++) {
+    const artsDbRun *r = &runv[k];
+    uint32_t slot = r->first_slot;
+    for (uint64_t i = 0; i < r->rows; i++)
+      for (uint64_t j = 0; j < r->cols; j++, slot++)
+        rt_db_acquire((rt_db *)t->slot_state[slot], t, slot, r->mode);
+  }
+  return guid;
 }
 
 void rt_edt_run(rt_edt *t) {
