@@ -21,6 +21,9 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <array>
@@ -95,6 +98,8 @@ public:
       : module(module), symbols(symbols), ctx(module.getContext()), b(ctx) {}
 
   void lower(Operation *op);
+  /// Whether `op` went into the artsEdtCreateWithDbs of its task (and is gone).
+  bool fused(Operation *op) const { return fusedRecDeps.contains(op); }
   /// Runs before the packs are rewritten: decides where each buffer is freed.
   void lowerParamPack(EdtParamPackOp pack);
   void generateEntryPoints(const EntryPoints &entry);
@@ -119,6 +124,8 @@ private:
 
   void lowerParamUnpack(EdtParamUnpackOp op);
   void lowerEdtCreate(EdtCreateOp op);
+  SmallVector<RecDepOp> recDepsToFuse(EdtCreateOp op);
+  void lowerEdtCreateWithDbs(EdtCreateOp op, ArrayRef<RecDepOp> recDeps);
   void lowerRecDep(RecDepOp op);
   void lowerDepGep(DepGepOp op);
   template <typename CopyOp> void lowerDbCopy(CopyOp op, Rt id);
@@ -130,6 +137,7 @@ private:
   MLIRContext *ctx;
   IRRewriter b;
   Operation *lastDeclaration = nullptr;
+  llvm::DenseSet<Operation *> fusedRecDeps;
 };
 } // namespace
 
@@ -287,6 +295,9 @@ void Lowering::lowerParamUnpack(EdtParamUnpackOp op) {
 }
 
 void Lowering::lowerEdtCreate(EdtCreateOp op) {
+  SmallVector<RecDepOp> recDeps = recDepsToFuse(op);
+  if (!recDeps.empty())
+    return lowerEdtCreateWithDbs(op, recDeps);
   Location loc = op.getLoc();
   Value fn = functionPointer(loc, op.getOutlinedFunc(), edtFunctionType(ctx));
   Value paramc = toI32(loc, dim(loc, op.getParams(), 0));
@@ -301,6 +312,111 @@ void Lowering::lowerEdtCreate(EdtCreateOp op) {
                             << (op.getEpoch() ? "artsEdtCreateWithEpoch" : "artsEdtCreate")
                             << "\n";
   b.replaceOp(op, guid);
+}
+
+/// The rec_dep ops that can go into one artsEdtCreateWithDbs with `op`: every
+/// use of the task is one of them, they follow the creation in its block with
+/// nothing but memory-effect-free ops in between (so no other task or datablock
+/// can tell the difference), their tables are of rank 0, 1 or 2 with consecutive
+/// innermost entries, and the parameters are on the stack (a heap buffer is
+/// freed right after the creation). Empty when they cannot.
+SmallVector<RecDepOp> Lowering::recDepsToFuse(EdtCreateOp op) {
+  SmallVector<RecDepOp> recDeps;
+  if (!op.getParams().getDefiningOp<memref::AllocaOp>())
+    return {};
+  for (Operation *user : op.getResult().getUsers()) {
+    auto recDep = dyn_cast<RecDepOp>(user);
+    if (!recDep || recDep.getEdt() != op.getResult() || recDep->getBlock() != op->getBlock())
+      return {};
+    for (Value table : recDep.getGuids()) {
+      auto type = cast<MemRefType>(table.getType());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (type.getRank() > 2 || failed(type.getStridesAndOffset(strides, offset)) ||
+          (!strides.empty() && strides.back() != 1))
+        return {};
+    }
+    recDeps.push_back(recDep);
+  }
+  if (recDeps.empty())
+    return {};
+  llvm::sort(recDeps, [](RecDepOp x, RecDepOp y) { return x->isBeforeInBlock(y); });
+  if (recDeps.front()->isBeforeInBlock(op))
+    return {};
+  llvm::SmallPtrSet<Operation *, 8> own;
+  for (RecDepOp recDep : recDeps)
+    own.insert(recDep);
+  for (Operation *it = op->getNextNode(); it != recDeps.back(); it = it->getNextNode())
+    if (!own.contains(it) && !isMemoryEffectFree(it))
+      return {};
+  return recDeps;
+}
+
+/// One artsDbRun (five words: the first GUID's address, rows, columns, the row
+/// stride, first slot | mode << 32) per table, in a buffer on the stack (a 0-D
+/// or 1-D table is one row); the
+/// call takes the place of the last rec_dep, where every operand is defined.
+void Lowering::lowerEdtCreateWithDbs(EdtCreateOp op, ArrayRef<RecDepOp> recDeps) {
+  Location loc = op.getLoc();
+  Type i64 = b.getI64Type();
+  int64_t runs = 0;
+  for (RecDepOp recDep : recDeps)
+    runs += recDep.getGuids().size();
+
+  Value buffer;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    auto func = op->getParentOfType<FunctionOpInterface>();
+    b.setInsertionPointToStart(&func.getFunctionBody().front());
+    buffer = memref::AllocaOp::create(b, loc, MemRefType::get({5 * runs}, i64));
+  }
+  b.setInsertionPoint(recDeps.back());
+  int64_t word = 0;
+  auto store = [&](Value v) {
+    memref::StoreOp::create(b, loc, v, buffer, ValueRange{constIndex(loc, word++)});
+  };
+  for (RecDepOp recDep : recDeps) {
+    Location depLoc = recDep.getLoc();
+    Value slot = arith::ExtUIOp::create(b, depLoc, i64, recDep.getFirstSlot());
+    for (auto [table, modeAttr] : llvm::zip_equal(recDep.getGuids(), recDep.getAcquireModes())) {
+      auto type = cast<MemRefType>(table.getType());
+      int32_t mode = dependenceMode(cast<ArtsModeAttr>(modeAttr).getValue());
+      Value address = LLVM::PtrToIntOp::create(b, depLoc, i64, alignedPointer(depLoc, table));
+      Value rows = constI64(depLoc, 1), cols = rows, stride = constI64(depLoc, 0);
+      if (type.getRank() > 0)
+        cols = arith::IndexCastOp::create(b, depLoc, i64, dim(depLoc, table, type.getRank() - 1));
+      if (type.getRank() == 2) {
+        rows = arith::IndexCastOp::create(b, depLoc, i64, dim(depLoc, table, 0));
+        auto meta = memref::ExtractStridedMetadataOp::create(b, depLoc, table);
+        stride = arith::IndexCastOp::create(b, depLoc, i64, meta.getStrides()[0]);
+      }
+      store(address);
+      store(rows);
+      store(cols);
+      store(stride);
+      Value modeHigh = constI64(depLoc, static_cast<int64_t>(mode) << 32);
+      store(arith::OrIOp::create(b, depLoc, slot, modeHigh));
+      // The next table of the same rec_dep starts after this one's entries.
+      Value entries = arith::MulIOp::create(b, depLoc, rows, cols);
+      slot = arith::AddIOp::create(b, depLoc, slot, entries);
+    }
+  }
+  Value fn = functionPointer(loc, op.getOutlinedFunc(), edtFunctionType(ctx));
+  Value paramc = toI32(loc, dim(loc, op.getParams(), 0));
+  Value paramv = alignedPointer(loc, op.getParams());
+  Value epoch = op.getEpoch() ? op.getEpoch() : constI64(loc, 0);
+  call(loc, Rt::EdtCreateWithDbs,
+       {fn, op.getRoute(), paramc, paramv, op.getDepCount(), epoch, constI32(loc, runs),
+        alignedPointer(loc, buffer)});
+  CARTS_DEBUG(kChannel, op) << "edt_create @" << op.getOutlinedFunc()
+                            << " -> artsEdtCreateWithDbs with " << runs << " run"
+                            << (runs == 1 ? "" : "s") << " of datablocks from " << recDeps.size()
+                            << " rec_dep" << (recDeps.size() == 1 ? "" : "s") << "\n";
+  for (RecDepOp recDep : recDeps) {
+    fusedRecDeps.insert(recDep);
+    b.eraseOp(recDep);
+  }
+  b.eraseOp(op);
 }
 
 /// Every entry of every table, in row-major order, is the next slot.
@@ -557,7 +673,8 @@ struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
     for (EdtParamPackOp pack : packs)
       lowering.lowerParamPack(pack);
     for (Operation *op : ops)
-      lowering.lower(op);
+      if (!lowering.fused(op))
+        lowering.lower(op);
     if (entry->main)
       lowering.generateEntryPoints(*entry);
     else

@@ -25,6 +25,9 @@ static constexpr RuntimeFunction kRuntimeApi[] = {
   {Rt::EdtCreate,               "artsEdtCreate",               Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32}},
   {Rt::EdtCreateWithEpoch,      "artsEdtCreateWithEpoch",      Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32, Abi::i64}},
   {Rt::RecordDep,               "artsRecordDep",               Abi::none, {Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
+  // (fn, route, paramc, paramv, depc, epoch or 0, runc, runv): ours, a creation
+  // with its datablock dependences (artsDbRun in arts.h).
+  {Rt::EdtCreateWithDbs,        "artsEdtCreateWithDbs",        Abi::i64,  {Abi::ptr, Abi::i32, Abi::i32, Abi::ptr, Abi::i32, Abi::i64, Abi::i32, Abi::ptr}},
   {Rt::InitializeAndStartEpoch, "artsInitializeAndStartEpoch", Abi::i64,  {Abi::i64, Abi::i32}},
   {Rt::WaitOnHandle,            "artsWaitOnHandle",            Abi::i1,   {Abi::i64}},
   {Rt::GetCurrentWorker,        "artsGetCurrentWorker",        Abi::i32,  {}},

@@ -26,7 +26,7 @@ enum class Abi : uint8_t { none, i1, i32, i64, ptr };
 enum class Rt : uint8_t {
   RT, Shutdown, SetEntryPoints,
   ReserveGuidRoute, DbCreateWithGuid, DbDestroy, PutInDbEpoch, GetFromDbEpoch,
-  EdtCreate, EdtCreateWithEpoch, RecordDep,
+  EdtCreate, EdtCreateWithEpoch, RecordDep, EdtCreateWithDbs,
   InitializeAndStartEpoch, WaitOnHandle,
   GetCurrentWorker, GetTotalWorkers, GetCurrentNode, GetTotalNodes,
   CriticalEnter, CriticalExit,
@@ -36,7 +36,7 @@ struct RuntimeFunction {
   Rt id;
   llvm::StringLiteral name;
   Abi result;
-  std::array<Abi, 6> args; // ends at the first `none`
+  std::array<Abi, 8> args; // ends at the first `none`
 };
 
 /// Datablock access modes of the runtime (ARTS_DB_READ, ARTS_DB_WRITE,

@@ -171,6 +171,72 @@ func.func @rec_dep_tables(%t: i64, %a: memref<?x?xi64>, %b: memref<3xi64>, %c: m
 
 // -----
 
+// A creation whose task only its rec_deps use, right after it, becomes one
+// artsEdtCreateWithDbs at the last rec_dep: one artsDbRun of five words per table (address
+// of the first GUID, rows, columns, row stride, first slot | mode << 32) in a buffer on the
+// function's stack. A 2-D view keeps its row stride, a 0-D table is one GUID; the tables
+// of one rec_dep take consecutive slots. READ 8, CONCURRENT 10, WRITE 9, shifted by 32.
+// CHECK-LABEL: func.func @create_with_dbs
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xi64, strided<[?, 1], offset: ?>>, %[[B:.*]]: memref<?xi64>, %[[C:.*]]: memref<i64>, %[[N:.*]]: i32, %[[R:.*]]: i32, %[[S:.*]]: i32)
+// CHECK-NEXT: %[[RUNS:.*]] = memref.alloca() : memref<15xi64>
+// CHECK: %[[E:.*]] = call @artsInitializeAndStartEpoch
+// CHECK-NOT: artsRecordDep
+// CHECK: %[[SLOT_A:.*]] = arith.extui %{{.*}} : i32 to i64
+// CHECK: memref.extract_strided_metadata %[[A]]
+// CHECK: %[[ROW_STRIDE:.*]] = arith.index_cast %{{.*}}#0 : index to i64
+// CHECK: memref.store %[[ROW_STRIDE]], %[[RUNS]][%{{.*}}] : memref<15xi64>
+// CHECK: %[[READ:.*]] = arith.constant 34359738368 : i64
+// CHECK: %[[WORD_A:.*]] = arith.ori %[[SLOT_A]], %[[READ]] : i64
+// CHECK: memref.store %[[WORD_A]], %[[RUNS]]
+// CHECK: %[[CONC:.*]] = arith.constant 42949672960 : i64
+// CHECK: arith.ori %{{.*}}, %[[CONC]] : i64
+// CHECK: %[[SLOT_C:.*]] = arith.extui %[[S]] : i32 to i64
+// CHECK: %[[WRITE:.*]] = arith.constant 38654705664 : i64
+// CHECK: %[[WORD_C:.*]] = arith.ori %[[SLOT_C]], %[[WRITE]] : i64
+// CHECK: memref.store %[[WORD_C]], %[[RUNS]]
+// CHECK: %[[THREE:.*]] = arith.constant 3 : i32
+// CHECK: call @artsEdtCreateWithDbs(%{{.*}}, %[[R]], %{{.*}}, %{{.*}}, %[[N]], %[[E]], %[[THREE]], %{{.*}}) : (!llvm.ptr, i32, i32, !llvm.ptr, i32, i64, i32, !llvm.ptr) -> i64
+// CHECK-NOT: artsRecordDep
+// CHECK: return
+func.func private @__arts_edt_2(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
+  return
+}
+func.func @create_with_dbs(%a: memref<?x?xi64, strided<[?, 1], offset: ?>>, %b: memref<?xi64>, %c: memref<i64>, %n: i32, %r: i32, %s: i32) {
+  %e = arts.create_epoch
+  %pv = arts.edt_param_pack() : memref<?xi64>
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:8: edt_create @__arts_edt_2 -> artsEdtCreateWithDbs with 3 runs of datablocks from 2 rec_deps
+  %t = arts.edt_create @__arts_edt_2(%pv : memref<?xi64>) deps(%n) route(%r) epoch(%e)
+  %c0_i32 = arith.constant 0 : i32
+  arts.rec_dep %t slot(%c0_i32) (%a, %b : memref<?x?xi64, strided<[?, 1], offset: ?>>, memref<?xi64>) modes [#arts.mode<in>, #arts.mode<concurrent>]
+  arts.rec_dep %t slot(%s) (%c : memref<i64>) modes [#arts.mode<out>]
+  arts.wait_on_epoch %e
+  return
+}
+
+// -----
+
+// Something with a memory effect between a creation and its rec_dep keeps them apart (the
+// store could be what another task waits for): artsEdtCreate, then artsRecordDep.
+// CHECK-LABEL: func.func @create_store_rec_dep
+// CHECK: %[[T:.*]] = call @artsEdtCreate(
+// CHECK: memref.store
+// CHECK: call @artsRecordDep(%{{.*}}, %[[T]],
+// CHECK-NOT: artsEdtCreateWithDbs
+func.func private @__arts_edt_3(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
+  return
+}
+func.func @create_store_rec_dep(%g: memref<1xi64>, %x: memref<i64>, %v: i64, %n: i32, %r: i32) {
+  %pv = arts.edt_param_pack() : memref<?xi64>
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:8: edt_create @__arts_edt_3 -> artsEdtCreate
+  %t = arts.edt_create @__arts_edt_3(%pv : memref<?xi64>) deps(%n) route(%r)
+  memref.store %v, %x[] : memref<i64>
+  %c0_i32 = arith.constant 0 : i32
+  arts.rec_dep %t slot(%c0_i32) (%g : memref<1xi64>) modes [#arts.mode<in>]
+  return
+}
+
+// -----
+
 // dep_gep reads depv[slot] as artsEdtDep_t {i64 guid; i32 mode; ptr ptr}: the pointer is
 // field 2, the GUID field 0, each loaded only if used.
 // CHECK-LABEL: func.func @dep_gep
@@ -382,11 +448,11 @@ func.func @initPerNode(%node: i32, %argc: i32, %argv: !llvm.ptr) {
 // LLVM-NOT: func.
 // LLVM-NOT: memref.
 // LLVM-NOT: builtin.unrealized_conversion_cast
-// LLVM: llvm.func @artsEdtCreateWithEpoch(!llvm.ptr, i32, i32, !llvm.ptr, i32, i64) -> i64
+// LLVM: llvm.func @artsEdtCreateWithDbs(!llvm.ptr, i32, i32, !llvm.ptr, i32, i64, i32, !llvm.ptr) -> i64
 // LLVM: llvm.func @__arts_edt_0(%{{.*}}: i32, %{{.*}}: !llvm.ptr, %{{.*}}: i32, %{{.*}}: !llvm.ptr)
 // LLVM: llvm.func @mainBody() -> i32
 // LLVM: %[[FN:.*]] = llvm.mlir.addressof @__arts_edt_0 : !llvm.ptr
-// LLVM: llvm.call @artsEdtCreateWithEpoch(%[[FN]],
+// LLVM: llvm.call @artsEdtCreateWithDbs(%[[FN]],
 // LLVM: llvm.func @artsMain(
 // LLVM: llvm.func @main(
 // LLVM: %[[MAIN:.*]] = llvm.mlir.addressof @artsMain : !llvm.ptr
