@@ -3,7 +3,8 @@
    microseconds per epoch (medians); forkjoin_omp.c is the same with `omp parallel for`.
    Tasks either ask for a worker each (chunk k -> worker k, as the compiler routes chunks) or
    go wherever the scheduler puts them. The deps3 variant is a parallel loop's usual
-   acquires: two datablocks every task reads, and the task's own block, which it writes. */
+   acquires: two datablocks every task reads, and the task's own block, which it writes;
+   deps3_with_dbs makes the same tasks with artsEdtCreateWithDbs, as the compiler does. */
 #define _POSIX_C_SOURCE 200809L
 #include "arts.h"
 
@@ -46,8 +47,8 @@ static void measure(const char *name, const char *launch_name, uint64_t work_us,
     report(launch_name, launch);
 }
 
-static void measure_deps(const char *name) {
-  static double samples[EPOCHS];
+static void measure_deps(const char *name, const char *launch_name, int with_dbs) {
+  static double samples[EPOCHS], launch[EPOCHS];
   uint32_t workers = artsGetTotalWorkers();
   artsGuid_t shared[2], own[512];
   for (int k = 0; k < 2; k++) {
@@ -63,20 +64,28 @@ static void measure_deps(const char *name) {
     double t0 = now_us();
     artsGuid_t e = artsInitializeAndStartEpoch(NULL_GUID, 0);
     for (uint32_t w = 0; w < workers && w < 512; w++) {
+      if (with_dbs) {
+        artsDbRun runs[2] = {{shared, 1, 2, 0, 0, ARTS_DB_READ}, {&own[w], 1, 1, 0, 2, ARTS_DB_WRITE}};
+        artsEdtCreateWithDbs(spin, 1 + w, 1, &work_us, 3, NULL_GUID, 2, runs);
+        continue;
+      }
       artsGuid_t t = artsEdtCreate(spin, 1 + w, 1, &work_us, 3);
       artsRecordDep(shared[0], t, 0, ARTS_DB_READ);
       artsRecordDep(shared[1], t, 1, ARTS_DB_READ);
       artsRecordDep(own[w], t, 2, ARTS_DB_WRITE);
     }
+    launch[i] = now_us() - t0;
     artsWaitOnHandle(e);
     samples[i] = now_us() - t0;
   }
   report(name, samples);
+  report(launch_name, launch);
 }
 
 static void arts_main(int argc, char **argv) {
   measure("forkjoin.empty.us", "forkjoin.empty.launch.us", 0, 1);
-  measure_deps("forkjoin.deps3.us");
+  measure_deps("forkjoin.deps3.us", "forkjoin.deps3.launch.us", 0);
+  measure_deps("forkjoin.deps3_with_dbs.us", "forkjoin.deps3_with_dbs.launch.us", 1);
   measure("forkjoin.empty_unrouted.us", NULL, 0, 0);
   measure("forkjoin.work20.us", NULL, 20, 1);
   measure("forkjoin.work20_unrouted.us", NULL, 20, 0);
