@@ -16,6 +16,10 @@
 /* The lowering reads depv as an array of {i64 guid, i32 mode, ptr ptr}. */
 _Static_assert(sizeof(artsEdtDep_t) == 24 && offsetof(artsEdtDep_t, ptr) == 16,
                "artsEdtDep_t layout is part of the ABI the compiler emits");
+/* arts-to-llvm writes artsDbRun as five words, the last first_slot | mode << 32. */
+_Static_assert(sizeof(artsDbRun) == 40 && offsetof(artsDbRun, first_slot) == 32 &&
+                   offsetof(artsDbRun, mode) == 36,
+               "artsDbRun layout is part of the ABI the compiler emits");
 
 /* Tasks up to this size come from the creating worker's pool: a parallel loop's creator
    makes every task and other workers end them, and malloc's arenas serialise that pattern
