@@ -4,7 +4,9 @@
    Tasks either ask for a worker each (chunk k -> worker k, as the compiler routes chunks) or
    go wherever the scheduler puts them. The deps3 variant is a parallel loop's usual
    acquires: two datablocks every task reads, and the task's own block, which it writes;
-   deps3_with_dbs makes the same tasks with artsEdtCreateWithDbs, as the compiler does. */
+   deps3_with_dbs makes the same tasks with artsEdtCreateWithDbs, as the compiler does, and
+   deps3_private the same with two blocks of the task's own to read instead of shared ones
+   (what sharing a datablock among an epoch's tasks costs). */
 #define _POSIX_C_SOURCE 200809L
 #include "arts.h"
 
@@ -47,10 +49,12 @@ static void measure(const char *name, const char *launch_name, uint64_t work_us,
     report(launch_name, launch);
 }
 
-static void measure_deps(const char *name, const char *launch_name, int with_dbs) {
+enum deps_kind { SEPARATE_CALLS, WITH_DBS, PRIVATE_READS };
+
+static void measure_deps(const char *name, const char *launch_name, enum deps_kind kind) {
   static double samples[EPOCHS], launch[EPOCHS];
   uint32_t workers = artsGetTotalWorkers();
-  artsGuid_t shared[2], own[512];
+  static artsGuid_t shared[2], own[512], private_reads[512][2];
   for (int k = 0; k < 2; k++) {
     shared[k] = artsReserveGuidRoute(ARTS_DB_READ, 0);
     artsDbCreateWithGuid(shared[k], 4096);
@@ -58,14 +62,19 @@ static void measure_deps(const char *name, const char *launch_name, int with_dbs
   for (uint32_t w = 0; w < workers && w < 512; w++) {
     own[w] = artsReserveGuidRoute(ARTS_DB_WRITE, 0);
     artsDbCreateWithGuid(own[w], 4096);
+    for (int k = 0; k < 2 && kind == PRIVATE_READS; k++) {
+      private_reads[w][k] = artsReserveGuidRoute(ARTS_DB_READ, 0);
+      artsDbCreateWithGuid(private_reads[w][k], 4096);
+    }
   }
   uint64_t work_us = 0;
   for (int i = 0; i < EPOCHS; i++) {
     double t0 = now_us();
     artsGuid_t e = artsInitializeAndStartEpoch(NULL_GUID, 0);
     for (uint32_t w = 0; w < workers && w < 512; w++) {
-      if (with_dbs) {
-        artsDbRun runs[2] = {{shared, 1, 2, 0, 0, ARTS_DB_READ}, {&own[w], 1, 1, 0, 2, ARTS_DB_WRITE}};
+      if (kind != SEPARATE_CALLS) {
+        const artsGuid_t *reads = kind == PRIVATE_READS ? private_reads[w] : shared;
+        artsDbRun runs[2] = {{reads, 1, 2, 0, 0, ARTS_DB_READ}, {&own[w], 1, 1, 0, 2, ARTS_DB_WRITE}};
         artsEdtCreateWithDbs(spin, 1 + w, 1, &work_us, 3, NULL_GUID, 2, runs);
         continue;
       }
@@ -84,8 +93,9 @@ static void measure_deps(const char *name, const char *launch_name, int with_dbs
 
 static void arts_main(int argc, char **argv) {
   measure("forkjoin.empty.us", "forkjoin.empty.launch.us", 0, 1);
-  measure_deps("forkjoin.deps3.us", "forkjoin.deps3.launch.us", 0);
-  measure_deps("forkjoin.deps3_with_dbs.us", "forkjoin.deps3_with_dbs.launch.us", 1);
+  measure_deps("forkjoin.deps3.us", "forkjoin.deps3.launch.us", SEPARATE_CALLS);
+  measure_deps("forkjoin.deps3_with_dbs.us", "forkjoin.deps3_with_dbs.launch.us", WITH_DBS);
+  measure_deps("forkjoin.deps3_private.us", "forkjoin.deps3_private.launch.us", PRIVATE_READS);
   measure("forkjoin.empty_unrouted.us", NULL, 0, 0);
   measure("forkjoin.work20.us", NULL, 20, 1);
   measure("forkjoin.work20_unrouted.us", NULL, 20, 0);
