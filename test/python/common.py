@@ -120,16 +120,37 @@ def _trace_runtime_calls(calls: list[dict]) -> list:
     """Put a recorder in front of the runtime's task and datablock calls: the JIT resolves
     the program's calls to it (symbols added to LLVM come before every library's), and it
     appends each call to ``calls`` (arguments by name, ``paramv`` as its ``paramc`` words,
-    the result) after forwarding it to the runtime. Returns the recorders, which must live
-    while the program runs."""
+    an ``artsEdtCreateWithDbs``'s runs as ``dbs``, one ``{db, slot, mode}`` per GUID, the
+    result) after forwarding it to the runtime. Returns the recorders, which must live while
+    the program runs."""
     u32, u64, ptr = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
     words = ctypes.POINTER(u64)
+
+    class DbRun(ctypes.Structure):  # artsDbRun
+        _fields_ = [("guids", words), ("rows", u64), ("cols", u64), ("stride", u64),
+                    ("first_slot", u32), ("mode", u32)]
+
+    def run_entries(runc: int, runv) -> list[dict]:
+        entries = []
+        for k in range(runc):
+            run = runv[k]
+            slot = run.first_slot
+            for i in range(run.rows):
+                for j in range(run.cols):
+                    entries.append({"db": run.guids[i * run.stride + j], "slot": slot,
+                                    "mode": run.mode})
+                    slot += 1
+        return entries
+
     traced = {  # name: (its result's name and type), then its arguments' (see arts.h)
         "artsEdtCreate": (("guid", u64), ("fn", ptr), ("route", u32), ("paramc", u32),
                           ("paramv", words), ("depc", u32)),
         "artsEdtCreateWithEpoch": (("guid", u64), ("fn", ptr), ("route", u32),
                                    ("paramc", u32), ("paramv", words), ("depc", u32),
                                    ("epoch", u64)),
+        "artsEdtCreateWithDbs": (("guid", u64), ("fn", ptr), ("route", u32), ("paramc", u32),
+                                 ("paramv", words), ("depc", u32), ("epoch", u64),
+                                 ("runc", u32), ("runv", ctypes.POINTER(DbRun))),
         "artsRecordDep": ((None, None), ("db", u64), ("edt", u64), ("slot", u32),
                           ("mode", u32)),
         "artsDbCreateWithGuid": (("ptr", ptr), ("guid", u64), ("bytes", u64)),
@@ -147,6 +168,8 @@ def _trace_runtime_calls(calls: list[dict]) -> list:
             call = {"call": name, **{a: v for (a, _), v in zip(arguments, args)}}
             if "paramv" in call:
                 call["paramv"] = [call["paramv"][i] for i in range(call["paramc"])]
+            if "runv" in call:
+                call["dbs"] = run_entries(call.pop("runc"), call.pop("runv"))
             if result:
                 call[result] = value
             calls.append(call)  # workers append one at a time: a callback holds the GIL

@@ -45,8 +45,8 @@ func.func @main() -> i32 {
 @dataclass
 class Run:
     """What a program computed, and the tasks it created in the order it created them: each
-    task is its ``artsEdtCreate*`` call plus ``deps``, the task's ``artsRecordDep`` calls in
-    slot order."""
+    task is its ``artsEdtCreate*`` call plus ``deps``, its datablock dependences in slot order
+    (``artsRecordDep`` calls, or the GUIDs of its ``artsEdtCreateWithDbs`` runs)."""
 
     result: float
     tasks: list[dict] = field(repr=False)
@@ -70,10 +70,10 @@ def run_module(tmp_path: Path, program: str) -> Run:
 
     created = [c["guid"] for c in made("artsDbCreateWithGuid")]
     assert sorted(c["guid"] for c in made("artsDbDestroy")) == sorted(created)
-    tasks = [c for c in calls if c["call"] in ("artsEdtCreate", "artsEdtCreateWithEpoch")]
+    tasks = [c for c in calls if c["call"].startswith("artsEdtCreate")]
     for task in tasks:
-        deps = sorted((c for c in made("artsRecordDep") if c["edt"] == task["guid"]),
-                      key=lambda c: c["slot"])
+        recorded = [c for c in made("artsRecordDep") if c["edt"] == task["guid"]]
+        deps = sorted(recorded + task.get("dbs", []), key=lambda c: c["slot"])
         assert [dep["slot"] for dep in deps] == list(range(task["depc"])), (task, deps)
         assert all(dep["db"] in created for dep in deps), (created, deps)
         task["deps"] = deps
