@@ -580,6 +580,36 @@ static void check_runs(uint32_t depc, uint32_t runc, const artsDbRun *runv, cons
   }
 }
 
+/* Walks the GUIDs of runs in slot order: `slot`, `guid` and `mode` describe the current one. */
+typedef struct run_cursor {
+  const artsDbRun *run, *end;
+  uint64_t i, j;
+  uint32_t slot, mode;
+  artsGuid_t guid;
+} run_cursor;
+
+static inline run_cursor runs_begin(const artsDbRun *runv, uint32_t runc) {
+  run_cursor c = {.run = runv, .end = runc ? runv + runc : runv};
+  return c;
+}
+
+static inline int run_next(run_cursor *c) {
+  for (; c->run < c->end; c->run++, c->i = c->j = 0) {
+    const artsDbRun *r = c->run;
+    if (c->j == r->cols) {
+      c->j = 0;
+      c->i++;
+    }
+    if (c->i < r->rows && r->cols) {
+      c->slot = r->first_slot + (uint32_t)(c->i * r->cols + c->j);
+      c->mode = r->mode;
+      c->guid = r->guids[c->i * r->stride + c->j++];
+      return 1;
+    }
+  }
+  return 0;
+}
+
 artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
                                 uint32_t depc, artsGuid_t epoch, uint32_t runc,
                                 const artsDbRun *runv) {
@@ -587,48 +617,32 @@ artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc, u
   rt_check_running(api);
   check_runs(depc, runc, runv, api);
   artsGuid_t guid;
-  rt_edt *t = rt.nodes > 1 ? NULL : create_task(fn, route, paramc, paramv, depc, epoch, api, &guid);
-  if (!t) {
-    /* Several nodes: the task or its datablocks may live elsewhere, so the usual calls. */
-    if (rt.nodes > 1)
-      guid = create(fn, route, paramc, paramv, depc, epoch, api);
-    for (uint32_t k = 0; k < runc; k++) {
-      const artsDbRun *r = &runv[k];
-      uint32_t slot = r->first_slot;
-      for (uint64_t i = 0; i < r->rows; i++)
-        for (uint64_t j = 0; j < r->cols; j++)
-          artsRecordDep(r->guids[i * r->stride + j], guid, slot++, r->mode);
-    }
+  if (rt.nodes > 1) {
+    /* The task or its datablocks may live on another node: the usual calls. */
+    guid = create(fn, route, paramc, paramv, depc, epoch, api);
+    for (run_cursor c = runs_begin(runv, runc); run_next(&c);)
+      artsRecordDep(c.guid, guid, c.slot, c.mode);
     return guid;
   }
+  rt_edt *t = create_task(fn, route, paramc, paramv, depc, epoch, api, &guid);
   if (depc == 0) {
     rt_sched_push(t);
     return guid;
   }
   /* Nobody else knows the task yet: its slots are claimed without the table, and it enters
      the table only if some slot is left for a signal. */
-  for (uint32_t k = 0; k < runc; k++) {
-    const artsDbRun *r = &runv[k];
-    uint32_t slot = r->first_slot;
-    for (uint64_t i = 0; i < r->rows; i++)
-      for (uint64_t j = 0; j < r->cols; j++, slot++) {
-        if (RT_UNLIKELY(t->slot_state[slot] != RT_SLOT_FREE))
-          rt_fatal(guid, "%s: slot %u is named twice", api, slot);
-        t->slot_state[slot] = (uintptr_t)rt_db_get(r->guids[i * r->stride + j], api);
-        t->unclaimed--;
-      }
+  for (run_cursor c = runs_begin(runv, runc); run_next(&c);) {
+    if (RT_UNLIKELY(t->slot_state[c.slot] != RT_SLOT_FREE))
+      rt_fatal(guid, "%s: slot %u is named twice", api, c.slot);
+    t->slot_state[c.slot] = (uintptr_t)rt_db_get(c.guid, api);
+    t->unclaimed--;
   }
   if (t->unclaimed)
     rt_edt_publish(t);
   /* The last acquire may make the task ready, and it may then run and end at once: the
      slots are read from the runs, and the task's memory only before its slot's acquire. */
-  for (uint32_t k = 0; k < runc; k++) {
-    const artsDbRun *r = &runv[k];
-    uint32_t slot = r->first_slot;
-    for (uint64_t i = 0; i < r->rows; i++)
-      for (uint64_t j = 0; j < r->cols; j++, slot++)
-        rt_db_acquire((rt_db *)t->slot_state[slot], t, slot, r->mode);
-  }
+  for (run_cursor c = runs_begin(runv, runc); run_next(&c);)
+    rt_db_acquire((rt_db *)t->slot_state[c.slot], t, c.slot, c.mode);
   return guid;
 }
 

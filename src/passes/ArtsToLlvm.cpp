@@ -117,6 +117,13 @@ private:
     return b.createOrFold<arith::IndexCastOp>(loc, b.getI32Type(), index);
   }
   Value dim(Location loc, Value memref, unsigned d);
+  /// The function `op` is in, if that is the nearest isolated op around it.
+  static FunctionOpInterface enclosingFunction(Operation *op) {
+    return dyn_cast_or_null<FunctionOpInterface>(
+        op->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
+  }
+  /// A buffer of `count` elements on the stack of `func`, made at its entry.
+  Value entryAlloca(FunctionOpInterface func, Location loc, MemRefType type, int64_t count);
   Value alignedPointer(Location loc, Value memref);
   Value functionPointer(Location loc, StringRef name, FunctionType type);
   Value toWord(Location loc, Value v);
@@ -165,6 +172,16 @@ Value Lowering::dim(Location loc, Value memref, unsigned d) {
   if (!type.isDynamicDim(d))
     return constIndex(loc, type.getDimSize(d));
   return b.createOrFold<memref::DimOp>(loc, memref, d);
+}
+
+Value Lowering::entryAlloca(FunctionOpInterface func, Location loc, MemRefType type,
+                           int64_t count) {
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(&func.getFunctionBody().front());
+  SmallVector<Value> dynSizes;
+  if (type.isDynamicDim(0))
+    dynSizes.push_back(constIndex(loc, count));
+  return memref::AllocaOp::create(b, loc, type, dynSizes);
 }
 
 /// The address of element 0 of a memref, as `!llvm.ptr`.
@@ -241,16 +258,10 @@ void Lowering::lowerParamPack(EdtParamPackOp pack) {
   // A buffer only creations read is filled anew before each of them, so one
   // on the function's stack serves every iteration of the loops around it: a
   // creator making thousands of tasks does not call malloc and free for each.
-  auto func = dyn_cast_or_null<FunctionOpInterface>(
-      pack->getParentWithTrait<OpTrait::IsIsolatedFromAbove>());
+  FunctionOpInterface func = enclosingFunction(pack);
   Value buffer;
   if (!escapes && func && count <= kMaxStackParamWords) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(&func.getFunctionBody().front());
-    SmallVector<Value> dynSizes;
-    if (type.isDynamicDim(0))
-      dynSizes.push_back(constIndex(loc, count));
-    buffer = memref::AllocaOp::create(b, loc, type, dynSizes);
+    buffer = entryAlloca(func, loc, type, count);
     CARTS_DEBUG(kChannel, pack) << "edt_param_pack: words=" << count
                                 << ", on the stack of the function\n";
   } else {
@@ -322,7 +333,7 @@ void Lowering::lowerEdtCreate(EdtCreateOp op) {
 /// freed right after the creation). Empty when they cannot.
 SmallVector<RecDepOp> Lowering::recDepsToFuse(EdtCreateOp op) {
   SmallVector<RecDepOp> recDeps;
-  if (!op.getParams().getDefiningOp<memref::AllocaOp>())
+  if (!op.getParams().getDefiningOp<memref::AllocaOp>() || !enclosingFunction(op))
     return {};
   for (Operation *user : op.getResult().getUsers()) {
     auto recDep = dyn_cast<RecDepOp>(user);
@@ -363,13 +374,8 @@ void Lowering::lowerEdtCreateWithDbs(EdtCreateOp op, ArrayRef<RecDepOp> recDeps)
   for (RecDepOp recDep : recDeps)
     runs += recDep.getGuids().size();
 
-  Value buffer;
-  {
-    OpBuilder::InsertionGuard guard(b);
-    auto func = op->getParentOfType<FunctionOpInterface>();
-    b.setInsertionPointToStart(&func.getFunctionBody().front());
-    buffer = memref::AllocaOp::create(b, loc, MemRefType::get({5 * runs}, i64));
-  }
+  Value buffer =
+      entryAlloca(enclosingFunction(op), loc, MemRefType::get({5 * runs}, i64), 5 * runs);
   b.setInsertionPoint(recDeps.back());
   int64_t word = 0;
   auto store = [&](Value v) {
