@@ -23,7 +23,8 @@
  *
  *   satisfied by                     guid           mode                ptr
  *   artsRecordDep(db, ..., mode)     db             mode (READ/WRITE/   owner payload
- *                                                   CONCURRENT)
+ *                                                   CONCURRENT; READ for
+ *                                                   READ_STABLE)
  *   artsSignalEdt(edt, slot, db)     db             type of db's GUID   owner payload (unordered)
  *   artsSignalEdt(edt, slot, 0)      0              ARTS_NULL           NULL
  *   artsSignalEdtValue(...,v)        v              ARTS_SINGLE_VALUE   NULL
@@ -36,6 +37,10 @@
  * task in it (RAW, WAR, WAW). A task releases its datablocks when it returns. A task must not
  * record two dependences on one datablock if either is a WRITE (it would wait on itself).
  * artsSignalEdt with a datablock hands out the payload pointer without any ordering.
+ * ARTS_DB_READ_STABLE (ours) is a READ of a datablock that no task writes while such a read
+ * may run: it takes no place in the datablock's order. On one node the slot gets the payload
+ * as soon as the datablock exists, and the task's return releases nothing; with several
+ * nodes it is a READ. The program promises the stability; the runtime does not check it.
  *
  * Epochs: a task is counted in the epoch given to artsEdtCreateWithEpoch (NULL_GUID means the
  * creator's current epoch) or in its creator's current epoch: the innermost epoch the creator
@@ -89,6 +94,7 @@ enum {
   ARTS_DB_READ = 8,        /* shared read access */
   ARTS_DB_WRITE = 9,       /* exclusive write access */
   ARTS_DB_CONCURRENT = 10, /* write access shared with adjacent CONCURRENT acquires */
+  ARTS_DB_READ_STABLE = 11, /* ours: a READ of a datablock no task writes meanwhile (above) */
   ARTS_SINGLE_VALUE = 16,  /* slot satisfied by artsSignalEdtValue */
 };
 

@@ -39,6 +39,9 @@ struct rt_db {
   rt_request *signals; /* unordered signals waiting for creation */
   rt_put *puts, **puts_tail;
   int free_on_release; /* destroyed while held */
+  /* Set once the payload is complete (created, puts applied), cleared when it is destroyed:
+     a stable read takes the payload without the lock when it sees this set. */
+  _Atomic int readable;
   /* Versions: every WRITE or CONCURRENT grant and every put makes a new one; known[n] is the
      version node n holds a copy of (0: none it can use), so a READ of an unchanged datablock
      ships nothing. Guarded by `lock`. */
@@ -242,6 +245,17 @@ static void enqueue(rt_db *d, rt_request *r, const char *api) {
 }
 
 void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
+  if (mode == ARTS_DB_READ_STABLE) {
+    /* Nothing writes it while this task may read it: no generation to join, and the task's
+       return has nothing to release. Only the flag's line is read, so every worker keeps
+       its copy of it. A datablock not created yet is waited for as by a READ. */
+    if (atomic_load_explicit(&d->readable, memory_order_acquire)) {
+      t->slot_state[slot] = RT_SLOT_SIGNAL;
+      rt_edt_satisfy(t, slot, d->hdr.guid, ARTS_DB_READ, d->payload);
+      return;
+    }
+    mode = ARTS_DB_READ;
+  }
   /* The common case, a datablock free or held in a mode this one shares: satisfy the slot
      at once, with no request to allocate. */
   rt_lock_acquire(&d->lock);
@@ -436,6 +450,7 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
     apply_put(d, p->data, p->offset, p->bytes);
   d->puts = NULL;
   d->puts_tail = &d->puts;
+  atomic_store_explicit(&d->readable, 1, memory_order_release);
   rt_request *signals = d->signals;
   d->signals = NULL;
   rt_request *granted = d->holders == 0 ? next_generation(d) : NULL;
@@ -496,6 +511,7 @@ void artsDbDestroy(artsGuid_t guid) {
     rt_fatal(guid, "%s: tasks or puts are still waiting for the datablock", api);
   }
   d->state = DB_DESTROYED;
+  atomic_store_explicit(&d->readable, 0, memory_order_relaxed);
   if (d->holders > 0) {
     d->free_on_release = 1; /* the running generation keeps its pointer until it releases */
   } else {

@@ -92,6 +92,11 @@ static inline int rt_is_db_type(uint32_t type) {
   return type == ARTS_DB_READ || type == ARTS_DB_WRITE || type == ARTS_DB_CONCURRENT;
 }
 
+/* The modes a dependence may ask for: a GUID's datablock type, or a stable read. */
+static inline int rt_is_access_mode(uint32_t mode) {
+  return rt_is_db_type(mode) || mode == ARTS_DB_READ_STABLE;
+}
+
 /* Every object that has a GUID starts with this header; `next` chains a hash bucket. */
 typedef struct rt_obj {
   artsGuid_t guid;

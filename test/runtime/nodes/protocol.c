@@ -3,7 +3,9 @@
    order across nodes, remote writes written back), puts to and gets from other nodes' blocks,
    a value signal to a remote task, a task on node 1 that creates a task for node 2 in the
    host's epoch and waits on a nested epoch of its own with a task on node 0, and CONCURRENT
-   writers on every node interleaving 4-byte elements of one datablock.
+   writers on every node interleaving 4-byte elements of one datablock; after them, stable
+   reads (ARTS_DB_READ_STABLE) of every node's block from the next node, which get copies of
+   the blocks' last versions as READs do.
    Built as a shared library and run by test_nodes.py through NodeCluster.run_library.
    Prints "ok protocol" on node 0, or what differed (exit 1). */
 #include "arts.h"
@@ -141,6 +143,15 @@ static void program(int argc, char **argv) {
   artsWaitOnHandle(e);
 
   e = artsInitializeAndStartEpoch(NULL_GUID, 0);
+  for (int n = 0; n < NODES; n++) {
+    uint64_t probe = (uint64_t)expected[n][PROBE];
+    artsGuid_t reader = artsEdtCreateWithEpoch(check_fn, (uint32_t)((n + 1) % NODES), 1, &probe, 2, e);
+    artsRecordDep(cell[n], reader, 0, ARTS_DB_READ_STABLE);
+    artsRecordDep(results, reader, 1, ARTS_DB_WRITE);
+  }
+  artsWaitOnHandle(e);
+
+  e = artsInitializeAndStartEpoch(NULL_GUID, 0);
   for (int n = 0; n < NODES; n++)
     artsGetFromDbEpoch(seen[n], e, cell[n], 0, sizeof seen[n]);
   artsGetFromDbEpoch(counters, e, results, 0, sizeof counters);
@@ -152,7 +163,7 @@ static void program(int argc, char **argv) {
       expect("a block after the rounds", seen[n][i], expected[n][i]);
   for (int i = 0; i < SHARED_LEN && !failed; i++)
     expect("an element written by a CONCURRENT task", interleaved[i], 1000 * (i % NODES) + i);
-  expect("reads that ran", counters[R_CHECKS], ROUNDS);
+  expect("reads that ran", counters[R_CHECKS], ROUNDS + NODES);
   expect("reads that saw the wrong generation", counters[R_FAILURES], 0);
   expect("the signalled value", counters[R_SIGNALLED], 42);
   expect("the child created on node 1 for node 2", counters[R_CHILD], 1);
