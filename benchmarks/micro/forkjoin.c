@@ -6,7 +6,9 @@
    acquires: two datablocks every task reads, and the task's own block, which it writes;
    deps3_with_dbs makes the same tasks with artsEdtCreateWithDbs, as the compiler does, and
    deps3_private the same with two blocks of the task's own to read instead of shared ones
-   (what sharing a datablock among an epoch's tasks costs). */
+   (what sharing a datablock among an epoch's tasks costs), and deps3_stable the same with
+   the shared reads made ARTS_DB_READ_STABLE, as the compiler does for datablocks no task
+   writes. */
 #define _POSIX_C_SOURCE 200809L
 #include "arts.h"
 
@@ -49,7 +51,7 @@ static void measure(const char *name, const char *launch_name, uint64_t work_us,
     report(launch_name, launch);
 }
 
-enum deps_kind { SEPARATE_CALLS, WITH_DBS, PRIVATE_READS };
+enum deps_kind { SEPARATE_CALLS, WITH_DBS, PRIVATE_READS, STABLE_READS };
 
 static void measure_deps(const char *name, const char *launch_name, enum deps_kind kind) {
   static double samples[EPOCHS], launch[EPOCHS];
@@ -74,7 +76,8 @@ static void measure_deps(const char *name, const char *launch_name, enum deps_ki
     for (uint32_t w = 0; w < workers && w < 512; w++) {
       if (kind != SEPARATE_CALLS) {
         const artsGuid_t *reads = kind == PRIVATE_READS ? private_reads[w] : shared;
-        artsDbRun runs[2] = {{reads, 1, 2, 0, 0, ARTS_DB_READ}, {&own[w], 1, 1, 0, 2, ARTS_DB_WRITE}};
+        uint32_t read_mode = kind == STABLE_READS ? ARTS_DB_READ_STABLE : ARTS_DB_READ;
+        artsDbRun runs[2] = {{reads, 1, 2, 0, 0, read_mode}, {&own[w], 1, 1, 0, 2, ARTS_DB_WRITE}};
         artsEdtCreateWithDbs(spin, 1 + w, 1, &work_us, 3, NULL_GUID, 2, runs);
         continue;
       }
@@ -96,6 +99,7 @@ static void arts_main(int argc, char **argv) {
   measure_deps("forkjoin.deps3.us", "forkjoin.deps3.launch.us", SEPARATE_CALLS);
   measure_deps("forkjoin.deps3_with_dbs.us", "forkjoin.deps3_with_dbs.launch.us", WITH_DBS);
   measure_deps("forkjoin.deps3_private.us", "forkjoin.deps3_private.launch.us", PRIVATE_READS);
+  measure_deps("forkjoin.deps3_stable.us", "forkjoin.deps3_stable.launch.us", STABLE_READS);
   measure("forkjoin.empty_unrouted.us", NULL, 0, 0);
   measure("forkjoin.work20.us", NULL, 20, 1);
   measure("forkjoin.work20_unrouted.us", NULL, 20, 0);

@@ -61,10 +61,11 @@ STAGES: tuple[Stage, ...] = (
           "per-chunk tasks with routes; datablock partitioning; distributed marking; "
           "the datablock pass again on the new tasks",
           "chunk boundaries decide block boundaries, so for-lowering runs first"),
-    Stage("epochs", ("arts-epochs", "arts-epoch-fusion", "arts-host-sync"),
+    Stage("epochs", ("arts-epochs", "arts-epoch-fusion", "arts-host-sync", "arts-stable-reads"),
           "barriers become epochs around the task launches before them; on one node, epochs "
           "whose datablocks order their tasks fused, also across a loop's iterations; with "
-          "several nodes, host flushes/fetches of distributed datablocks around them",
+          "several nodes, host flushes/fetches of distributed datablocks around them; reads "
+          "of datablocks no task writes marked stable",
           "the last high-level stage: all launches exist now"),
     Stage("pre-lowering", ("loop-invariant-code-motion", "arts-edt-lowering", "arts-db-lowering",
                            "arts-epoch-lowering", "canonicalize", "cse", "arts-verify-lowered"),
@@ -82,6 +83,7 @@ STAGE_BY_NAME: dict[str, Stage] = {stage.name: stage for stage in STAGES}
 DEBUG_CHANNELS: tuple[str, ...] = (
     "canonicalize-memrefs", "collect-metadata", "openmp-to-arts", "create-dbs", "db",
     "concurrency", "tasks", "for-lowering", "db-partitioning", "epochs", "host-sync",
+    "stable-reads",
     "db-lowering", "edt-lowering", "epoch-lowering", "arts-to-llvm")
 """The ``--debug-only`` channels the passes print on (``all`` turns every one on). A
 channel is named like its pass, in lower case with hyphens."""

@@ -193,7 +193,9 @@ def Arts_DbAcquireOp : Arts_Op<"db_acquire", [AttrSizedOperandSegments]> {
     leading dimensions of the table; `offsets`/`sizes` select a range along the
     following ones (empty: the whole table). `partition` says how the task
     indexes the blocks; `full_range` marks an acquire that must keep every
-    block (an access not indexed by the task's chunk).
+    block (an access not indexed by the task's chunk). `stable` (set by
+    arts-stable-reads, on `in` acquires only) says that no task writes the
+    datablock, so the read needs no place in its order.
 
     ```mlir
     %g, %p = arts.db_acquire <in> (%guids, %ptrs : memref<4xi64>, memref<4xmemref<?xf32>>)
@@ -203,7 +205,8 @@ def Arts_DbAcquireOp : Arts_Op<"db_acquire", [AttrSizedOperandSegments]> {
   let arguments = (ins Arts_ModeAttr:$mode, Arts_GuidTable:$source_guids,
                        AnyMemRef:$source_ptrs, Variadic<Index>:$indices,
                        Variadic<Index>:$offsets, Variadic<Index>:$sizes,
-                       OptionalAttr<Arts_PartitionAttr>:$partition, UnitAttr:$full_range);
+                       OptionalAttr<Arts_PartitionAttr>:$partition, UnitAttr:$full_range,
+                       UnitAttr:$stable);
   let results = (outs Arts_GuidTable:$guids, AnyMemRef:$ptrs);
   let assemblyFormat = [{
     $mode ` ` `(` $source_guids `,` $source_ptrs `:` type($source_guids) `,` type($source_ptrs) `)`
@@ -351,9 +354,11 @@ def Arts_RecDepOp : Arts_Op<"rec_dep"> {
     Every GUID of every table becomes the next dependency slot of `edt`,
     starting at `first_slot`, with the acquire mode of its table (`in` gives a
     READ acquire, `out`/`inout` a WRITE acquire). One runtime call per entry.
+    `stable`: every table is `in` and comes from a `stable` acquire; it is
+    read as ARTS_DB_READ_STABLE.
   }];
   let arguments = (ins I64:$edt, I32:$first_slot, Variadic<Arts_GuidTable>:$guids,
-                       Arts_ModeArrayAttr:$acquire_modes);
+                       Arts_ModeArrayAttr:$acquire_modes, UnitAttr:$stable);
   let assemblyFormat = [{
     $edt `slot` `(` $first_slot `)` `(` $guids `:` type($guids) `)`
     `modes` $acquire_modes attr-dict

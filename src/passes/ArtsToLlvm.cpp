@@ -58,10 +58,10 @@ static std::string typeString(Type t) {
   return s;
 }
 
-static int32_t dependenceMode(ArtsMode mode) {
+static int32_t dependenceMode(ArtsMode mode, bool stable) {
   switch (mode) {
   case ArtsMode::in:
-    return kDbRead;
+    return stable ? kDbReadStable : kDbRead;
   case ArtsMode::out:
   case ArtsMode::inout:
     return kDbWrite;
@@ -386,7 +386,7 @@ void Lowering::lowerEdtCreateWithDbs(EdtCreateOp op, ArrayRef<RecDepOp> recDeps)
     Value slot = arith::ExtUIOp::create(b, depLoc, i64, recDep.getFirstSlot());
     for (auto [table, modeAttr] : llvm::zip_equal(recDep.getGuids(), recDep.getAcquireModes())) {
       auto type = cast<MemRefType>(table.getType());
-      int32_t mode = dependenceMode(cast<ArtsModeAttr>(modeAttr).getValue());
+      int32_t mode = dependenceMode(cast<ArtsModeAttr>(modeAttr).getValue(), recDep.getStable());
       Value address = LLVM::PtrToIntOp::create(b, depLoc, i64, alignedPointer(depLoc, table));
       Value rows = constI64(depLoc, 1), cols = rows, stride = constI64(depLoc, 0);
       if (type.getRank() > 0)
@@ -433,7 +433,7 @@ void Lowering::lowerRecDep(RecDepOp op) {
   unsigned numTables = op.getGuids().size();
   for (auto [t, table, modeAttr] : llvm::enumerate(op.getGuids(), op.getAcquireModes())) {
     auto type = cast<MemRefType>(table.getType());
-    int32_t mode = dependenceMode(cast<ArtsModeAttr>(modeAttr).getValue());
+    int32_t mode = dependenceMode(cast<ArtsModeAttr>(modeAttr).getValue(), op.getStable());
     Value modeValue = constI32(loc, mode);
     SmallVector<Value> dims;
     for (unsigned d = 0; d < type.getRank(); ++d)

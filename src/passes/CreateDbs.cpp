@@ -216,7 +216,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     auto acq = DbAcquireOp::create(
         builder, loc, alloc.getGuids().getType(), alloc.getPtrs().getType(),
         ArtsModeAttr::get(builder.getContext(), mode), alloc.getGuids(), alloc.getPtrs(),
-        ValueRange{}, ValueRange{}, ValueRange{}, nullptr, nullptr);
+        ValueRange{}, ValueRange{}, ValueRange{}, nullptr, nullptr, nullptr);
     task.getDepsMutable().append(acq.getPtrs());
     Block &body = task.getBody().front();
     BlockArgument view = body.addArgument(acq.getPtrs().getType(), loc);

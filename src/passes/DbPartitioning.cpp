@@ -322,7 +322,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       auto acq = DbAcquireOp::create(ab, aloc, guidsType, ptrsType, f.acquire.getModeAttr(),
                                      blocked.getGuids(), blocked.getPtrs(), ValueRange{}, offsets,
                                      sizes, PartitionModeAttr::get(ab.getContext(), PartitionMode::block),
-                                     f.chunked ? nullptr : ab.getUnitAttr());
+                                     f.chunked ? nullptr : ab.getUnitAttr(), nullptr);
       CARTS_DEBUG("db-partitioning", f.acquire)
           << "acquire mode=" << stringifyArtsMode(f.acquire.getMode()) << " partition=block "
           << (f.chunked ? chunkRangeText(f) : "full-range (" + f.why + ")")

@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/edt/BlockSegments.h"
+#include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "support/LoweringUtils.h"
 #include "passes/PassDetail.h"
@@ -92,25 +93,6 @@ static Operation *tableOrigin(Value table) {
   }
   Operation *def = table.getDefiningOp();
   return isa_and_nonnull<DbAllocOp, DbAcquireOp>(def) ? def : nullptr;
-}
-
-/// The allocation an acquire selects from: through enclosing acquires and the
-/// block arguments of enclosing (not yet outlined) tasks.
-static DbAllocOp traceAllocation(Value ptrs) {
-  while (ptrs) {
-    if (auto alloc = ptrs.getDefiningOp<DbAllocOp>())
-      return alloc;
-    if (auto acquire = ptrs.getDefiningOp<DbAcquireOp>()) {
-      ptrs = acquire.getSourcePtrs();
-      continue;
-    }
-    auto arg = dyn_cast<BlockArgument>(ptrs);
-    auto edt = arg ? dyn_cast<EdtOp>(arg.getOwner()->getParentOp()) : EdtOp();
-    if (!edt)
-      return {};
-    ptrs = edt.getDeps()[arg.getArgNumber()];
-  }
-  return {};
 }
 
 namespace {
@@ -423,7 +405,8 @@ void EdtLowering::rewrite(TaskPlan &plan) {
     Location depLoc = dep.acquire.getLoc();
     Value slot = b.createOrFold<arith::IndexCastOp>(depLoc, i32, first);
     auto mode = ArtsModeAttr::get(ctx, dep.acquire.getMode());
-    RecDepOp::create(b, depLoc, created, slot, ValueRange{h.guidTable}, b.getArrayAttr({mode}));
+    RecDepOp::create(b, depLoc, created, slot, ValueRange{h.guidTable}, b.getArrayAttr({mode}),
+                     dep.acquire.getStable() ? b.getUnitAttr() : nullptr);
   }
 
   // --- Outlined function.

@@ -314,7 +314,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       auto acq = DbAcquireOp::create(b, loc, teamAcq.getGuids().getType(), teamAcq.getPtrs().getType(),
                                      ArtsModeAttr::get(b.getContext(), mode), teamAcq.getSourceGuids(),
                                      teamAcq.getSourcePtrs(), teamAcq.getIndices(), teamAcq.getOffsets(),
-                                     teamAcq.getSizes(), nullptr, nullptr);
+                                     teamAcq.getSizes(), nullptr, nullptr, nullptr);
       deps.push_back(acq.getPtrs());
     }
     auto task = EdtOp::create(b, loc, EdtTypeAttr::get(b.getContext(), EdtType::task),

@@ -186,22 +186,8 @@ DbUses HostSyncWalker::hostAccesses(Operation *op) {
 }
 
 std::optional<unsigned> HostSyncWalker::traceToAlloc(Value ptrs) {
-  while (ptrs) {
-    if (auto alloc = ptrs.getDefiningOp<DbAllocOp>()) {
-      auto it = allocIndex.find(alloc);
-      return it == allocIndex.end() ? std::nullopt : std::optional(it->second);
-    }
-    if (auto acquire = ptrs.getDefiningOp<DbAcquireOp>()) {
-      ptrs = acquire.getSourcePtrs();
-      continue;
-    }
-    auto arg = dyn_cast<BlockArgument>(ptrs);
-    auto task = arg ? dyn_cast<EdtOp>(arg.getOwner()->getParentOp()) : EdtOp();
-    if (!task || arg.getArgNumber() >= task.getDeps().size())
-      return std::nullopt;
-    ptrs = task.getDeps()[arg.getArgNumber()];
-  }
-  return std::nullopt;
+  auto it = allocIndex.find(traceAllocation(ptrs).getOperation());
+  return it == allocIndex.end() ? std::nullopt : std::optional(it->second);
 }
 
 DbUses HostSyncWalker::taskAcquires(Operation *op) {

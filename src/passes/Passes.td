@@ -412,6 +412,31 @@ def HostSync : Pass<"arts-host-sync", "ModuleOp"> {
   let dependentDialects = ["::mlir::arts::ArtsDialect"];
 }
 
+def StableReads : Pass<"arts-stable-reads", "ModuleOp"> {
+  let summary = "mark the reads of datablocks that no task writes as stable";
+  let description = [{
+    The last pass of the epochs stage. When every `arts.db_acquire` of an
+    allocation (traced through acquires and enclosing tasks) is `in`, no task
+    writes it: the host fills it outside the epochs that read it, and the
+    readers need no place in its access order. Each such acquire gets the
+    `stable` flag, which arts-edt-lowering puts on its `arts.rec_dep` and
+    arts-to-llvm passes to the runtime as ARTS_DB_READ_STABLE: on one node the
+    task gets the payload without joining a READ generation (no lock taken, no
+    cache line written), and its end releases nothing. With several nodes the
+    runtime treats it as a READ. If some acquire that writes cannot be traced
+    to its allocation, nothing is marked. Channel: `stable-reads` (one line
+    per allocation: stable, or the first acquire that writes it).
+
+    ```mlir
+    // before: every acquire of %w is <in>
+    %g, %p = arts.db_acquire <in> (%w_guids, %w_ptrs : ...) : ...
+    // after
+    %g, %p = arts.db_acquire <in> (%w_guids, %w_ptrs : ...) {stable} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect"];
+}
+
 def EdtLowering : Pass<"arts-edt-lowering", "ModuleOp"> {
   let summary = "outline every task into an EDT function; acquires become rec_dep/dep_gep";
   let description = [{

@@ -194,6 +194,23 @@ llvm::SetVector<Value> mlir::arts::capturedMemrefs(Region &region) {
   return captured;
 }
 
+DbAllocOp mlir::arts::traceAllocation(Value ptrs) {
+  while (ptrs) {
+    if (auto alloc = ptrs.getDefiningOp<DbAllocOp>())
+      return alloc;
+    if (auto acquire = ptrs.getDefiningOp<DbAcquireOp>()) {
+      ptrs = acquire.getSourcePtrs();
+      continue;
+    }
+    auto arg = dyn_cast<BlockArgument>(ptrs);
+    auto edt = arg ? dyn_cast<EdtOp>(arg.getOwner()->getParentOp()) : EdtOp();
+    if (!edt || arg.getArgNumber() >= edt.getDeps().size())
+      return {};
+    ptrs = edt.getDeps()[arg.getArgNumber()];
+  }
+  return {};
+}
+
 void mlir::arts::accumulateUse(Operation *op, Value memref, MemrefUse &use) {
   if (op->getParentOfType<CriticalOp>())
     use.atomic = true;

@@ -63,6 +63,10 @@ void setOwnerRule(Operation *alloc, OwnerRule rule);
 /// Memref values used inside `region` but defined outside it, in first-use order.
 llvm::SetVector<Value> capturedMemrefs(Region &region);
 
+/// The allocation a payload table selects from: through acquires and the block
+/// arguments of enclosing (not yet outlined) tasks; null when it cannot be told.
+DbAllocOp traceAllocation(Value ptrs);
+
 /// How an op uses a memref operand.
 struct MemrefUse {
   bool reads = false;

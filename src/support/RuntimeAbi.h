@@ -44,6 +44,8 @@ struct RuntimeFunction {
 constexpr int32_t kDbRead = 8;
 constexpr int32_t kDbWrite = 9;
 constexpr int32_t kDbConcurrent = 10;
+/// ARTS_DB_READ_STABLE: a dependence mode only (a `stable` rec_dep).
+constexpr int32_t kDbReadStable = 11;
 
 /// Every runtime function the lowering may call.
 llvm::ArrayRef<RuntimeFunction> runtimeApi();

@@ -26,7 +26,7 @@ from common import run_arts_mlir
 WORKERS = 2
 
 #: artsRecordDep's access modes.
-READ, WRITE = 8, 9
+READ, WRITE, READ_STABLE = 8, 9, 11
 
 #: The program's ``main``: runs ``@compute`` and prints its result with every digit.
 REPORT_MAIN = """
@@ -168,6 +168,18 @@ def test_block_tasks_write_their_block_from_a_full_range_read(tmp_path):
     assert [run.modes(task) for task in run.tasks] == [[WRITE, READ]] * 4
     assert len({task["deps"][0]["db"] for task in run.tasks}) == 4
     assert len({task["deps"][1]["db"] for task in run.tasks}) == 1
+
+
+def test_a_stable_read_is_recorded_as_such_and_reads_the_same_values(tmp_path):
+    stable = BLOCK_AND_FULL_RANGE.replace(
+        "{full_range} : memref<?xi64>, memref<?xmemref<?xf32>>",
+        "{full_range, stable} : memref<?xi64>, memref<?xmemref<?xf32>>")
+    assert stable != BLOCK_AND_FULL_RANGE
+    run = run_module(tmp_path, stable)
+    x = [10.0, 20.0]
+    expected = sum((row * 100 + x[j]) * (row * 2 + j + 1) for row in range(12) for j in range(2))
+    assert run.result == expected
+    assert [run.modes(task) for task in run.tasks] == [[WRITE, READ_STABLE]] * 4
 
 
 FINE_GRAINED = """

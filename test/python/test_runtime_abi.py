@@ -89,7 +89,8 @@ def test_the_datablock_modes_match_the_header():
     header = HEADER.read_text()
     lowering = MODES.read_text()
     for ours, theirs in (("kDbRead", "ARTS_DB_READ"), ("kDbWrite", "ARTS_DB_WRITE"),
-                         ("kDbConcurrent", "ARTS_DB_CONCURRENT")):
+                         ("kDbConcurrent", "ARTS_DB_CONCURRENT"),
+                         ("kDbReadStable", "ARTS_DB_READ_STABLE")):
         value = re.search(rf"constexpr int32_t {ours} = (\d+);", lowering)
         expected = re.search(rf"\b{theirs} = (\d+)", header)
         assert value and expected, (ours, theirs)

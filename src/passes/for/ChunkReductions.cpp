@@ -151,7 +151,7 @@ SmallVector<Value> mlir::arts::forlowering::acquirePartials(EdtOp task, ArrayRef
                                    partials.getPtrs().getType(),
                                    ArtsModeAttr::get(b.getContext(), ArtsMode::concurrent),
                                    partials.getGuids(), partials.getPtrs(), ValueRange{},
-                                   ValueRange{}, ValueRange{}, nullptr, nullptr);
+                                   ValueRange{}, ValueRange{}, nullptr, nullptr, nullptr);
     task.getDepsMutable().append(acq.getPtrs());
     views.push_back(body.addArgument(acq.getPtrs().getType(), loc));
     OpBuilder rb(body.getTerminator());

@@ -215,6 +215,32 @@ func.func @create_with_dbs(%a: memref<?x?xi64, strided<[?, 1], offset: ?>>, %b: 
 
 // -----
 
+// A stable rec_dep reads as ARTS_DB_READ_STABLE (11): in a run's last word (11 << 32), and
+// as artsRecordDep's mode when the creation is not fused.
+// CHECK-LABEL: func.func @stable_reads
+// CHECK: %[[STABLE_WORD:.*]] = arith.constant 47244640256 : i64
+// CHECK: arith.ori %{{.*}}, %[[STABLE_WORD]] : i64
+// CHECK: call @artsEdtCreateWithDbs(
+// CHECK: %[[T:.*]] = call @artsEdtCreate(
+// CHECK: memref.store
+// CHECK: %[[STABLE:.*]] = arith.constant 11 : i32
+// CHECK: call @artsRecordDep(%{{.*}}, %[[T]], %{{.*}}, %[[STABLE]])
+func.func private @__arts_edt_4(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
+  return
+}
+func.func @stable_reads(%g: memref<1xi64>, %x: memref<i64>, %v: i64, %n: i32, %r: i32) {
+  %c0_i32 = arith.constant 0 : i32
+  %pv = arts.edt_param_pack() : memref<?xi64>
+  %t0 = arts.edt_create @__arts_edt_4(%pv : memref<?xi64>) deps(%n) route(%r)
+  arts.rec_dep %t0 slot(%c0_i32) (%g : memref<1xi64>) modes [#arts.mode<in>] {stable}
+  %t1 = arts.edt_create @__arts_edt_4(%pv : memref<?xi64>) deps(%n) route(%r)
+  memref.store %v, %x[] : memref<i64>
+  arts.rec_dep %t1 slot(%c0_i32) (%g : memref<1xi64>) modes [#arts.mode<in>] {stable}
+  return
+}
+
+// -----
+
 // Something with a memory effect between a creation and its rec_dep keeps them apart (the
 // store could be what another task waits for): artsEdtCreate, then artsRecordDep.
 // CHECK-LABEL: func.func @create_store_rec_dep
@@ -236,6 +262,7 @@ func.func @create_store_rec_dep(%g: memref<1xi64>, %x: memref<i64>, %v: i64, %n:
 }
 
 // -----
+
 
 // dep_gep reads depv[slot] as artsEdtDep_t {i64 guid; i32 mode; ptr ptr}: the pointer is
 // field 2, the GUID field 0, each loaded only if used.

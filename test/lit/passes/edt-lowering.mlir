@@ -31,6 +31,7 @@
 
 // One block of a block-partitioned table (offsets/sizes) and a coarse table acquired whole:
 // slots 0 and 1 in acquire order; params = block sizes of each dependency, then captures.
+// The stable acquire's rec_dep is stable, the other one not.
 // CHECK-LABEL: func.func private @__arts_edt_0(
 // CHECK-SAME: %{{.*}}: i32, %[[PARAMV:.*]]: !llvm.ptr, %{{.*}}: i32, %[[DEPV:.*]]: !llvm.ptr) attributes {arts.edt_function} {
 // CHECK-NEXT: %[[P:.*]]:4 = arts.edt_param_unpack %[[PARAMV]] : !llvm.ptr -> (index, index, index, index)
@@ -76,9 +77,9 @@
 // CHECK: %[[DEPC:.*]] = arith.constant 2 : i32
 // CHECK-NEXT: %[[EDT:.*]] = arts.edt_create @__arts_edt_0(%[[PV]] : memref<?xi64>) deps(%[[DEPC]]) route(%[[ROUTE]])
 // CHECK-NEXT: %[[S0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT: arts.rec_dep %[[EDT]] slot(%[[S0]]) (%[[SUB]] : memref<1xi64, strided<[1], offset: ?>>) modes [#arts.mode<inout>]
+// CHECK-NEXT: arts.rec_dep %[[EDT]] slot(%[[S0]]) (%[[SUB]] : memref<1xi64, strided<[1], offset: ?>>) modes [#arts.mode<inout>]{{$}}
 // CHECK-NEXT: %[[S1:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: arts.rec_dep %[[EDT]] slot(%[[S1]]) (%[[GX]] : memref<?xi64>) modes [#arts.mode<in>]
+// CHECK-NEXT: arts.rec_dep %[[EDT]] slot(%[[S1]]) (%[[GX]] : memref<?xi64>) modes [#arts.mode<in>] {stable}
 // CHECK-NOT: arts.db_acquire
 // CHECK-NOT: arts.edt <
 func.func @block_and_full_range(%nb: index, %B: index, %m: index, %nchunks: index) {
@@ -99,7 +100,7 @@ func.func @block_and_full_range(%nb: index, %B: index, %m: index, %nchunks: inde
           offsets[%chunk] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
       // DEBUG: [edt-lowering] {{.*}}convert.mlir:[[@LINE+1]]:18: dep #1 mode=in table=memref<?xmemref<?xf32>>
       %g2, %p2 = arts.db_acquire <in> (%gX, %pX : memref<?xi64>, memref<?xmemref<?xf32>>)
-          {full_range} : memref<?xi64>, memref<?xmemref<?xf32>>
+          {full_range, stable} : memref<?xi64>, memref<?xmemref<?xf32>>
       // DEBUG: [edt-lowering] {{.*}}convert.mlir:[[@LINE+1]]:7: task -> @__arts_edt_0 params=(index, index, index, index) deps=2
       arts.edt <task> <intranode> route(%route) (%p1, %p2 : memref<?xmemref<?x?xf32>>, memref<?xmemref<?xf32>>) {
       ^bb0(%v1: memref<?xmemref<?x?xf32>>, %v2: memref<?xmemref<?xf32>>):

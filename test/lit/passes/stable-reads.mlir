@@ -1,0 +1,96 @@
+// arts-stable-reads: when every acquire of an allocation is <in> (traced through acquires
+// and enclosing tasks), each of them is marked stable; one acquire that writes keeps all of
+// its allocation's reads as they are, and an acquire that writes something not traced to an
+// allocation keeps every read as it is. Running the pass twice changes nothing more.
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-stable-reads)' | carts-opt --split-input-file | FileCheck %s
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-stable-reads,arts-stable-reads)' | FileCheck %s
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-stable-reads)' --debug-only=stable-reads 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+
+// %w is read in two epochs, once through a task nested in another one: all three acquires
+// are stable. %x is read by one task and written by another: neither acquire is.
+// CHECK-LABEL: func.func @weights_and_state
+// CHECK: arts.db_acquire <in> (%[[WG:[^,]*]], %[[WP:[^ ]*]] : {{.*}}) {stable}
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[{{[^{]*}}{{$}}
+// CHECK: arts.db_acquire <in> (%[[WG]], %[[WP]] : {{.*}}) {stable}
+// CHECK: arts.db_acquire <in> ({{.*}}) {stable}
+// CHECK: arts.db_acquire <inout> ({{.*}}) offsets[{{[^{]*}}{{$}}
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @weights_and_state(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: stable: no task writes it; 3 <in> acquire(s) marked
+  %wg, %wp = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: not stable: a task acquires it <inout> at {{.*}}stable-reads.mlir:[[#@LINE+27]]:16
+  %xg, %xp = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c4] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    %g1, %p1 = arts.db_acquire <in> (%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    %g2, %p2 = arts.db_acquire <in> (%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        offsets[%c0] sizes[%c1] : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p1, %p2 : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) {
+    ^bb0(%v1: memref<?xmemref<?xf32>>, %v2: memref<?xmemref<?xf32>>):
+      arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+      arts.db_release(%v2 : memref<?xmemref<?xf32>>)
+    }
+  }
+  %e1 = arts.epoch {
+    %g3, %p3 = arts.db_acquire <in> (%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p3 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v3: memref<?xmemref<?xf32>>):
+      %g4, %p4 = arts.db_acquire <in> (%g3, %v3 : memref<?xi64>, memref<?xmemref<?xf32>>)
+          : memref<?xi64>, memref<?xmemref<?xf32>>
+      arts.edt <task> <intranode> route(%r) (%p4 : memref<?xmemref<?xf32>>) {
+      ^bb0(%v4: memref<?xmemref<?xf32>>):
+        arts.db_release(%v4 : memref<?xmemref<?xf32>>)
+      }
+      arts.db_release(%v3 : memref<?xmemref<?xf32>>)
+    }
+    %g5, %p5 = arts.db_acquire <inout> (%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        offsets[%c1] sizes[%c1] : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p5 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v5: memref<?xmemref<?xf32>>):
+      arts.db_release(%v5 : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  arts.db_free(%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// A task writes a table that cannot be traced to its allocation (a function argument): it
+// might be %w, so %w's read stays as it is.
+// CHECK-LABEL: func.func @untraced_writer
+// CHECK: arts.db_acquire <in> ({{.*}}) : {{.*}}
+// CHECK-NOT: stable
+// CHECK: return
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @untraced_writer(%ag: memref<?xi64>, %ap: memref<?xmemref<?xf32>>) {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %wg, %wp = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e = arts.epoch {
+    %g1, %p1 = arts.db_acquire <in> (%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:16: this acquire writes a datablock not traced to its allocation: no read is marked stable
+    %g2, %p2 = arts.db_acquire <out> (%ag, %ap : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p1, %p2 : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) {
+    ^bb0(%v1: memref<?xmemref<?xf32>>, %v2: memref<?xmemref<?xf32>>):
+      arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+      arts.db_release(%v2 : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
