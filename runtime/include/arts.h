@@ -64,7 +64,9 @@
  * environment variable of the same name. Keys read: threads (default: online cores),
  * nodeCount (1 in a process of its own; several nodes are several processes, see carts_node.h),
  * stackSize (worker stack bytes, k/m/g suffixes,
- * default 8m), deadlockTimeout (seconds, default 2, 0 = off). Other keys are ignored.
+ * default 8m), deadlockTimeout (seconds, default 2, 0 = off), hugePages (1, the default: a
+ * datablock payload of 2 MiB or more gets a 2 MiB-aligned mapping of its own with transparent
+ * huge pages asked for; 0: every payload is calloc'ed). Other keys are ignored.
  */
 #ifndef CARTS_ARTS_H
 #define CARTS_ARTS_H

@@ -23,12 +23,13 @@ typedef enum {
   KEY_AFFINITY,
   KEY_PROFILE,
   KEY_TRACE,
+  KEY_HUGE_PAGES,
   KEY_COUNT
 } key_id;
 
 static const char *const key_names[KEY_COUNT] = {"threads",     "nodeCount", "stackSize",
                                                  "deadlockTimeout", "spinTime", "affinity",
-                                                 "profile", "trace"};
+                                                 "profile", "trace", "hugePages"};
 
 /* 0 or 1 (also no/yes, off/on, false/true). */
 static int parse_flag(const char *text, int *out) {
@@ -128,7 +129,8 @@ static int set_key(rt_config *cfg, key_id key, const char *value, const char *wh
     return 0;
   }
   case KEY_AFFINITY:
-  case KEY_PROFILE: {
+  case KEY_PROFILE:
+  case KEY_HUGE_PAGES: {
     int flag;
     if (parse_flag(value, &flag)) {
       fprintf(stderr, "carts runtime: error: %s: %s must be 0 or 1, got '%s'\n", where,
@@ -137,8 +139,10 @@ static int set_key(rt_config *cfg, key_id key, const char *value, const char *wh
     }
     if (key == KEY_AFFINITY)
       cfg->affinity = flag;
-    else
+    else if (key == KEY_PROFILE)
       cfg->profile = flag;
+    else
+      cfg->huge_pages = flag;
     return 0;
   }
   case KEY_TRACE:
@@ -230,6 +234,7 @@ int rt_config_load(rt_config *cfg) {
   cfg->spin_ns = -1;
   cfg->affinity = 1;
   cfg->profile = 0;
+  cfg->huge_pages = 1;
   cfg->trace_path[0] = '\0';
 
   const char *path = getenv("artsConfig");

@@ -63,6 +63,7 @@ typedef struct rt_config {
   int64_t spin_ns;     /* how long an idle worker polls before it sleeps; -1: by core count */
   int affinity;        /* honour the worker a task's route asks for (1, the default) */
   int profile;         /* print per-worker counters on stderr when the run ends */
+  int huge_pages;      /* map payloads of 2 MiB and more with transparent huge pages (db.c) */
   char trace_path[RT_TRACE_PATH_MAX]; /* write one CSV row per task here (empty: none) */
 } rt_config;
 

@@ -97,6 +97,19 @@ def test_program_prints_its_expected_lines(program, threads, compiled, tmp_path)
         assert text in done.stderr, f"missing on stderr: {text!r}\n{report}"
 
 
+@needs_cc
+def test_a_large_payload_behaves_the_same_without_huge_pages(compiled, tmp_path):
+    """db_large.c again with hugePages=0: its 3 MiB payload comes from calloc instead."""
+    program = PROGRAM_DIR / "db_large.c"
+    env = dict(os.environ, threads="2", hugePages="0")
+    env.pop("artsConfig", None)
+    done = subprocess.run([str(compiled(program))], capture_output=True, text=True,
+                          timeout=TIMEOUT_S, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert expected_of(program).stdout_lines == [
+        line for line in done.stdout.splitlines() if not line.startswith("carts")]
+
+
 def test_expectations_are_parsed_from_directives(tmp_path):
     program = tmp_path / "p.c"
     program.write_text("// EXPECT: a b\n// EXPECT-EXIT: 2\n  // EXPECT-STDERR: oops (guid\nint x;\n")
