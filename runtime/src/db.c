@@ -36,6 +36,7 @@ struct rt_db {
   void *payload;
   uint64_t bytes;
   uint64_t mapped; /* bytes of the payload's own mapping (payload_alloc); 0: calloc'ed */
+  int small_pages; /* its mapping was told to use 4 KiB pages (shared_writes_ahead) */
   uint32_t held_mode; /* mode of the generation being served */
   uint32_t holders;   /* tasks of that generation that have not released */
   rt_request *head, *tail;
@@ -57,14 +58,23 @@ struct rt_db {
    once per 2 MiB instead of once per 4 KiB page (a fault costs about as much as writing the
    page), and a task sweeping it misses the TLB far less. Where the kernel gives no huge
    pages, this is an ordinary anonymous mapping. hugePages=0 turns it off. The memory is zero
-   either way, as calloc's. */
+   either way, as calloc's.
+   Each such payload starts STAGGER bytes further into its first 2 MiB page than the one
+   before (modulo 2 MiB): arrays a loop walks together (a stencil's input and output) would
+   otherwise have equal addresses modulo 2 MiB, physical ones too, and meet in the same cache
+   sets and memory banks at every element (jacobi2d on one thread of a 16-core Xeon: 0.31 s
+   aligned, 0.13 s staggered or with 4 KiB pages). */
 #define HUGE_PAGE ((uint64_t)2 << 20)
+#define STAGGER ((uint64_t)4096 + 64)
 
 static void *payload_alloc(uint64_t bytes, uint64_t *mapped) {
+  static _Atomic uint64_t mapped_count;
   *mapped = 0;
-  if (!rt.cfg.huge_pages || bytes < HUGE_PAGE || bytes > UINT64_MAX / 2)
+  if (!rt.cfg.huge_pages || bytes < HUGE_PAGE || bytes > UINT64_MAX / 4)
     return calloc(1, bytes ? bytes : 1);
-  size_t len = (size_t)((bytes + 4095) & ~(uint64_t)4095), span = len + HUGE_PAGE;
+  uint64_t skip = atomic_fetch_add_explicit(&mapped_count, 1, memory_order_relaxed) * STAGGER %
+                  HUGE_PAGE;
+  size_t len = (size_t)((skip + bytes + 4095) & ~(uint64_t)4095), span = len + HUGE_PAGE;
   char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED)
     return NULL;
@@ -75,12 +85,24 @@ static void *payload_alloc(uint64_t bytes, uint64_t *mapped) {
     munmap(p + len, (size_t)(raw + span - (p + len)));
   madvise(p, len, MADV_HUGEPAGE); /* advice: no huge pages is no error */
   *mapped = len;
-  return p;
+  return p + skip;
+}
+
+/* A payload that tasks write together (CONCURRENT) is first touched by all of them at once:
+   with huge pages one of them faults (and zeroes) each 2 MiB while the others wait for it,
+   with 4 KiB pages they fault side by side (pooling at 16 threads: 1.6 against 1.0 ms). Such
+   a payload keeps 4 KiB pages for what is not touched yet. Called with d->lock held. */
+static void shared_writes_ahead(rt_db *d) {
+  if (d->mapped && !d->small_pages && rt.threads > 1) {
+    d->small_pages = 1;
+    madvise((void *)((uintptr_t)d->payload & ~(uintptr_t)(HUGE_PAGE - 1)), (size_t)d->mapped,
+            MADV_NOHUGEPAGE);
+  }
 }
 
 static void payload_free(rt_db *d) {
   if (d->mapped)
-    munmap(d->payload, (size_t)d->mapped);
+    munmap((void *)((uintptr_t)d->payload & ~(uintptr_t)(HUGE_PAGE - 1)), (size_t)d->mapped);
   else
     free(d->payload);
   d->payload = NULL;
@@ -297,6 +319,8 @@ void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
   /* The common case, a datablock free or held in a mode this one shares: satisfy the slot
      at once, with no request to allocate. */
   rt_lock_acquire(&d->lock);
+  if (mode == ARTS_DB_CONCURRENT)
+    shared_writes_ahead(d);
   if (d->state == DB_CREATED && !d->head && joins_generation(d, mode)) {
     d->holders++;
     d->held_mode = mode;
