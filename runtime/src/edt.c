@@ -549,8 +549,7 @@ void artsRecordDep(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) 
   static const char api[] = "artsRecordDep";
   rt_check_running(api);
   if (RT_UNLIKELY(!rt_is_access_mode(mode)))
-    rt_fatal(db, "%s: access mode %u is none of ARTS_DB_READ, ARTS_DB_WRITE, ARTS_DB_CONCURRENT, "
-                 "ARTS_DB_READ_STABLE", api, mode);
+    rt_fatal(db, "%s: access mode %u is none of " RT_ACCESS_MODE_NAMES, api, mode);
   if (mode == ARTS_DB_READ_STABLE && rt.nodes > 1)
     mode = ARTS_DB_READ; /* the copy another node reads travels in order, as any READ's */
   uint32_t owner = artsGuidGetRank(db);
@@ -568,8 +567,8 @@ static void check_runs(uint32_t depc, uint32_t runc, const artsDbRun *runv, cons
   for (uint32_t k = 0; k < runc; k++) {
     const artsDbRun *r = &runv[k];
     if (RT_UNLIKELY(!rt_is_access_mode(r->mode)))
-      rt_fatal_plain("%s: run %u: access mode %u is none of ARTS_DB_READ, ARTS_DB_WRITE, "
-                     "ARTS_DB_CONCURRENT, ARTS_DB_READ_STABLE", api, k, r->mode);
+      rt_fatal_plain("%s: run %u: access mode %u is none of " RT_ACCESS_MODE_NAMES, api, k,
+                     r->mode);
     uint64_t count = r->rows * r->cols;
     if (RT_UNLIKELY((r->cols && r->rows > UINT64_MAX / r->cols) || r->first_slot > depc ||
                     count > depc - r->first_slot))

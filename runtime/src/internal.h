@@ -97,6 +97,7 @@ static inline int rt_is_db_type(uint32_t type) {
 static inline int rt_is_access_mode(uint32_t mode) {
   return rt_is_db_type(mode) || mode == ARTS_DB_READ_STABLE;
 }
+#define RT_ACCESS_MODE_NAMES "ARTS_DB_READ, ARTS_DB_WRITE, ARTS_DB_CONCURRENT, ARTS_DB_READ_STABLE"
 
 /* Every object that has a GUID starts with this header; `next` chains a hash bucket. */
 typedef struct rt_obj {
