@@ -66,7 +66,8 @@
  * stackSize (worker stack bytes, k/m/g suffixes,
  * default 8m), deadlockTimeout (seconds, default 2, 0 = off), hugePages (1, the default: a
  * datablock payload of 2 MiB or more gets a 2 MiB-aligned mapping of its own with transparent
- * huge pages asked for; 0: every payload is calloc'ed). Other keys are ignored.
+ * huge pages asked for; 0: every payload is calloc'ed), affinity and routeFollows (1, the
+ * defaults; see artsEdtCreate). Other keys are ignored.
  */
 #ifndef CARTS_ARTS_H
 #define CARTS_ARTS_H
@@ -129,7 +130,9 @@ ARTS_API void artsDbDestroy(artsGuid_t guid);
    runs the task once it is ready unless it is busy and another worker is idle (then the idle
    one takes it). A parallel loop's chunk k asks for the same worker in every epoch, so the
    rows a worker wrote in one epoch are still in its cache in the next (affinity=0 in arts.cfg
-   or the environment ignores the request). */
+   or the environment ignores the request). Once another worker has run one of w's tasks,
+   the tasks that ask for w go to that worker, where the rows now are (routeFollows=0: they
+   keep going to w). */
 ARTS_API artsGuid_t artsEdtCreate(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
                                   uint32_t depc);
 ARTS_API artsGuid_t artsEdtCreateWithEpoch(artsEdt_t fn, uint32_t route, uint32_t paramc,

@@ -24,12 +24,14 @@ typedef enum {
   KEY_PROFILE,
   KEY_TRACE,
   KEY_HUGE_PAGES,
+  KEY_ROUTE_FOLLOWS,
   KEY_COUNT
 } key_id;
 
 static const char *const key_names[KEY_COUNT] = {"threads",     "nodeCount", "stackSize",
                                                  "deadlockTimeout", "spinTime", "affinity",
-                                                 "profile", "trace", "hugePages"};
+                                                 "profile", "trace", "hugePages",
+                                                 "routeFollows"};
 
 /* 0 or 1 (also no/yes, off/on, false/true). */
 static int parse_flag(const char *text, int *out) {
@@ -130,7 +132,8 @@ static int set_key(rt_config *cfg, key_id key, const char *value, const char *wh
   }
   case KEY_AFFINITY:
   case KEY_PROFILE:
-  case KEY_HUGE_PAGES: {
+  case KEY_HUGE_PAGES:
+  case KEY_ROUTE_FOLLOWS: {
     int flag;
     if (parse_flag(value, &flag)) {
       fprintf(stderr, "carts runtime: error: %s: %s must be 0 or 1, got '%s'\n", where,
@@ -141,8 +144,10 @@ static int set_key(rt_config *cfg, key_id key, const char *value, const char *wh
       cfg->affinity = flag;
     else if (key == KEY_PROFILE)
       cfg->profile = flag;
-    else
+    else if (key == KEY_HUGE_PAGES)
       cfg->huge_pages = flag;
+    else
+      cfg->route_follows = flag;
     return 0;
   }
   case KEY_TRACE:
@@ -235,6 +240,7 @@ int rt_config_load(rt_config *cfg) {
   cfg->affinity = 1;
   cfg->profile = 0;
   cfg->huge_pages = 1;
+  cfg->route_follows = 1;
   cfg->trace_path[0] = '\0';
 
   const char *path = getenv("artsConfig");

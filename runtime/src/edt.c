@@ -653,6 +653,10 @@ void rt_edt_run(rt_edt *t) {
   rt_tls_ctx = &ctx;
   t->fn(t->paramc, t->paramv, t->depc, t->depv);
   rt_tls_ctx = outer;
+  rt_worker *w = rt_tls_worker;
+  int was_releasing = w ? w->releasing : 0;
+  if (w)
+    w->releasing = 1;
   rt_ctx_release_epochs(&ctx);
   for (uint32_t i = 0; i < t->depc; i++) {
     uintptr_t state = t->slot_state[i];
@@ -683,4 +687,6 @@ void rt_edt_run(rt_edt *t) {
   rt_epoch *e = t->epoch;
   rt_edt_free(t);
   rt_epoch_finish_one(e);
+  if (w)
+    w->releasing = was_releasing;
 }

@@ -64,6 +64,7 @@ typedef struct rt_config {
   int affinity;        /* honour the worker a task's route asks for (1, the default) */
   int profile;         /* print per-worker counters on stderr when the run ends */
   int huge_pages;      /* map payloads of 2 MiB and more with transparent huge pages (db.c) */
+  int route_follows;   /* a route's tasks go where its last task ran (1, the default) */
   char trace_path[RT_TRACE_PATH_MAX]; /* write one CSV row per task here (empty: none) */
 } rt_config;
 
@@ -393,7 +394,12 @@ typedef struct rt_worker {
   struct rt_slab *slabs; /* where its pool's memory comes from */
   uint32_t slab_tasks;   /* the size of its next slab, in tasks */
   rt_db_seen db_seen[1u << RT_DB_SEEN_BITS];
-  int take_stale_mail; /* its idle wait was long: steal may empty idle workers' mailboxes */
+  int take_stale_mail; /* its idle wait was long: steal may empty parked workers' mailboxes */
+  /* A routed task this worker made ready for itself while ending a task: it runs next, and no
+     other worker can take it (it would run it on cold caches a microsecond before this one is
+     free). `releasing` is set while rt_edt_run ends a task. */
+  struct rt_edt *next;
+  int releasing;
   uint8_t taken;       /* how find_work got the task it returned last (rt_taken) */
   rt_trace_event *trace; /* trace=FILE: the tasks this worker ran */
   size_t trace_len, trace_cap;
@@ -414,6 +420,9 @@ typedef struct rt_worker {
   _Alignas(RT_CACHE_LINE) _Atomic(rt_edt *) pool_returned;
   /* Parking: the worker sleeps on a condition variable of its own until `park_seq` moves,
      so that a task routed to it wakes it alone. */
+  /* routeFollows: the worker that now runs the tasks routed to this one (itself at first; the
+     last worker that ran one of them). Read by every worker that makes such a task ready. */
+  _Alignas(RT_CACHE_LINE) _Atomic uint32_t home;
   _Alignas(RT_CACHE_LINE) _Atomic int sleeping;
   _Atomic uint64_t park_seq;
   pthread_mutex_t park_lock;

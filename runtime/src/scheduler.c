@@ -123,8 +123,13 @@ enum {
    looking as far as `look` says. A mailbox's line is read only when its owner is busy, or
    has left it alone for long: reading every mailbox in every idle worker's loop made each
    task a creator routes cost several cache-line transfers. */
+static inline int mail_takeable(rt_worker *w, int stale) {
+  return atomic_load_explicit(&w->busy, memory_order_relaxed) ||
+         (stale && atomic_load_explicit(&w->sleeping, memory_order_relaxed));
+}
+
 static int work_visible(rt_worker *self, int look) {
-  if (self && (rt_deque_nonempty(&self->deque) ||
+  if (self && (self->next || rt_deque_nonempty(&self->deque) ||
                atomic_load_explicit(&self->mail_count, memory_order_relaxed) > 0))
     return 1;
   if (look == LOOK_OWN)
@@ -137,7 +142,7 @@ static int work_visible(rt_worker *self, int look) {
       continue;
     if (rt_deque_nonempty(&w->deque))
       return 1;
-    if ((look == LOOK_STALE || atomic_load_explicit(&w->busy, memory_order_relaxed)) &&
+    if (mail_takeable(w, look == LOOK_STALE) &&
         atomic_load_explicit(&w->mail_count, memory_order_relaxed) > 0)
       return 1;
   }
@@ -287,8 +292,15 @@ void rt_sched_push(rt_edt *t) {
   rt_worker *w = rt_tls_worker;
   if (RT_UNLIKELY(rt_tracing()))
     t->ready_ns = rt_now_ns();
-  if (t->worker != RT_ANY_WORKER && (w == NULL || w->id != t->worker)) {
-    rt_worker *to = &rt.workers[t->worker];
+  uint32_t target = t->worker;
+  if (target != RT_ANY_WORKER && rt.cfg.route_follows)
+    target = atomic_load_explicit(&rt.workers[target].home, memory_order_relaxed);
+  if (target != RT_ANY_WORKER && w != NULL && w->id == target && w->releasing && !w->next) {
+    w->next = t;
+    return;
+  }
+  if (target != RT_ANY_WORKER && (w == NULL || w->id != target)) {
+    rt_worker *to = &rt.workers[target];
     mail(to, t); /* its seq_cst add orders the mail before the read of `sleeping` */
     wake_worker(to);
     return;
@@ -336,7 +348,13 @@ static rt_edt *steal(rt_worker *w, uint32_t n, int stale);
 static rt_edt *find_work(rt_worker *w) {
   int stale = w->take_stale_mail;
   w->take_stale_mail = 0;
-  rt_edt *t = rt_deque_take(&w->deque);
+  rt_edt *t = w->next;
+  if (t) {
+    w->next = NULL;
+    w->taken = RT_TAKEN_OWN;
+    return t;
+  }
+  t = rt_deque_take(&w->deque);
   if (t) {
     w->taken = RT_TAKEN_OWN;
     return t;
@@ -378,11 +396,10 @@ static rt_edt *steal(rt_worker *w, uint32_t n, int stale) {
       break;
   }
   /* Last, the mail of workers that are busy with something else, or (after a long idle
-     wait) that have left it alone. */
+     wait) asleep. A worker that polls will take its own in a moment, on warm caches. */
   for (uint32_t i = 0; i < n; i++) {
     rt_worker *victim = &rt.workers[(start + i) % n];
-    if (victim != w && (stale || atomic_load_explicit(&victim->busy, memory_order_relaxed)) &&
-        (t = mail_take(victim))) {
+    if (victim != w && mail_takeable(victim, stale) && (t = mail_take(victim))) {
       w->mail_stolen++;
       w->taken = RT_TAKEN_MAIL_STOLEN;
       return t;
@@ -394,6 +411,11 @@ static rt_edt *steal(rt_worker *w, uint32_t n, int stale) {
 static void run_ready(rt_worker *w, rt_edt *t) {
   atomic_store_explicit(&w->busy, 1, memory_order_relaxed);
   w->ran++;
+  if (rt.cfg.route_follows && t->worker != RT_ANY_WORKER) {
+    _Atomic uint32_t *home = &rt.workers[t->worker].home;
+    if (atomic_load_explicit(home, memory_order_relaxed) != w->id)
+      atomic_store_explicit(home, w->id, memory_order_relaxed);
+  }
   if (RT_UNLIKELY(rt.cfg.profile || rt_tracing())) {
     rt_edt copy = *t; /* rt_edt_run frees it */
     rt_taken taken = (rt_taken)w->taken; /* tasks it waits for inside change w->taken */
@@ -575,6 +597,8 @@ static void teardown(void) {
     rt_edt *t;
     while ((t = rt_deque_take(&rt.workers[i].deque)))
       rt_edt_free(t);
+    if (rt.workers[i].next)
+      rt_edt_free(rt.workers[i].next);
   }
   for (uint32_t i = 0; i < rt.threads; i++) {
     for (rt_edt *t = rt.workers[i].mail_head, *next; t; t = next) {
@@ -640,6 +664,7 @@ static void reset_state(const rt_config *cfg) {
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_worker *w = &rt.workers[i];
     w->id = i;
+    atomic_store_explicit(&w->home, i, memory_order_relaxed);
     w->rng = UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
     rt_deque_init(&w->deque, DEQUE_INITIAL_SIZE);
     rt_lock_init(&w->mail_lock);
