@@ -423,9 +423,13 @@ def StableReads : Pass<"arts-stable-reads", "ModuleOp"> {
     arts-to-llvm passes to the runtime as ARTS_DB_READ_STABLE: on one node the
     task gets the payload without joining a READ generation (no lock taken, no
     cache line written), and its end releases nothing. With several nodes the
-    runtime treats it as a READ. If some acquire that writes cannot be traced
+    runtime treats it as a READ. An allocation that tasks write gets the flag
+    on its reads in the epochs the host runs in turn (outermost, not inside a
+    task, in a function nothing calls) that hold none of its writers, when
+    every writer is in such an epoch: the epochs before have finished and the
+    ones after have not started. If some acquire that writes cannot be traced
     to its allocation, nothing is marked. Channel: `stable-reads` (one line
-    per allocation: stable, or the first acquire that writes it).
+    per allocation: stable, stable between writers, or why not).
 
     ```mlir
     // before: every acquire of %w is <in>

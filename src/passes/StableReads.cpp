@@ -7,13 +7,24 @@
 // acquire of an allocation is `in`, no two accesses a task makes to it can
 // conflict, and its READ generations order nothing.
 //
+// The same holds within one epoch the host runs: every task of an earlier
+// epoch has finished before it starts, and no task of a later one starts
+// before all of its tasks have finished. So when every acquire of an
+// allocation that writes lies in such an epoch, the reads in an epoch that
+// holds none of those writers are stable too.
+//
 //===----------------------------------------------------------------------===//
 
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_STABLEREADS
@@ -31,6 +42,32 @@ struct AllocAcquires {
   SmallVector<DbAcquireOp> acquires;
   DbAcquireOp writer;
 };
+
+/// The epoch that orders `op` against the host's other epochs: the outermost `arts.epoch`
+/// around it, when no task encloses that epoch and the function it is in is not called
+/// from anywhere (so the host runs it, one epoch after the other). Null otherwise.
+/// `uncalled` caches, per function, whether nothing calls it.
+EpochOp hostEpochOf(Operation *op, llvm::DenseMap<Operation *, bool> &uncalled) {
+  EpochOp outermost;
+  for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp()) {
+    if (isa<EdtOp>(parent))
+      outermost = {};
+    else if (auto epoch = dyn_cast<EpochOp>(parent))
+      outermost = epoch;
+    else if (auto func = dyn_cast<func::FuncOp>(parent)) {
+      if (!outermost)
+        return {};
+      auto [it, inserted] = uncalled.try_emplace(func, false);
+      if (inserted) {
+        std::optional<SymbolTable::UseRange> uses =
+            SymbolTable::getSymbolUses(func, func->getParentOfType<ModuleOp>());
+        it->second = uses && uses->empty();
+      }
+      return it->second ? outermost : EpochOp();
+    }
+  }
+  return {};
+}
 
 struct StableReads : arts::impl::StableReadsBase<StableReads> {
   void runOnOperation() override {
@@ -55,12 +92,11 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
              "marked stable\n";
       return;
     }
+    llvm::DenseMap<Operation *, bool> uncalled;
     for (auto &[op, entry] : byAlloc) {
       auto alloc = cast<DbAllocOp>(op);
       if (entry.writer) {
-        CARTS_DEBUG(kChannel, alloc)
-            << "not stable: a task acquires it <" << stringifyArtsMode(entry.writer.getMode())
-            << "> at " << locationString(entry.writer.getLoc()) << "\n";
+        markBetweenWriters(alloc, entry, uncalled);
         continue;
       }
       for (DbAcquireOp acquire : entry.acquires)
@@ -68,6 +104,42 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
       CARTS_DEBUG(kChannel, alloc) << "stable: no task writes it; " << entry.acquires.size()
                                    << " <in> acquire(s) marked\n";
     }
+  }
+
+  /// An allocation that tasks write: its reads in host epochs without a writer.
+  void markBetweenWriters(DbAllocOp alloc, AllocAcquires &entry,
+                          llvm::DenseMap<Operation *, bool> &uncalled) {
+    llvm::SmallPtrSet<Operation *, 8> writingEpochs;
+    for (DbAcquireOp acquire : entry.acquires) {
+      if (acquire.getMode() == ArtsMode::in)
+        continue;
+      EpochOp epoch = hostEpochOf(acquire, uncalled);
+      if (!epoch) {
+        CARTS_DEBUG(kChannel, alloc)
+            << "not stable: a task acquires it <" << stringifyArtsMode(acquire.getMode())
+            << "> at " << locationString(acquire.getLoc())
+            << ", outside an epoch the host runs in turn\n";
+        return;
+      }
+      writingEpochs.insert(epoch);
+    }
+    unsigned marked = 0;
+    for (DbAcquireOp acquire : entry.acquires) {
+      if (acquire.getMode() != ArtsMode::in)
+        continue;
+      EpochOp epoch = hostEpochOf(acquire, uncalled);
+      if (!epoch || writingEpochs.contains(epoch))
+        continue;
+      acquire.setStable(true);
+      ++marked;
+    }
+    std::string what =
+        marked ? "stable between writers: " + std::to_string(marked) +
+                     " <in> acquire(s) marked, in epochs where no task writes it"
+               : "not stable: no <in> acquire in an epoch where no task writes it";
+    CARTS_DEBUG(kChannel, alloc) << what << " (first writer <"
+                                 << stringifyArtsMode(entry.writer.getMode()) << "> at "
+                                 << locationString(entry.writer.getLoc()) << ")\n";
   }
 };
 } // namespace

@@ -1,19 +1,22 @@
 // arts-stable-reads: when every acquire of an allocation is <in> (traced through acquires
-// and enclosing tasks), each of them is marked stable; one acquire that writes keeps all of
-// its allocation's reads as they are, and an acquire that writes something not traced to an
-// allocation keeps every read as it is. Running the pass twice changes nothing more.
+// and enclosing tasks), each of them is marked stable. When tasks write it, its reads in the
+// host's epochs that hold no writer are marked, provided every writer is in such an epoch.
+// An acquire that writes something not traced to an allocation keeps every read as it is.
+// Running the pass twice changes nothing more.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-stable-reads)' | carts-opt --split-input-file | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-stable-reads,arts-stable-reads)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-stable-reads)' --debug-only=stable-reads 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
 // %w is read in two epochs, once through a task nested in another one: all three acquires
-// are stable. %x is read by one task and written by another: neither acquire is.
+// are stable. %x is written in the second epoch: its read there is not stable, its read in
+// the first epoch is.
 // CHECK-LABEL: func.func @weights_and_state
 // CHECK: arts.db_acquire <in> (%[[WG:[^,]*]], %[[WP:[^ ]*]] : {{.*}}) {stable}
-// CHECK: arts.db_acquire <in> ({{.*}}) offsets[{{[^{]*}}{{$}}
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[{{.*}}] {stable}
 // CHECK: arts.db_acquire <in> (%[[WG]], %[[WP]] : {{.*}}) {stable}
 // CHECK: arts.db_acquire <in> ({{.*}}) {stable}
 // CHECK: arts.db_acquire <inout> ({{.*}}) offsets[{{[^{]*}}{{$}}
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[{{[^{]*}}{{$}}
 module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
 func.func @weights_and_state(%n: index) {
   %c0 = arith.constant 0 : index
@@ -23,7 +26,7 @@ func.func @weights_and_state(%n: index) {
   // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: stable: no task writes it; 3 <in> acquire(s) marked
   %wg, %wp = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
       : memref<?xi64>, memref<?xmemref<?xf32>>
-  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: not stable: a task acquires it <inout> at {{.*}}stable-reads.mlir:[[#@LINE+27]]:16
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: stable between writers: 1 <in> acquire(s) marked, in epochs where no task writes it (first writer <inout> at {{.*}}stable-reads.mlir:[[#@LINE+27]]:16)
   %xg, %xp = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c4] elementSizes[%c4]
       : memref<?xi64>, memref<?xmemref<?xf32>>
   %e0 = arts.epoch {
@@ -56,9 +59,90 @@ func.func @weights_and_state(%n: index) {
     ^bb0(%v5: memref<?xmemref<?xf32>>):
       arts.db_release(%v5 : memref<?xmemref<?xf32>>)
     }
+    %g6, %p6 = arts.db_acquire <in> (%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        offsets[%c0] sizes[%c1] : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p6 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v6: memref<?xmemref<?xf32>>):
+      arts.db_release(%v6 : memref<?xmemref<?xf32>>)
+    }
   }
   arts.db_free(%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
   arts.db_free(%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// A writer outside every epoch may run while any epoch does: no read of %x is marked.
+// CHECK-LABEL: func.func @writer_outside_epochs
+// CHECK: arts.db_acquire <inout>
+// CHECK-NOT: stable
+// CHECK: return
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @writer_outside_epochs() {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: not stable: a task acquires it <inout> at {{.*}}stable-reads.mlir:[[#@LINE+3]]:14, outside an epoch the host runs in turn
+  %xg, %xp = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %g1, %p1 = arts.db_acquire <inout> (%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  arts.edt <task> <intranode> route(%r) (%p1 : memref<?xmemref<?xf32>>) {
+  ^bb0(%v1: memref<?xmemref<?xf32>>):
+    arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+  }
+  %e = arts.epoch {
+    %g2, %p2 = arts.db_acquire <in> (%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p2 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v2: memref<?xmemref<?xf32>>):
+      arts.db_release(%v2 : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// Epochs in a function something calls (a task might) are not the host's turns: the read
+// in the epoch without a writer stays as it is.
+// CHECK-LABEL: func.func @called
+// CHECK: arts.db_acquire <in>
+// CHECK-NOT: stable
+// CHECK: return
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @called() {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: not stable: a task acquires it <out> at {{.*}}stable-reads.mlir:[[#@LINE+12]]:16, outside an epoch the host runs in turn
+  %xg, %xp = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    %g1, %p1 = arts.db_acquire <in> (%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p1 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v1: memref<?xmemref<?xf32>>):
+      arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+    }
+  }
+  %e1 = arts.epoch {
+    %g2, %p2 = arts.db_acquire <out> (%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p2 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v2: memref<?xmemref<?xf32>>):
+      arts.db_release(%v2 : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+func.func @caller() {
+  func.call @called() : () -> ()
   return
 }
 }
