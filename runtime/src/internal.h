@@ -420,9 +420,6 @@ typedef struct rt_worker {
   _Alignas(RT_CACHE_LINE) _Atomic(rt_edt *) pool_returned;
   /* Parking: the worker sleeps on a condition variable of its own until `park_seq` moves,
      so that a task routed to it wakes it alone. */
-  /* routeFollows: the worker that now runs the tasks routed to this one (itself at first; the
-     last worker that ran one of them). Read by every worker that makes such a task ready. */
-  _Alignas(RT_CACHE_LINE) _Atomic uint32_t home;
   _Alignas(RT_CACHE_LINE) _Atomic int sleeping;
   _Atomic uint64_t park_seq;
   pthread_mutex_t park_lock;
@@ -458,6 +455,10 @@ typedef struct rt_state {
   uint32_t nodes;
   uint32_t threads;
   rt_worker *workers;
+  /* routeFollows: route_home[w] is the worker that now runs the tasks that ask for worker w
+     (w at first, then the last worker that ran one of them). One array, read by every worker
+     that makes a routed task ready and written only when a route moves. */
+  _Atomic uint32_t *route_home;
   rt_epoch *top;
   int net; /* other nodes exist (the node actor installed the transport) */
 

@@ -294,7 +294,7 @@ void rt_sched_push(rt_edt *t) {
     t->ready_ns = rt_now_ns();
   uint32_t target = t->worker;
   if (target != RT_ANY_WORKER && rt.cfg.route_follows)
-    target = atomic_load_explicit(&rt.workers[target].home, memory_order_relaxed);
+    target = atomic_load_explicit(&rt.route_home[target], memory_order_relaxed);
   if (target != RT_ANY_WORKER && w != NULL && w->id == target && w->releasing && !w->next) {
     w->next = t;
     return;
@@ -412,7 +412,7 @@ static void run_ready(rt_worker *w, rt_edt *t) {
   atomic_store_explicit(&w->busy, 1, memory_order_relaxed);
   w->ran++;
   if (rt.cfg.route_follows && t->worker != RT_ANY_WORKER) {
-    _Atomic uint32_t *home = &rt.workers[t->worker].home;
+    _Atomic uint32_t *home = &rt.route_home[t->worker];
     if (atomic_load_explicit(home, memory_order_relaxed) != w->id)
       atomic_store_explicit(home, w->id, memory_order_relaxed);
   }
@@ -627,6 +627,8 @@ static void teardown(void) {
   }
   free(rt.workers);
   rt.workers = NULL;
+  free(rt.route_home);
+  rt.route_home = NULL;
   rt.top = NULL;
   pthread_mutex_destroy(&gate.lock);
   pthread_cond_destroy(&gate.cond);
@@ -658,13 +660,18 @@ static void reset_state(const rt_config *cfg) {
   if (!rt.workers)
     rt_fatal_plain("out of memory for %u workers", rt.threads);
   memset(rt.workers, 0, sizeof(rt_worker) * rt.threads);
+  size_t homes = (rt.threads * sizeof *rt.route_home + RT_CACHE_LINE - 1) / RT_CACHE_LINE * RT_CACHE_LINE;
+  rt.route_home = aligned_alloc(RT_CACHE_LINE, homes);
+  if (!rt.route_home)
+    rt_fatal_plain("out of memory for %u workers", rt.threads);
+  for (uint32_t i = 0; i < rt.threads; i++)
+    atomic_init(&rt.route_home[i], i);
   pthread_condattr_t attr; /* parked workers time out on the monotonic clock */
   pthread_condattr_init(&attr);
   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_worker *w = &rt.workers[i];
     w->id = i;
-    atomic_store_explicit(&w->home, i, memory_order_relaxed);
     w->rng = UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
     rt_deque_init(&w->deque, DEQUE_INITIAL_SIZE);
     rt_lock_init(&w->mail_lock);

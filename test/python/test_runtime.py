@@ -242,7 +242,9 @@ def test_jit_compiled_program_runs_three_times_in_one_process(tmp_path, library)
 
 def _traced(library, tmp_path, threads: int, trace: str) -> subprocess.CompletedProcess:
     """trace_routes.c built with its symbols exported (as `carts execute` builds programs),
-    run with trace=<trace>."""
+    run with trace=<trace> and routeFollows=0, so that a routed task is always sent to the
+    worker its route names (by default the route follows a worker that took one of its tasks,
+    and the trace's `routed` column still names the route's own worker)."""
     program = PROGRAM_DIR / "trace_routes.c"
     exe = tmp_path / "trace_routes"
     cmd = ["cc", "-O2", "-std=c11", "-pthread", "-rdynamic", f"-I{HEADER.parent}",
@@ -250,7 +252,7 @@ def _traced(library, tmp_path, threads: int, trace: str) -> subprocess.Completed
            "-o", str(exe)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    env = dict(os.environ, threads=str(threads), trace=trace)
+    env = dict(os.environ, threads=str(threads), trace=trace, routeFollows="0")
     env.pop("artsConfig", None)
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=TIMEOUT_S,
                           env=env, cwd=tmp_path)
