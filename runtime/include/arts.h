@@ -24,7 +24,8 @@
  *   satisfied by                     guid           mode                ptr
  *   artsRecordDep(db, ..., mode)     db             mode (READ/WRITE/   owner payload
  *                                                   CONCURRENT; READ for
- *                                                   READ_STABLE)
+ *                                                   READ_STABLE, CONCURRENT
+ *                                                   for CONCURRENT_STABLE)
  *   artsSignalEdt(edt, slot, db)     db             type of db's GUID   owner payload (unordered)
  *   artsSignalEdt(edt, slot, 0)      0              ARTS_NULL           NULL
  *   artsSignalEdtValue(...,v)        v              ARTS_SINGLE_VALUE   NULL
@@ -40,7 +41,10 @@
  * ARTS_DB_READ_STABLE (ours) is a READ of a datablock that no task writes while such a read
  * may run: it takes no place in the datablock's order. On one node the slot gets the payload
  * as soon as the datablock exists, and the task's return releases nothing; with several
- * nodes it is a READ. The program promises the stability; the runtime does not check it.
+ * nodes it is a READ. ARTS_DB_CONCURRENT_STABLE (ours) is likewise a CONCURRENT whose
+ * datablock no other task acquires, in any mode but this one, while it may run: on one node
+ * it takes the payload at once and releases nothing; with several nodes it is a CONCURRENT.
+ * The program promises the stability; the runtime does not check it.
  *
  * Epochs: a task is counted in the epoch given to artsEdtCreateWithEpoch (NULL_GUID means the
  * creator's current epoch) or in its creator's current epoch: the innermost epoch the creator
@@ -98,6 +102,7 @@ enum {
   ARTS_DB_WRITE = 9,       /* exclusive write access */
   ARTS_DB_CONCURRENT = 10, /* write access shared with adjacent CONCURRENT acquires */
   ARTS_DB_READ_STABLE = 11, /* ours: a READ of a datablock no task writes meanwhile (above) */
+  ARTS_DB_CONCURRENT_STABLE = 12, /* ours: a CONCURRENT that nothing else orders (above) */
   ARTS_SINGLE_VALUE = 16,  /* slot satisfied by artsSignalEdtValue */
 };
 

@@ -322,6 +322,21 @@ void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
       return;
     }
     mode = ARTS_DB_READ;
+  } else if (mode == ARTS_DB_CONCURRENT_STABLE) {
+    /* The same for a CONCURRENT that no other mode's acquire meets: its writers only need
+       the payload. A mapped payload still gets small pages for them (shared_writes_ahead);
+       `mapped` was set before `readable`. */
+    if (atomic_load_explicit(&d->readable, memory_order_acquire)) {
+      if (d->mapped) {
+        rt_lock_acquire(&d->lock);
+        shared_writes_ahead(d);
+        rt_lock_release(&d->lock);
+      }
+      t->slot_state[slot] = RT_SLOT_SIGNAL;
+      rt_edt_satisfy(t, slot, d->hdr.guid, ARTS_DB_CONCURRENT, d->payload);
+      return;
+    }
+    mode = ARTS_DB_CONCURRENT;
   }
   /* The common case, a datablock free or held in a mode this one shares: satisfy the slot
      at once, with no request to allocate. */

@@ -552,6 +552,8 @@ void artsRecordDep(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) 
     rt_fatal(db, "%s: access mode %u is none of " RT_ACCESS_MODE_NAMES, api, mode);
   if (mode == ARTS_DB_READ_STABLE && rt.nodes > 1)
     mode = ARTS_DB_READ; /* the copy another node reads travels in order, as any READ's */
+  else if (mode == ARTS_DB_CONCURRENT_STABLE && rt.nodes > 1)
+    mode = ARTS_DB_CONCURRENT; /* what it writes travels back as any CONCURRENT's */
   uint32_t owner = artsGuidGetRank(db);
   if (RT_UNLIKELY(!rt_route_is_local(owner))) {
     rt_check_remote(owner, db, api);

@@ -94,11 +94,13 @@ static inline int rt_is_db_type(uint32_t type) {
   return type == ARTS_DB_READ || type == ARTS_DB_WRITE || type == ARTS_DB_CONCURRENT;
 }
 
-/* The modes a dependence may ask for: a GUID's datablock type, or a stable read. */
+/* The modes a dependence may ask for: a GUID's datablock type, or a stable one. */
 static inline int rt_is_access_mode(uint32_t mode) {
-  return rt_is_db_type(mode) || mode == ARTS_DB_READ_STABLE;
+  return rt_is_db_type(mode) || mode == ARTS_DB_READ_STABLE || mode == ARTS_DB_CONCURRENT_STABLE;
 }
-#define RT_ACCESS_MODE_NAMES "ARTS_DB_READ, ARTS_DB_WRITE, ARTS_DB_CONCURRENT, ARTS_DB_READ_STABLE"
+#define RT_ACCESS_MODE_NAMES                                                                     \
+  "ARTS_DB_READ, ARTS_DB_WRITE, ARTS_DB_CONCURRENT, ARTS_DB_READ_STABLE, "                       \
+  "ARTS_DB_CONCURRENT_STABLE"
 
 /* Every object that has a GUID starts with this header; `next` chains a hash bucket. */
 typedef struct rt_obj {

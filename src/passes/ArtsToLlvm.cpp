@@ -66,7 +66,7 @@ static int32_t dependenceMode(ArtsMode mode, bool stable) {
   case ArtsMode::inout:
     return kDbWrite;
   case ArtsMode::concurrent:
-    return kDbConcurrent;
+    return stable ? kDbConcurrentStable : kDbConcurrent;
   }
   llvm_unreachable("unknown acquire mode");
 }

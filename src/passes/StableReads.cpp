@@ -11,7 +11,9 @@
 // epoch has finished before it starts, and no task of a later one starts
 // before all of its tasks have finished. So when every acquire of an
 // allocation that writes lies in such an epoch, the reads in an epoch that
-// holds none of those writers are stable too.
+// holds none of those writers are stable too, and so are the CONCURRENT
+// writes in an epoch where nothing else acquires it: CONCURRENT acquires
+// share one generation, so its order has nothing to place there either.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +26,6 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_STABLEREADS
@@ -106,40 +107,54 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
     }
   }
 
-  /// An allocation that tasks write: its reads in host epochs without a writer.
+  /// An allocation that tasks write: its reads in host epochs without a writer, and its
+  /// CONCURRENT writes in host epochs where every acquire of it is one.
   void markBetweenWriters(DbAllocOp alloc, AllocAcquires &entry,
                           llvm::DenseMap<Operation *, bool> &uncalled) {
-    llvm::SmallPtrSet<Operation *, 8> writingEpochs;
+    struct EpochUse {
+      bool writes = false;
+      bool onlyConcurrent = true;
+    };
+    llvm::DenseMap<Operation *, EpochUse> uses;
+    SmallVector<std::pair<DbAcquireOp, Operation *>> inEpochs;
     for (DbAcquireOp acquire : entry.acquires) {
-      if (acquire.getMode() == ArtsMode::in)
-        continue;
+      ArtsMode mode = acquire.getMode();
       EpochOp epoch = hostEpochOf(acquire, uncalled);
-      if (!epoch) {
+      if (!epoch && mode != ArtsMode::in) {
         CARTS_DEBUG(kChannel, alloc)
-            << "not stable: a task acquires it <" << stringifyArtsMode(acquire.getMode())
-            << "> at " << locationString(acquire.getLoc())
-            << ", outside an epoch the host runs in turn\n";
+            << "not stable: a task acquires it <" << stringifyArtsMode(mode) << "> at "
+            << locationString(acquire.getLoc()) << ", outside an epoch the host runs in turn\n";
         return;
       }
-      writingEpochs.insert(epoch);
-    }
-    unsigned marked = 0;
-    for (DbAcquireOp acquire : entry.acquires) {
-      if (acquire.getMode() != ArtsMode::in)
+      if (!epoch)
         continue;
-      EpochOp epoch = hostEpochOf(acquire, uncalled);
-      if (!epoch || writingEpochs.contains(epoch))
+      EpochUse &use = uses[epoch];
+      use.writes |= mode != ArtsMode::in;
+      use.onlyConcurrent &= mode == ArtsMode::concurrent;
+      inEpochs.push_back({acquire, epoch});
+    }
+    unsigned reads = 0, writes = 0;
+    for (auto [acquire, epoch] : inEpochs) {
+      const EpochUse &use = uses[epoch];
+      if (acquire.getMode() == ArtsMode::in && !use.writes)
+        ++reads;
+      else if (use.onlyConcurrent)
+        ++writes;
+      else
         continue;
       acquire.setStable(true);
-      ++marked;
     }
-    std::string what =
-        marked ? "stable between writers: " + std::to_string(marked) +
-                     " <in> acquire(s) marked, in epochs where no task writes it"
-               : "not stable: no <in> acquire in an epoch where no task writes it";
-    CARTS_DEBUG(kChannel, alloc) << what << " (first writer <"
-                                 << stringifyArtsMode(entry.writer.getMode()) << "> at "
-                                 << locationString(entry.writer.getLoc()) << ")\n";
+    std::string what;
+    if (reads)
+      what = std::to_string(reads) + " <in> acquire(s) in epochs where no task writes it";
+    if (writes)
+      what += (reads ? ", " : "") + std::to_string(writes) +
+              " <concurrent> acquire(s) in epochs where every acquire of it is one";
+    CARTS_DEBUG(kChannel, alloc)
+        << (what.empty() ? "not stable: it is written in every epoch that acquires it"
+                         : "stable between writers: " + what)
+        << " (first writer <" << stringifyArtsMode(entry.writer.getMode()) << "> at "
+        << locationString(entry.writer.getLoc()) << ")\n";
   }
 };
 } // namespace

@@ -44,8 +44,10 @@ struct RuntimeFunction {
 constexpr int32_t kDbRead = 8;
 constexpr int32_t kDbWrite = 9;
 constexpr int32_t kDbConcurrent = 10;
-/// ARTS_DB_READ_STABLE: a dependence mode only (a `stable` rec_dep).
+/// ARTS_DB_READ_STABLE and ARTS_DB_CONCURRENT_STABLE: dependence modes only (a
+/// `stable` rec_dep of an `in` or a `concurrent` table).
 constexpr int32_t kDbReadStable = 11;
+constexpr int32_t kDbConcurrentStable = 12;
 
 /// Every runtime function the lowering may call.
 llvm::ArrayRef<RuntimeFunction> runtimeApi();

@@ -90,7 +90,8 @@ def test_the_datablock_modes_match_the_header():
     lowering = MODES.read_text()
     for ours, theirs in (("kDbRead", "ARTS_DB_READ"), ("kDbWrite", "ARTS_DB_WRITE"),
                          ("kDbConcurrent", "ARTS_DB_CONCURRENT"),
-                         ("kDbReadStable", "ARTS_DB_READ_STABLE")):
+                         ("kDbReadStable", "ARTS_DB_READ_STABLE"),
+                         ("kDbConcurrentStable", "ARTS_DB_CONCURRENT_STABLE")):
         value = re.search(rf"constexpr int32_t {ours} = (\d+);", lowering)
         expected = re.search(rf"\b{theirs} = (\d+)", header)
         assert value and expected, (ours, theirs)

@@ -241,6 +241,32 @@ func.func @stable_reads(%g: memref<1xi64>, %x: memref<i64>, %v: i64, %n: i32, %r
 
 // -----
 
+// A stable concurrent rec_dep is ARTS_DB_CONCURRENT_STABLE (12): 12 << 32 in a run's last
+// word, and artsRecordDep's mode when the creation is not fused.
+// CHECK-LABEL: func.func @stable_concurrent_writes
+// CHECK: %[[CSTABLE_WORD:.*]] = arith.constant 51539607552 : i64
+// CHECK: arith.ori %{{.*}}, %[[CSTABLE_WORD]] : i64
+// CHECK: call @artsEdtCreateWithDbs(
+// CHECK: %[[T:.*]] = call @artsEdtCreate(
+// CHECK: memref.store
+// CHECK: %[[CSTABLE:.*]] = arith.constant 12 : i32
+// CHECK: call @artsRecordDep(%{{.*}}, %[[T]], %{{.*}}, %[[CSTABLE]])
+func.func private @__arts_edt_5(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
+  return
+}
+func.func @stable_concurrent_writes(%g: memref<1xi64>, %x: memref<i64>, %v: i64, %n: i32, %r: i32) {
+  %c0_i32 = arith.constant 0 : i32
+  %pv = arts.edt_param_pack() : memref<?xi64>
+  %t0 = arts.edt_create @__arts_edt_5(%pv : memref<?xi64>) deps(%n) route(%r)
+  arts.rec_dep %t0 slot(%c0_i32) (%g : memref<1xi64>) modes [#arts.mode<concurrent>] {stable}
+  %t1 = arts.edt_create @__arts_edt_5(%pv : memref<?xi64>) deps(%n) route(%r)
+  memref.store %v, %x[] : memref<i64>
+  arts.rec_dep %t1 slot(%c0_i32) (%g : memref<1xi64>) modes [#arts.mode<concurrent>] {stable}
+  return
+}
+
+// -----
+
 // Something with a memory effect between a creation and its rec_dep keeps them apart (the
 // store could be what another task waits for): artsEdtCreate, then artsRecordDep.
 // CHECK-LABEL: func.func @create_store_rec_dep

@@ -1,6 +1,7 @@
 // arts-stable-reads: when every acquire of an allocation is <in> (traced through acquires
 // and enclosing tasks), each of them is marked stable. When tasks write it, its reads in the
-// host's epochs that hold no writer are marked, provided every writer is in such an epoch.
+// host's epochs that hold no writer are marked, and its <concurrent> writes in the host's
+// epochs where every acquire of it is <concurrent>, provided every writer is in such an epoch.
 // An acquire that writes something not traced to an allocation keeps every read as it is.
 // Running the pass twice changes nothing more.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-stable-reads)' | carts-opt --split-input-file | FileCheck %s
@@ -26,7 +27,7 @@ func.func @weights_and_state(%n: index) {
   // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: stable: no task writes it; 3 <in> acquire(s) marked
   %wg, %wp = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
       : memref<?xi64>, memref<?xmemref<?xf32>>
-  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: stable between writers: 1 <in> acquire(s) marked, in epochs where no task writes it (first writer <inout> at {{.*}}stable-reads.mlir:[[#@LINE+27]]:16)
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: stable between writers: 1 <in> acquire(s) in epochs where no task writes it (first writer <inout> at {{.*}}stable-reads.mlir:[[#@LINE+27]]:16)
   %xg, %xp = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c4] elementSizes[%c4]
       : memref<?xi64>, memref<?xmemref<?xf32>>
   %e0 = arts.epoch {
@@ -68,6 +69,68 @@ func.func @weights_and_state(%n: index) {
   }
   arts.db_free(%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
   arts.db_free(%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// %y is written <concurrent> by two tasks of the first epoch, where nothing else acquires
+// it: both writes are stable. The second epoch only reads it: stable. In the third a task
+// writes it <concurrent> and another reads it: neither is.
+// CHECK-LABEL: func.func @concurrent_writers
+// CHECK: arts.db_acquire <concurrent> ({{.*}}) offsets[{{.*}}] {stable}
+// CHECK: arts.db_acquire <concurrent> ({{.*}}) offsets[{{.*}}] {stable}
+// CHECK: arts.db_acquire <in> ({{.*}}) {stable}
+// CHECK: arts.db_acquire <concurrent> ({{.*}}) offsets[{{[^{]*}}{{$}}
+// CHECK: arts.db_acquire <in> ({{.*}}) : memref
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @concurrent_writers() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: stable between writers: 1 <in> acquire(s) in epochs where no task writes it, 2 <concurrent> acquire(s) in epochs where every acquire of it is one (first writer <concurrent> at {{.*}}stable-reads.mlir:[[#@LINE+4]]:16)
+  %yg, %yp = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    %g1, %p1 = arts.db_acquire <concurrent> (%yg, %yp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        offsets[%c0] sizes[%c1] : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p1 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v1: memref<?xmemref<?xf32>>):
+      arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+    }
+    %g2, %p2 = arts.db_acquire <concurrent> (%yg, %yp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        offsets[%c0] sizes[%c1] : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p2 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v2: memref<?xmemref<?xf32>>):
+      arts.db_release(%v2 : memref<?xmemref<?xf32>>)
+    }
+  }
+  %e1 = arts.epoch {
+    %g3, %p3 = arts.db_acquire <in> (%yg, %yp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p3 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v3: memref<?xmemref<?xf32>>):
+      arts.db_release(%v3 : memref<?xmemref<?xf32>>)
+    }
+  }
+  %e2 = arts.epoch {
+    %g4, %p4 = arts.db_acquire <concurrent> (%yg, %yp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        offsets[%c0] sizes[%c1] : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p4 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v4: memref<?xmemref<?xf32>>):
+      arts.db_release(%v4 : memref<?xmemref<?xf32>>)
+    }
+    %g5, %p5 = arts.db_acquire <in> (%yg, %yp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p5 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v5: memref<?xmemref<?xf32>>):
+      arts.db_release(%v5 : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%yg, %yp : memref<?xi64>, memref<?xmemref<?xf32>>)
   return
 }
 }
