@@ -413,7 +413,7 @@ def HostSync : Pass<"arts-host-sync", "ModuleOp"> {
 }
 
 def StableReads : Pass<"arts-stable-reads", "ModuleOp"> {
-  let summary = "mark the reads of datablocks that no task writes as stable";
+  let summary = "mark the acquires that need no place in their datablock's order as stable";
   let description = [{
     The last pass of the epochs stage. When every `arts.db_acquire` of an
     allocation (traced through acquires and enclosing tasks) is `in`, no task
@@ -425,11 +425,14 @@ def StableReads : Pass<"arts-stable-reads", "ModuleOp"> {
     cache line written), and its end releases nothing. With several nodes the
     runtime treats it as a READ. An allocation that tasks write gets the flag
     on its reads in the epochs the host runs in turn (outermost, not inside a
-    task, in a function nothing calls) that hold none of its writers, when
-    every writer is in such an epoch: the epochs before have finished and the
-    ones after have not started. If some acquire that writes cannot be traced
-    to its allocation, nothing is marked. Channel: `stable-reads` (one line
-    per allocation: stable, stable between writers, or why not).
+    task, in a function nothing calls) that hold none of its writers, and on
+    its `concurrent` acquires in such epochs where every acquire of it is
+    `concurrent` (ARTS_DB_CONCURRENT_STABLE: the payload at once, nothing
+    released; a CONCURRENT on several nodes), when every writer is in such an
+    epoch: the epochs before have finished and the ones after have not
+    started. If some acquire that writes cannot be traced to its allocation,
+    nothing is marked. Channel: `stable-reads` (one line per allocation:
+    stable, stable between writers, or why not).
 
     ```mlir
     // before: every acquire of %w is <in>
