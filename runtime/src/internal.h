@@ -399,7 +399,8 @@ typedef struct rt_worker {
   int take_stale_mail; /* its idle wait was long: steal may empty parked workers' mailboxes */
   /* A routed task this worker made ready for itself while ending a task: it runs next, and no
      other worker can take it (it would run it on cold caches a microsecond before this one is
-     free). `releasing` is set while rt_edt_run ends a task. */
+     free). If the worker returns from waiting into a task's code instead, the task goes to
+     its deque. `releasing` is set while rt_edt_run ends a task. */
   struct rt_edt *next;
   int releasing;
   uint8_t taken;       /* how find_work got the task it returned last (rt_taken) */

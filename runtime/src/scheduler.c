@@ -431,6 +431,17 @@ static void run_ready(rt_worker *w, rt_edt *t) {
   atomic_store_explicit(&w->busy, 0, memory_order_relaxed);
 }
 
+/* A task kept for this worker's next run goes where any worker can take it: the caller
+   returns into a task that may run on for long before it looks for work again. */
+static void give_up_next(rt_worker *w) {
+  rt_edt *t = w->next;
+  if (t) {
+    w->next = NULL;
+    rt_deque_push(&w->deque, t);
+    wake_one();
+  }
+}
+
 int rt_sched_help_until(rt_epoch *e) {
   rt_worker *w = rt_tls_worker;
   /* the task waiting here is not busy: its worker looks for work like an idle one */
@@ -448,6 +459,7 @@ int rt_sched_help_until(rt_epoch *e) {
     else
       idle(e);
   }
+  give_up_next(w);
   atomic_store_explicit(&w->busy, was_busy, memory_order_relaxed);
   if (RT_UNLIKELY(rt.cfg.profile)) {
     w->waits++;
@@ -467,6 +479,7 @@ void rt_sched_run_ready_while(rt_epoch *e, int64_t above) {
       break;
     run_ready(w, t);
   }
+  give_up_next(w);
   atomic_store_explicit(&w->busy, was_busy, memory_order_relaxed);
 }
 
