@@ -311,6 +311,16 @@ static void enqueue(rt_db *d, rt_request *r, const char *api) {
   rt_lock_release(&d->lock);
 }
 
+uint64_t rt_db_held_bytes(const rt_edt *t) {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < t->depc; i++) {
+    uintptr_t state = t->slot_state[i];
+    if (state > RT_SLOT_SIGNAL && !(state & RT_SLOT_REMOTE_TAG))
+      bytes += ((const rt_db *)state)->bytes;
+  }
+  return bytes;
+}
+
 void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
   if (mode == ARTS_DB_READ_STABLE) {
     /* Nothing writes it while this task may read it: no generation to join, and the task's

@@ -302,6 +302,9 @@ typedef struct rt_db rt_db;
 /* The datablock `guid`, created as a placeholder if it is reserved but not created yet. */
 rt_db *rt_db_get(artsGuid_t guid, const char *api);
 /* Queue `slot` of `t` on the datablock's generations (the slot is already claimed). */
+/* The payload bytes of the datablocks task `t` holds on this node (stable acquires hold
+   none: their slots keep no datablock). */
+uint64_t rt_db_held_bytes(const struct rt_edt *t);
 void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode);
 /* Satisfy `slot` of `t` with the payload pointer, without ordering (artsSignalEdt). */
 void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot);
@@ -462,6 +465,10 @@ typedef struct rt_state {
      (w at first, then the last worker that ran one of them). One array, read by every worker
      that makes a routed task ready and written only when a route moves. */
   _Atomic uint32_t *route_home;
+  /* A task whose datablocks hold more payload bytes than this (twice a core's L2) does not
+     stay in the cache of the worker that ran its route last: it is not kept for that
+     worker's next run, so an idle worker can take it (scheduler.c). */
+  uint64_t keep_bytes;
   rt_epoch *top;
   int net; /* other nodes exist (the node actor installed the transport) */
 

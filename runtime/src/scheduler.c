@@ -295,7 +295,8 @@ void rt_sched_push(rt_edt *t) {
   uint32_t target = t->worker;
   if (target != RT_ANY_WORKER && rt.cfg.route_follows)
     target = atomic_load_explicit(&rt.route_home[target], memory_order_relaxed);
-  if (target != RT_ANY_WORKER && w != NULL && w->id == target && w->releasing && !w->next) {
+  if (target != RT_ANY_WORKER && w != NULL && w->id == target && w->releasing && !w->next &&
+      rt_db_held_bytes(t) <= rt.keep_bytes) {
     w->next = t;
     return;
   }
@@ -679,6 +680,8 @@ static void reset_state(const rt_config *cfg) {
     rt_fatal_plain("out of memory for %u workers", rt.threads);
   for (uint32_t i = 0; i < rt.threads; i++)
     atomic_init(&rt.route_home[i], i);
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  rt.keep_bytes = 2 * (l2 > 0 ? (uint64_t)l2 : UINT64_C(1) << 20);
   pthread_condattr_t attr; /* parked workers time out on the monotonic clock */
   pthread_condattr_init(&attr);
   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
