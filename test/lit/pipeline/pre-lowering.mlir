@@ -36,28 +36,30 @@
 // CHECK-NEXT: arts.rec_dep %[[T1]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
 // CHECK-NEXT: }
 // The normalize loop: its image index k / 4 is not the chunk's, so on one node out is one
-// datablock that the chunks write as `concurrent`.
+// datablock that the chunks write as `concurrent`; nothing else in the epoch acquires out,
+// so those writes are stable (arts-stable-reads).
 // CHECK-NEXT: scf.for
 // CHECK: %[[T2:.*]] = arts.edt_create @__arts_edt_2({{.*}}) epoch(%[[E0]])
 // CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
 // CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
 // CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
-// CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
+// CHECK-NEXT: arts.rec_dep %[[T2]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>] {stable}
 // CHECK-NEXT: }
 // CHECK-NEXT: arts.wait_on_epoch %[[E0]]
-// Scale and bias both write out `concurrent`, as normalize does: each keeps its own epoch.
+// Scale and bias both write out `concurrent`, as normalize does: each keeps its own epoch,
+// and in each those writes are stable.
 // CHECK-NEXT: %[[E3:.*]] = arts.create_epoch
 // CHECK-NEXT: scf.for
 // CHECK: %[[T3:.*]] = arts.edt_create @__arts_edt_3({{.*}}) epoch(%[[E3]])
 // CHECK-NEXT: arts.rec_dep %[[T3]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
-// CHECK-NEXT: arts.rec_dep %[[T3]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
+// CHECK-NEXT: arts.rec_dep %[[T3]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>] {stable}
 // CHECK-NEXT: }
 // CHECK-NEXT: arts.wait_on_epoch %[[E3]]
 // CHECK-NEXT: %[[E4:.*]] = arts.create_epoch
 // CHECK-NEXT: scf.for
 // CHECK: %[[T4:.*]] = arts.edt_create @__arts_edt_4({{.*}}) epoch(%[[E4]])
 // CHECK-NEXT: arts.rec_dep %[[T4]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<in>]
-// CHECK-NEXT: arts.rec_dep %[[T4]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>]
+// CHECK-NEXT: arts.rec_dep %[[T4]] slot({{.*}}) ({{.*}} : memref<?xi64>) modes [#arts.mode<concurrent>] {stable}
 // CHECK-NEXT: }
 // CHECK-NEXT: arts.wait_on_epoch %[[E4]]
 // CHECK-COUNT-6: arts.db_destroy
