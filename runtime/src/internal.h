@@ -301,10 +301,10 @@ void rt_ctx_release_epochs(rt_ctx *ctx);
 typedef struct rt_db rt_db;
 /* The datablock `guid`, created as a placeholder if it is reserved but not created yet. */
 rt_db *rt_db_get(artsGuid_t guid, const char *api);
-/* Queue `slot` of `t` on the datablock's generations (the slot is already claimed). */
 /* The payload bytes of the datablocks task `t` holds on this node (stable acquires hold
    none: their slots keep no datablock). */
 uint64_t rt_db_held_bytes(const struct rt_edt *t);
+/* Queue `slot` of `t` on the datablock's generations (the slot is already claimed). */
 void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode);
 /* Satisfy `slot` of `t` with the payload pointer, without ordering (artsSignalEdt). */
 void rt_db_signal(rt_db *d, rt_edt *t, uint32_t slot);
@@ -400,10 +400,11 @@ typedef struct rt_worker {
   uint32_t slab_tasks;   /* the size of its next slab, in tasks */
   rt_db_seen db_seen[1u << RT_DB_SEEN_BITS];
   int take_stale_mail; /* its idle wait was long: steal may empty parked workers' mailboxes */
-  /* A routed task this worker made ready for itself while ending a task: it runs next, and no
-     other worker can take it (it would run it on cold caches a microsecond before this one is
-     free). If the worker returns from waiting into a task's code instead, the task goes to
-     its deque. `releasing` is set while rt_edt_run ends a task. */
+  /* A routed task this worker made ready for itself while ending a task, whose payloads fit
+     rt.keep_bytes: it runs next, and no other worker can take it (it would run it on cold
+     caches a microsecond before this one is free). If the worker returns from waiting into a
+     task's code instead, the task goes to its deque. `releasing` is set while rt_edt_run
+     ends a task. */
   struct rt_edt *next;
   int releasing;
   uint8_t taken;       /* how find_work got the task it returned last (rt_taken) */
