@@ -322,31 +322,23 @@ uint64_t rt_db_held_bytes(const rt_edt *t) {
 }
 
 void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
-  if (mode == ARTS_DB_READ_STABLE) {
-    /* Nothing writes it while this task may read it: no generation to join, and the task's
-       return has nothing to release. Only the flag's line is read, so every worker keeps
-       its copy of it. A datablock not created yet is waited for as by a READ. */
+  uint32_t ordered = rt_ordered_mode(mode);
+  if (ordered != mode) {
+    /* Nothing else acquires it while this task may (no writer for a read, only other
+       CONCURRENTs for a CONCURRENT): no generation to join, and the task's return has
+       nothing to release. Only the flag's line is read, so every worker keeps its copy of
+       it. A datablock not created yet is waited for as by the ordered mode. */
+    mode = ordered;
     if (atomic_load_explicit(&d->readable, memory_order_acquire)) {
-      t->slot_state[slot] = RT_SLOT_SIGNAL;
-      rt_edt_satisfy(t, slot, d->hdr.guid, ARTS_DB_READ, d->payload);
-      return;
-    }
-    mode = ARTS_DB_READ;
-  } else if (mode == ARTS_DB_CONCURRENT_STABLE) {
-    /* The same for a CONCURRENT that no other mode's acquire meets: its writers only need
-       the payload. A mapped payload still gets small pages for them (shared_writes_ahead);
-       `mapped` was set before `readable`. */
-    if (atomic_load_explicit(&d->readable, memory_order_acquire)) {
-      if (d->mapped) {
+      if (mode == ARTS_DB_CONCURRENT && d->mapped) { /* `mapped` was set before `readable` */
         rt_lock_acquire(&d->lock);
         shared_writes_ahead(d);
         rt_lock_release(&d->lock);
       }
       t->slot_state[slot] = RT_SLOT_SIGNAL;
-      rt_edt_satisfy(t, slot, d->hdr.guid, ARTS_DB_CONCURRENT, d->payload);
+      rt_edt_satisfy(t, slot, d->hdr.guid, mode, d->payload);
       return;
     }
-    mode = ARTS_DB_CONCURRENT;
   }
   /* The common case, a datablock free or held in a mode this one shares: satisfy the slot
      at once, with no request to allocate. */

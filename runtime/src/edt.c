@@ -550,10 +550,8 @@ void artsRecordDep(artsGuid_t db, artsGuid_t edt, uint32_t slot, uint32_t mode) 
   rt_check_running(api);
   if (RT_UNLIKELY(!rt_is_access_mode(mode)))
     rt_fatal(db, "%s: access mode %u is none of " RT_ACCESS_MODE_NAMES, api, mode);
-  if (mode == ARTS_DB_READ_STABLE && rt.nodes > 1)
-    mode = ARTS_DB_READ; /* the copy another node reads travels in order, as any READ's */
-  else if (mode == ARTS_DB_CONCURRENT_STABLE && rt.nodes > 1)
-    mode = ARTS_DB_CONCURRENT; /* what it writes travels back as any CONCURRENT's */
+  if (rt.nodes > 1) /* copies travel in order, and writes back, as the ordered mode's do */
+    mode = rt_ordered_mode(mode);
   uint32_t owner = artsGuidGetRank(db);
   if (RT_UNLIKELY(!rt_route_is_local(owner))) {
     rt_check_remote(owner, db, api);

@@ -102,6 +102,13 @@ static inline int rt_is_access_mode(uint32_t mode) {
   "ARTS_DB_READ, ARTS_DB_WRITE, ARTS_DB_CONCURRENT, ARTS_DB_READ_STABLE, "                       \
   "ARTS_DB_CONCURRENT_STABLE"
 
+/* The ordered mode a stable one stands for (READ, CONCURRENT); any other mode is its own. */
+static inline uint32_t rt_ordered_mode(uint32_t mode) {
+  return mode == ARTS_DB_READ_STABLE         ? ARTS_DB_READ
+         : mode == ARTS_DB_CONCURRENT_STABLE ? ARTS_DB_CONCURRENT
+                                             : mode;
+}
+
 /* Every object that has a GUID starts with this header; `next` chains a hash bucket. */
 typedef struct rt_obj {
   artsGuid_t guid;

@@ -115,18 +115,21 @@ enum {
                   a while (its thread was descheduled, or it sleeps) */
 };
 
-/* An idle worker looks into idle workers' mailboxes after this long. An idle owner empties
-   its mailbox within a microsecond unless its thread is not running. */
+/* An idle worker looks into parked workers' mailboxes after this long. An owner that polls
+   empties its mailbox within a microsecond. */
 #define STALE_MAIL_NS 20000
 
-/* Whether the calling worker (`self`, NULL for other threads) could find something to run,
-   looking as far as `look` says. A mailbox's line is read only when its owner is busy, or
-   has left it alone for long: reading every mailbox in every idle worker's loop made each
-   task a creator routes cost several cache-line transfers. */
+/* Whether other workers may take `w`'s mail: while it runs something else, or (`stale`: the
+   taker has been idle for long) while it is parked. */
 static inline int mail_takeable(rt_worker *w, int stale) {
   return atomic_load_explicit(&w->busy, memory_order_relaxed) ||
          (stale && atomic_load_explicit(&w->sleeping, memory_order_relaxed));
 }
+
+/* Whether the calling worker (`self`, NULL for other threads) could find something to run,
+   looking as far as `look` says. A mailbox's line is read only when its owner is busy, or
+   asleep while the caller has been idle long: reading every mailbox in every idle worker's
+   loop made each task a creator routes cost several cache-line transfers. */
 
 static int work_visible(rt_worker *self, int look) {
   if (self && (self->next || rt_deque_nonempty(&self->deque) ||
@@ -292,19 +295,20 @@ void rt_sched_push(rt_edt *t) {
   rt_worker *w = rt_tls_worker;
   if (RT_UNLIKELY(rt_tracing()))
     t->ready_ns = rt_now_ns();
-  uint32_t target = t->worker;
-  if (target != RT_ANY_WORKER && rt.cfg.route_follows)
-    target = atomic_load_explicit(&rt.route_home[target], memory_order_relaxed);
-  if (target != RT_ANY_WORKER && w != NULL && w->id == target && w->releasing && !w->next &&
-      rt_db_held_bytes(t) <= rt.keep_bytes) {
-    w->next = t;
-    return;
-  }
-  if (target != RT_ANY_WORKER && (w == NULL || w->id != target)) {
-    rt_worker *to = &rt.workers[target];
-    mail(to, t); /* its seq_cst add orders the mail before the read of `sleeping` */
-    wake_worker(to);
-    return;
+  if (t->worker != RT_ANY_WORKER) {
+    uint32_t target = rt.cfg.route_follows
+                          ? atomic_load_explicit(&rt.route_home[t->worker], memory_order_relaxed)
+                          : t->worker;
+    if (w == NULL || w->id != target) {
+      rt_worker *to = &rt.workers[target];
+      mail(to, t); /* its seq_cst add orders the mail before the read of `sleeping` */
+      wake_worker(to);
+      return;
+    }
+    if (w->releasing && !w->next && rt_db_held_bytes(t) <= rt.keep_bytes) {
+      w->next = t;
+      return;
+    }
   }
   if (RT_LIKELY(w != NULL)) {
     rt_deque_push(&w->deque, t);
