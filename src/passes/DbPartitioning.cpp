@@ -63,11 +63,46 @@ struct AcquireFacts {
   EdtOp task;
   BlockArgument view;
   scf::ForOp chunkLoop;  ///< the task's `arts.chunk_loop`, if any
+  bool soleChunk = false; ///< the task is launched once in its epoch: its loop has one chunk
   bool rewritable = true; ///< every access is a load/store through db_ref[0...]
   bool chunked = false;   ///< ... and indexed by the chunk loop's IV in dim 0
   int64_t minOffset = 0, maxOffset = 0;
   std::string why; ///< why not chunked
 };
+
+/// Whether `chunkLoop`, in `task`, is the only chunk of its loop: the task is created once per
+/// run of its epoch (every loop between them makes one trip, by constants), and either it is
+/// in for-lowering's launch loop (one trip: one chunk of all iterations) or its chunk loop's
+/// constant bounds cover all of the loop's `arts.chunk_trips`.
+bool isSoleChunk(EdtOp task, scf::ForOp chunkLoop) {
+  auto constantTrips = [](scf::ForOp loop) -> std::optional<int64_t> {
+    std::optional<int64_t> lb = evaluateConstant(loop.getLowerBound());
+    std::optional<int64_t> ub = evaluateConstant(loop.getUpperBound());
+    std::optional<int64_t> step = evaluateConstant(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return std::nullopt;
+    return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
+  };
+  bool launched = false;
+  for (Operation *up = task->getParentOp(); up; up = up->getParentOp()) {
+    if (isa<EpochOp>(up)) {
+      if (launched)
+        return true;
+      auto all = chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_trips");
+      std::optional<int64_t> trips = constantTrips(chunkLoop);
+      return all && trips && *trips >= all.getInt();
+    }
+    if (auto loop = dyn_cast<scf::ForOp>(up)) {
+      std::optional<int64_t> trips = constantTrips(loop);
+      if (!trips || *trips > 1)
+        return false;
+      launched |= loop->hasAttr("arts.launch_loop");
+    } else if (!isa<scf::IfOp>(up)) {
+      return false;
+    }
+  }
+  return false;
+}
 
 bool allZero(ValueRange indices) {
   return llvm::all_of(indices, [](Value v) {
@@ -166,6 +201,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     });
     bool first = true;
     facts.chunked = static_cast<bool>(facts.chunkLoop);
+    facts.soleChunk = facts.chunkLoop && isSoleChunk(facts.task, facts.chunkLoop);
     if (!facts.chunkLoop)
       facts.why = "task has no chunk loop";
     for (Operation *user : facts.view.getUsers()) {
@@ -211,6 +247,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     a.rewritable = f.rewritable;
     a.chunked = f.chunked;
     a.inChunkTask = static_cast<bool>(f.chunkLoop);
+    a.soleChunk = f.soleChunk;
     a.writes = f.acquire.getMode() != ArtsMode::in;
     a.internode = f.task && f.task.getConcurrency() == EdtConcurrency::internode;
     if (f.task)
@@ -251,6 +288,10 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
           f.acquire.setMode(ArtsMode::concurrent);
           CARTS_DEBUG("db-partitioning", f.acquire)
               << "acquire mode=concurrent full-range (chunk tasks of one loop share the write)\n";
+        } else if (summary.soleChunk && summary.writes) {
+          CARTS_DEBUG("db-partitioning", f.acquire)
+              << "acquire mode=" << stringifyArtsMode(f.acquire.getMode())
+              << " full-range (the loop's only chunk shares the write with nobody)\n";
         }
       return;
     }
@@ -313,6 +354,10 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         CARTS_DEBUG("db-partitioning", f.acquire)
             << "acquire mode=concurrent: chunks are not aligned with blocks, neighbours share "
                "boundary blocks\n";
+      } else if (summary.soleChunk && summary.writes && f.chunked) {
+        CARTS_DEBUG("db-partitioning", f.acquire)
+            << "acquire mode=" << stringifyArtsMode(f.acquire.getMode())
+            << ": the loop's only chunk, no neighbour shares its blocks\n";
       }
       if (f.chunked) {
         std::tie(first, count) = chunkBlocks(ab, aloc, f, rowsPerBlock, blocks);

@@ -42,12 +42,12 @@ PartitionDecision mlir::arts::decidePartition(llvm::ArrayRef<AcquireSummary> acq
 }
 
 bool mlir::arts::sharesCoarseWrite(const AcquireSummary &acquire) {
-  return acquire.inChunkTask && acquire.writes;
+  return acquire.inChunkTask && acquire.writes && !acquire.soleChunk;
 }
 
 bool mlir::arts::sharesBoundaryBlocks(const AcquireSummary &acquire,
                                       llvm::function_ref<bool()> chunkIsBlock, int64_t nodes) {
-  return nodes <= 1 && acquire.chunked && acquire.writes && !chunkIsBlock();
+  return nodes <= 1 && acquire.chunked && acquire.writes && !acquire.soleChunk && !chunkIsBlock();
 }
 
 std::string mlir::arts::keptOnNodeZeroWhy(int64_t nodes, bool internode,

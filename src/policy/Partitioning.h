@@ -23,6 +23,7 @@ struct AcquireSummary {
   bool rewritable = true;    ///< its view is used through plain loads and stores only
   bool chunked = false;      ///< ... each indexed by its chunk loop in the leading dimension
   bool inChunkTask = false;  ///< its task has a chunk loop
+  bool soleChunk = false;    ///< ... and is its loop's only chunk (launched once)
   bool writes = false;       ///< its mode is not `in`
   bool internode = false;    ///< its task may run on any node
   int64_t teamWorkers = 0;   ///< the task's `arts.team_workers`, 0 when absent
@@ -47,13 +48,16 @@ PartitionDecision decidePartition(llvm::ArrayRef<AcquireSummary> acquires, llvm:
                                   int64_t nodes);
 
 /// Chunk tasks of one loop writing a coarse datablock at rows of their own
-/// share it (mode concurrent) instead of taking turns.
+/// share it (mode concurrent) instead of taking turns. A loop's only chunk
+/// shares with nobody: it keeps its exclusive mode, which orders it after the
+/// tasks before it in the epoch, so epochs around it can fuse.
 bool sharesCoarseWrite(const AcquireSummary &acquire);
 
 /// A writing chunk task whose chunk is not its block (the loop starts
 /// elsewhere than row 0, or its chunks are not the static share) shares the
 /// boundary blocks with its neighbours, on one node only: across nodes a shared
-/// block would travel as copies merged byte by byte.
+/// block would travel as copies merged byte by byte. A loop's only chunk has no
+/// neighbours.
 /// `chunkIsBlock` is asked only when the rest holds (it inspects the chunk loop).
 bool sharesBoundaryBlocks(const AcquireSummary &acquire, llvm::function_ref<bool()> chunkIsBlock,
                           int64_t nodes);

@@ -12,6 +12,8 @@
 // `out`: a shared block would travel as copies merged byte by byte, which loses updates, so
 // the owner's queue hands it to one writer at a time. On one node, an array that some task
 // reads whole stays one datablock: per-block dependences would cost more than they free.
+// A loop's only chunk (a launch loop of one trip, or a chunk loop over all the rows) shares
+// its writes with nobody and keeps its exclusive mode.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-db-partitioning)' --debug-only=db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
@@ -569,6 +571,70 @@ func.func @two_node_whole_read() {
   }
   arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<16x16xf32>>)
   arts.db_free(%gc, %pc : memref<?xi64>, memref<?xmemref<16x16xf32>>)
+  return
+}
+}
+
+// -----
+
+// Two loops write one coarse datablock (a task reads it at a column, not a row, so it is not
+// split): the first has two chunks, which share their writes as `concurrent`; the second
+// has one (its launch loop makes one trip), whose `inout` then orders it after the first
+// loop's chunks, so an epoch holding both needs no barrier between them.
+// CHECK-LABEL: func.func @sole_chunk_write
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <coarse>
+// CHECK: scf.for
+// CHECK: arts.db_acquire <concurrent> (%[[G]], %[[P]] : {{.*}}) : memref<?xi64>, memref<?xmemref<8x4xf32>>
+// CHECK: arts.db_acquire <inout> (%[[G]], %[[P]] : {{.*}}) : memref<?xi64>, memref<?xmemref<8x4xf32>>
+// CHECK-NEXT: arts.edt <task>
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<8x4xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @sole_chunk_write() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %r = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c8, %c4] : memref<?xi64>, memref<?xmemref<8x4xf32>>
+  %e = arts.epoch {
+    scf.for %k = %c0 to %c2 step %c1 {
+      %lo = arith.muli %k, %c2 : index
+      %hi = arith.addi %lo, %c2 : index
+      %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<8x4xf32>>) : memref<?xi64>, memref<?xmemref<8x4xf32>>
+      arts.edt <task> <intranode> route(%r) (%q : memref<?xmemref<8x4xf32>>) attributes {arts.team_workers = 2 : i64} {
+      ^bb0(%v: memref<?xmemref<8x4xf32>>):
+        %a = arts.db_ref %v[%c0] : memref<?xmemref<8x4xf32>> -> memref<8x4xf32>
+        scf.for %i = %lo to %hi step %c1 {
+          scf.for %j = %c0 to %c8 step %c1 {
+            memref.store %one, %a[%j, %i] : memref<8x4xf32>
+          }
+        } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 4 : i64}
+        arts.db_release(%v : memref<?xmemref<8x4xf32>>)
+      }
+    } {arts.launch_loop}
+    scf.for %k = %c0 to %c1 step %c1 {
+      %lo = arith.muli %k, %c4 : index
+      %hi = arith.addi %lo, %c4 : index
+      %q_g, %q = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<8x4xf32>>) : memref<?xi64>, memref<?xmemref<8x4xf32>>
+      arts.edt <task> <intranode> route(%r) (%q : memref<?xmemref<8x4xf32>>) attributes {arts.team_workers = 2 : i64} {
+      ^bb0(%v: memref<?xmemref<8x4xf32>>):
+        %a = arts.db_ref %v[%c0] : memref<?xmemref<8x4xf32>> -> memref<8x4xf32>
+        scf.for %i = %lo to %hi step %c1 {
+          scf.for %j = %c0 to %c8 step %c1 {
+            %x = memref.load %a[%j, %i] : memref<8x4xf32>
+            %y = arith.addf %x, %one : f32
+            memref.store %y, %a[%j, %i] : memref<8x4xf32>
+          }
+        } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 4 : i64}
+        arts.db_release(%v : memref<?xmemref<8x4xf32>>)
+      }
+    } {arts.launch_loop}
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<8x4xf32>>)
   return
 }
 }

@@ -367,14 +367,14 @@ func.func @interior_rows() {
 // CHECK-NEXT: arith.minsi %[[FHI]], %[[F50]] : index
 
 // 10 rows of a light body (about 66 operations): at least 63 iterations a chunk, so the
-// whole loop is one chunk, a single task that writes all 4 blocks, shared as `concurrent`
-// since it is no longer the static share.
+// whole loop is one chunk, a single task that writes all 4 blocks as `out`: no other chunk
+// shares them, and the exclusive mode orders it after earlier writers in a fused epoch.
 // CHECK-LABEL: func.func @small_rows()
 // CHECK-DAG: %[[SC0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[SC4:.*]] = arith.constant 4 : index
 // CHECK: %[[SG:.*]], %[[SP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[SC4]]] elementSizes[%{{.*}}, %{{.*}}] : memref<?xi64>, memref<?xmemref<?x16xf32>>
 // CHECK-NEXT: arts.epoch {
-// CHECK-NEXT: arts.db_acquire <concurrent> (%[[SG]], %[[SP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[SC0]]] sizes[%[[SC4]]] partition(<block>)
+// CHECK-NEXT: arts.db_acquire <out> (%[[SG]], %[[SP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[SC0]]] sizes[%[[SC4]]] partition(<block>)
 // CHECK-NEXT: arts.edt <task> <intranode>
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
 
@@ -496,8 +496,8 @@ func.func @interior_rows() {
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 // @small_rows
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
-// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out: the loop's only chunk, no neighbour shares its blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @many_small_rows
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<1000x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
@@ -719,6 +719,7 @@ func.func @collapsed_reduction(%n: index, %m: index) {
 
 // DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each), evened out workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x16xf32> distributed=no (no internode task uses it)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out: the loop's only chunk, no neighbour shares its blocks
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @small_rows_intranode() {

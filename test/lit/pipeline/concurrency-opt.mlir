@@ -78,48 +78,49 @@
 // On one node x stays one datablock: the mean and variance loops read every image of it and
 // the collapsed loops index it by k / 4.
 // DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
-// out's image index k / 4 is not the chunk's, so it stays one datablock that the normalize,
-// scale and bias chunks write as `concurrent`.
+// out's image index k / 4 is not the chunk's, so it stays one datablock. Each of the
+// normalize, scale and bias loops is a single chunk here, which shares the write with
+// nobody: out is acquired `out` or `inout`, not `concurrent`.
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:206:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:197:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:206:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:197:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // mean and variance are written by channel and read whole by the normalize loop: one
-// datablock each, shared by the writing chunks.
+// datablock each, written by the loop's single chunk.
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // gamma and beta are read whole by every chunk.
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // The second datablock run reports the final acquires, loop by loop.
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=concurrent partition=coarse
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=out partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=concurrent partition=coarse
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=out partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=concurrent partition=coarse
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=out partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=concurrent partition=coarse
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=inout partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=concurrent partition=coarse
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=inout partition=coarse
 
 // 8 images on one node: the collapsed loops' chunk is all 32 image x channel pairs, whose
-// image k / 4 is not the chunk's, so out stays one datablock written `concurrent`, as
-// in mini. x, mean and variance are read whole, so on one node they stay whole.
+// image k / 4 is not the chunk's, so out stays one datablock, written by each loop's only
+// chunk, as in mini. x, mean and variance are read whole, so on one node they stay whole.
 // DB8: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:206:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:197:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
-// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:206:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:197:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 
