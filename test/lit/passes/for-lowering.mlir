@@ -748,3 +748,43 @@ func.func @small_rows_intranode() {
   return
 }
 }
+
+// -----
+
+// Math functions weigh what they cost: over 64 elements, exp (60 operations, a libm call)
+// and a division (8) make about 72 operations an iteration, so with min-chunk-ops=4096 a
+// chunk takes at least 57 iterations: two chunks of 32, where counting exp and the division
+// as one operation each would have made one chunk of all 64.
+// CHECK-LABEL: func.func @exp_rows
+// CHECK-DAG: %[[EC2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[EC32:.*]] = arith.constant 32 : index
+// CHECK: scf.for %[[EK:.*]] = %{{.*}} to %[[EC2]] step
+// CHECK-NEXT: arith.muli %[[EK]], %[[EC32]] : index
+// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 57 iterations (about 72 operations each), evened out workers=4
+module attributes {arts.nodes = 1 : i64, arts.threads = 4 : i64} {
+func.func @exp_rows() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %r = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c64] : memref<?xi64>, memref<?xmemref<64xf32>>
+  %q_g, %q = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<64xf32>>) : memref<?xi64>, memref<?xmemref<64xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%q : memref<?xmemref<64xf32>>) attributes {workers = 4 : i64} {
+  ^bb0(%v: memref<?xmemref<64xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<64xf32>> -> memref<64xf32>
+    arts.for (%c0) to (%c64) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      %x = memref.load %b[%i] : memref<64xf32>
+      %e = math.exp %x : f32
+      %d = arith.addf %e, %one : f32
+      %y = arith.divf %one, %d : f32
+      memref.store %y, %b[%i] : memref<64xf32>
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<64xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<64xf32>>)
+  return
+}
+}
