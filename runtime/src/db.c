@@ -321,6 +321,11 @@ uint64_t rt_db_held_bytes(const rt_edt *t) {
   return bytes;
 }
 
+void rt_db_prefetch(rt_db *d, uint32_t mode) {
+  if (rt_ordered_mode(mode) == mode)
+    __builtin_prefetch(&d->lock, 1);
+}
+
 void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
   uint32_t ordered = rt_ordered_mode(mode);
   if (ordered != mode) {

@@ -68,10 +68,11 @@ static rt_edt *pool_take(rt_worker *w) {
     }
   }
   w->pool_local = (rt_edt *)t->hdr.next;
-  /* The next one was freed by another worker and sits in its cache: ask for it (for
-     writing) now, so that the transfer overlaps this task's creation. */
+  /* The next one was freed by another worker and sits in its cache: ask for all its lines
+     (for writing) now, so that the transfers overlap this task's creation. */
   if (w->pool_local)
-    __builtin_prefetch(w->pool_local, 1);
+    for (size_t line = 0; line < POOLED_TASK_BYTES; line += RT_CACHE_LINE)
+      __builtin_prefetch((char *)w->pool_local + line, 1);
   return t;
 }
 
@@ -470,7 +471,7 @@ static rt_edt *create_task(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64
     return NULL;
   }
   uint32_t asked = worker > 0 && rt.cfg.affinity ? (worker - 1) % rt.threads : RT_ANY_WORKER;
-  if (asked != RT_ANY_WORKER && depc == 0)
+  if (asked != RT_ANY_WORKER)
     rt_sched_prefetch_mail(asked); /* overlap the mailbox's transfer with the task's setup */
   rt_edt *t = rt_edt_new(fn, *guid, paramc, paramv, depc, e);
   t->worker = asked;
@@ -635,7 +636,9 @@ artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc, u
   for (run_cursor c = runs_begin(runv, runc); run_next(&c);) {
     if (RT_UNLIKELY(t->slot_state[c.slot] != RT_SLOT_FREE))
       rt_fatal(guid, "%s: slot %u is named twice", api, c.slot);
-    t->slot_state[c.slot] = (uintptr_t)rt_db_get(c.guid, api);
+    rt_db *d = rt_db_get(c.guid, api);
+    rt_db_prefetch(d, c.mode);
+    t->slot_state[c.slot] = (uintptr_t)d;
     t->unclaimed--;
   }
   if (t->unclaimed)

@@ -308,6 +308,9 @@ void rt_ctx_release_epochs(rt_ctx *ctx);
 typedef struct rt_db rt_db;
 /* The datablock `guid`, created as a placeholder if it is reserved but not created yet. */
 rt_db *rt_db_get(artsGuid_t guid, const char *api);
+/* Start moving the line an acquire in `mode` of `d` takes the lock on (none for a stable mode)
+   into this core's cache: the acquire comes once the task's other slots are set. */
+void rt_db_prefetch(rt_db *d, uint32_t mode);
 /* The payload bytes of the datablocks task `t` holds on this node (stable acquires hold
    none: their slots keep no datablock). */
 uint64_t rt_db_held_bytes(const struct rt_edt *t);
@@ -501,8 +504,11 @@ extern rt_state rt;
 
 static inline int rt_tracing(void) { return rt.cfg.trace_path[0] != 0; }
 
-/* Start moving worker `w`'s mailbox into this core's cache (a task for it is coming). */
+/* Start moving the mailbox that a task asking for worker `w` goes to (the route's home) into
+   this core's cache: the task is coming once it is set up. */
 static inline void rt_sched_prefetch_mail(uint32_t w) {
+  if (rt.cfg.route_follows)
+    w = atomic_load_explicit(&rt.route_home[w], memory_order_relaxed);
   __builtin_prefetch(&rt.workers[w].mail_lock, 1);
 }
 /* Every runtime call reads these: initial-exec makes that a load from the thread pointer, not a
