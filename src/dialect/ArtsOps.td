@@ -194,10 +194,10 @@ def Arts_DbAcquireOp : Arts_Op<"db_acquire", [AttrSizedOperandSegments]> {
     following ones (empty: the whole table). `partition` says how the task
     indexes the blocks; `full_range` marks an acquire that must keep every
     block (an access not indexed by the task's chunk). `stable` (set by
-    arts-stable-reads, on `in` and `concurrent` acquires) says that no other
-    acquire's task can meet this one's on the datablock (no writer for an
-    `in`, only other `concurrent` ones for a `concurrent`), so the acquire
-    needs no place in its order.
+    arts-stable-reads) says that no other acquire's task can meet this one's
+    on the datablock (no writer for an `in`, only other `concurrent` ones for
+    a `concurrent`, nothing else for a chunk's `out`/`inout` of its own
+    blocks), so the acquire needs no place in its order.
 
     ```mlir
     %g, %p = arts.db_acquire <in> (%guids, %ptrs : memref<4xi64>, memref<4xmemref<?xf32>>)
@@ -357,8 +357,7 @@ def Arts_RecDepOp : Arts_Op<"rec_dep"> {
     starting at `first_slot`, with the acquire mode of its table (`in` gives a
     READ acquire, `out`/`inout` a WRITE acquire). One runtime call per entry.
     `stable`: every table comes from a `stable` acquire; an `in` one is
-    recorded as ARTS_DB_READ_STABLE, a `concurrent` one as
-    ARTS_DB_CONCURRENT_STABLE.
+    recorded as ARTS_DB_READ_STABLE, any other as ARTS_DB_CONCURRENT_STABLE.
   }];
   let arguments = (ins I64:$edt, I32:$first_slot, Variadic<Arts_GuidTable>:$guids,
                        Arts_ModeArrayAttr:$acquire_modes, UnitAttr:$stable);

@@ -64,7 +64,9 @@ static int32_t dependenceMode(ArtsMode mode, bool stable) {
     return stable ? kDbReadStable : kDbRead;
   case ArtsMode::out:
   case ArtsMode::inout:
-    return kDbWrite;
+    // A stable write is the only acquire of its blocks in its epoch (arts-stable-reads): it
+    // takes the payload as a stable CONCURRENT does, with no generation to wait for.
+    return stable ? kDbConcurrentStable : kDbWrite;
   case ArtsMode::concurrent:
     return stable ? kDbConcurrentStable : kDbConcurrent;
   }

@@ -14,6 +14,10 @@
 // holds none of those writers are stable too, and so are the CONCURRENT
 // writes in an epoch where nothing else acquires it: CONCURRENT acquires
 // share one generation, so its order has nothing to place there either.
+// On one node, the same holds for the chunk tasks of one loop writing their
+// own blocks (`out`/`inout`, block partition, launched once per chunk) in an
+// epoch where no other acquire names the allocation: no two of them share a
+// block, and nothing else in the epoch acquires one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +26,7 @@
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -70,6 +75,24 @@ EpochOp hostEpochOf(Operation *op, llvm::DenseMap<Operation *, bool> &uncalled) 
   return {};
 }
 
+/// Whether `acquire` is a chunk task's write of its own blocks (`out`/`inout` of a block range
+/// db-partitioning derived from the chunk, which it keeps exclusive only when chunk k is block
+/// k), made once per chunk: between it and `epoch` there is no loop but the launch loop.
+bool writesOwnBlocks(DbAcquireOp acquire, EpochOp epoch) {
+  ArtsMode mode = acquire.getMode();
+  if ((mode != ArtsMode::out && mode != ArtsMode::inout) || acquire.getFullRange() ||
+      acquire.getOffsets().empty() || acquire.getPartition() != PartitionMode::block)
+    return false;
+  unsigned loops = 0;
+  for (Operation *up = acquire->getParentOp(); up != epoch.getOperation(); up = up->getParentOp()) {
+    if (isa<scf::ForOp>(up) && up->hasAttr("arts.launch_loop") && ++loops == 1)
+      continue;
+    if (!isa<scf::IfOp>(up))
+      return false;
+  }
+  return true;
+}
+
 struct StableReads : arts::impl::StableReadsBase<StableReads> {
   void runOnOperation() override {
     llvm::MapVector<Operation *, AllocAcquires> byAlloc;
@@ -114,6 +137,7 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
     struct EpochUse {
       bool writes = false;
       bool onlyConcurrent = true;
+      unsigned acquireOps = 0;
     };
     llvm::DenseMap<Operation *, EpochUse> uses;
     SmallVector<std::pair<DbAcquireOp, Operation *>> inEpochs;
@@ -131,25 +155,31 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
       EpochUse &use = uses[epoch];
       use.writes |= mode != ArtsMode::in;
       use.onlyConcurrent &= mode == ArtsMode::concurrent;
+      ++use.acquireOps;
       inEpochs.push_back({acquire, epoch});
     }
-    unsigned reads = 0, writes = 0;
+    bool oneNode = moduleNodes(alloc->getParentOfType<ModuleOp>()) <= 1;
+    unsigned reads = 0, writes = 0, ownBlocks = 0;
     for (auto [acquire, epoch] : inEpochs) {
       const EpochUse &use = uses[epoch];
       if (acquire.getMode() == ArtsMode::in && !use.writes)
         ++reads;
       else if (use.onlyConcurrent)
         ++writes;
+      else if (oneNode && use.acquireOps == 1 && writesOwnBlocks(acquire, cast<EpochOp>(epoch)))
+        ++ownBlocks;
       else
         continue;
       acquire.setStable(true);
     }
     std::string what;
-    if (reads)
-      what = std::to_string(reads) + " <in> acquire(s) in epochs where no task writes it";
-    if (writes)
-      what += (reads ? ", " : "") + std::to_string(writes) +
-              " <concurrent> acquire(s) in epochs where every acquire of it is one";
+    auto add = [&](unsigned n, const char *text) {
+      if (n)
+        what += (what.empty() ? "" : ", ") + std::to_string(n) + text;
+    };
+    add(reads, " <in> acquire(s) in epochs where no task writes it");
+    add(writes, " <concurrent> acquire(s) in epochs where every acquire of it is one");
+    add(ownBlocks, " acquire(s) of a chunk's own blocks in epochs where nothing else acquires it");
     CARTS_DEBUG(kChannel, alloc)
         << (what.empty() ? "not stable: it is written in every epoch that acquires it"
                          : "stable between writers: " + what)

@@ -267,6 +267,31 @@ func.func @stable_concurrent_writes(%g: memref<1xi64>, %x: memref<i64>, %v: i64,
 
 // -----
 
+// A stable out (or inout) rec_dep, a chunk's write of its own blocks that nothing else in its
+// epoch acquires, is ARTS_DB_CONCURRENT_STABLE (12) as well: it takes the payload with no
+// generation to wait for. Without `stable` it is ARTS_DB_WRITE (9).
+// CHECK-LABEL: func.func @stable_own_block_writes
+// CHECK: %[[OSTABLE_WORD:.*]] = arith.constant 51539607552 : i64
+// CHECK: arith.ori %{{.*}}, %[[OSTABLE_WORD]] : i64
+// CHECK: call @artsEdtCreateWithDbs(
+// CHECK: %[[WRITE_WORD:.*]] = arith.constant 38654705664 : i64
+// CHECK: arith.ori %{{.*}}, %[[WRITE_WORD]] : i64
+// CHECK: call @artsEdtCreateWithDbs(
+func.func private @__arts_edt_9(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
+  return
+}
+func.func @stable_own_block_writes(%g: memref<1xi64>, %n: i32, %r: i32) {
+  %c0_i32 = arith.constant 0 : i32
+  %pv = arts.edt_param_pack() : memref<?xi64>
+  %t0 = arts.edt_create @__arts_edt_9(%pv : memref<?xi64>) deps(%n) route(%r)
+  arts.rec_dep %t0 slot(%c0_i32) (%g : memref<1xi64>) modes [#arts.mode<out>] {stable}
+  %t1 = arts.edt_create @__arts_edt_9(%pv : memref<?xi64>) deps(%n) route(%r)
+  arts.rec_dep %t1 slot(%c0_i32) (%g : memref<1xi64>) modes [#arts.mode<inout>]
+  return
+}
+
+// -----
+
 // Something with a memory effect between a creation and its rec_dep keeps them apart (the
 // store could be what another task waits for): artsEdtCreate, then artsRecordDep.
 // CHECK-LABEL: func.func @create_store_rec_dep

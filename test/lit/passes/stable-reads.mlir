@@ -2,6 +2,8 @@
 // and enclosing tasks), each of them is marked stable. When tasks write it, its reads in the
 // host's epochs that hold no writer are marked, and its <concurrent> writes in the host's
 // epochs where every acquire of it is <concurrent>, provided every writer is in such an epoch.
+// On one node, so are the <out>/<inout> acquires of a chunk's own blocks (block partition, one
+// per trip of the launch loop) in the host's epochs where no other acquire names the allocation.
 // An acquire that writes something not traced to an allocation keeps every read as it is.
 // Running the pass twice changes nothing more.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-stable-reads)' | carts-opt --split-input-file | FileCheck %s
@@ -238,6 +240,99 @@ func.func @untraced_writer(%ag: memref<?xi64>, %ap: memref<?xmemref<?xf32>>) {
     }
   }
   arts.db_free(%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// %z is cut into blocks. In the first epoch the chunks of one launch loop write their own
+// blocks and nothing else acquires %z: stable. In the second the same acquire sits in a host
+// loop inside the epoch, so each block is written once per trip: not stable. In the third a
+// task also reads %z: neither is. %u, the same as the first epoch but in a module of two
+// nodes, is not marked.
+// CHECK-LABEL: func.func @own_blocks
+// CHECK: arts.db_acquire <out> ({{.*}}) offsets[{{.*}}] sizes[{{.*}}] partition(<block>) {stable}
+// CHECK: arts.db_acquire <out> ({{.*}}) offsets[{{.*}}] sizes[{{.*}}] partition(<block>) : memref
+// CHECK: arts.db_acquire <inout> ({{.*}}) offsets[{{.*}}] sizes[{{.*}}] partition(<block>) : memref
+// CHECK: arts.db_acquire <in> ({{.*}}) : memref
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @own_blocks() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: stable between writers: 1 acquire(s) of a chunk's own blocks in epochs where nothing else acquires it (first writer <out> at {{.*}}stable-reads.mlir:[[#@LINE+5]]:18)
+  %zg, %zp = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c2]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    scf.for %k = %c0 to %c2 step %c1 {
+      %g1, %p1 = arts.db_acquire <out> (%zg, %zp : memref<?xi64>, memref<?xmemref<?xf32>>)
+          offsets[%k] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?xf32>>
+      arts.edt <task> <intranode> route(%r) (%p1 : memref<?xmemref<?xf32>>) {
+      ^bb0(%v1: memref<?xmemref<?xf32>>):
+        arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+      }
+    } {arts.launch_loop}
+  }
+  %e1 = arts.epoch {
+    scf.for %t = %c0 to %c4 step %c1 {
+      scf.for %k = %c0 to %c2 step %c1 {
+        %g2, %p2 = arts.db_acquire <out> (%zg, %zp : memref<?xi64>, memref<?xmemref<?xf32>>)
+            offsets[%k] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?xf32>>
+        arts.edt <task> <intranode> route(%r) (%p2 : memref<?xmemref<?xf32>>) {
+        ^bb0(%v2: memref<?xmemref<?xf32>>):
+          arts.db_release(%v2 : memref<?xmemref<?xf32>>)
+        }
+      } {arts.launch_loop}
+    }
+  }
+  %e2 = arts.epoch {
+    scf.for %k = %c0 to %c2 step %c1 {
+      %g3, %p3 = arts.db_acquire <inout> (%zg, %zp : memref<?xi64>, memref<?xmemref<?xf32>>)
+          offsets[%k] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?xf32>>
+      arts.edt <task> <intranode> route(%r) (%p3 : memref<?xmemref<?xf32>>) {
+      ^bb0(%v3: memref<?xmemref<?xf32>>):
+        arts.db_release(%v3 : memref<?xmemref<?xf32>>)
+      }
+    } {arts.launch_loop}
+    %g4, %p4 = arts.db_acquire <in> (%zg, %zp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p4 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v4: memref<?xmemref<?xf32>>):
+      arts.db_release(%v4 : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%zg, %zp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @own_blocks_two_nodes
+// CHECK: arts.db_acquire <out> ({{.*}}) offsets[{{.*}}] sizes[{{.*}}] partition(<block>) : memref
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @own_blocks_two_nodes() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: not stable: it is written in every epoch that acquires it
+  %ug, %up = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c2]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    scf.for %k = %c0 to %c2 step %c1 {
+      %g1, %p1 = arts.db_acquire <out> (%ug, %up : memref<?xi64>, memref<?xmemref<?xf32>>)
+          offsets[%k] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?xf32>>
+      arts.edt <task> <intranode> route(%r) (%p1 : memref<?xmemref<?xf32>>) {
+      ^bb0(%v1: memref<?xmemref<?xf32>>):
+        arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+      }
+    } {arts.launch_loop}
+  }
+  arts.db_free(%ug, %up : memref<?xi64>, memref<?xmemref<?xf32>>)
   return
 }
 }
