@@ -44,7 +44,9 @@
  * nodes it is a READ. ARTS_DB_CONCURRENT_STABLE (ours) is likewise a CONCURRENT whose
  * datablock no other task acquires, in any mode but this one, while it may run: on one node
  * it takes the payload at once and releases nothing; with several nodes it is a CONCURRENT.
- * The program promises the stability; the runtime does not check it.
+ * ARTS_DB_WRITE_STABLE (ours) is a WRITE of a datablock that no other task acquires while it
+ * may run: on one node it takes the payload at once and releases nothing; with several nodes
+ * it is a WRITE. The program promises the stability; the runtime does not check it.
  *
  * Epochs: a task is counted in the epoch given to artsEdtCreateWithEpoch (NULL_GUID means the
  * creator's current epoch) or in its creator's current epoch: the innermost epoch the creator
@@ -103,6 +105,7 @@ enum {
   ARTS_DB_CONCURRENT = 10, /* write access shared with adjacent CONCURRENT acquires */
   ARTS_DB_READ_STABLE = 11, /* ours: a READ of a datablock no task writes meanwhile (above) */
   ARTS_DB_CONCURRENT_STABLE = 12, /* ours: a CONCURRENT that nothing else orders (above) */
+  ARTS_DB_WRITE_STABLE = 13, /* ours: a WRITE of a datablock nothing else acquires (above) */
   ARTS_SINGLE_VALUE = 16,  /* slot satisfied by artsSignalEdtValue */
 };
 

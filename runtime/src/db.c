@@ -330,7 +330,8 @@ void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
   uint32_t ordered = rt_ordered_mode(mode);
   if (ordered != mode) {
     /* Nothing else acquires it while this task may (no writer for a read, only other
-       CONCURRENTs for a CONCURRENT): no generation to join, and the task's return has
+       CONCURRENTs for a CONCURRENT, nobody for a WRITE): no generation to join, and the
+       task's return has
        nothing to release. Only the flag's line is read, so every worker keeps its copy of
        it. A datablock not created yet is waited for as by the ordered mode. */
     mode = ordered;

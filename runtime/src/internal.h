@@ -96,16 +96,19 @@ static inline int rt_is_db_type(uint32_t type) {
 
 /* The modes a dependence may ask for: a GUID's datablock type, or a stable one. */
 static inline int rt_is_access_mode(uint32_t mode) {
-  return rt_is_db_type(mode) || mode == ARTS_DB_READ_STABLE || mode == ARTS_DB_CONCURRENT_STABLE;
+  return rt_is_db_type(mode) || mode == ARTS_DB_READ_STABLE || mode == ARTS_DB_CONCURRENT_STABLE ||
+         mode == ARTS_DB_WRITE_STABLE;
 }
 #define RT_ACCESS_MODE_NAMES                                                                     \
   "ARTS_DB_READ, ARTS_DB_WRITE, ARTS_DB_CONCURRENT, ARTS_DB_READ_STABLE, "                       \
-  "ARTS_DB_CONCURRENT_STABLE"
+  "ARTS_DB_CONCURRENT_STABLE, ARTS_DB_WRITE_STABLE"
 
-/* The ordered mode a stable one stands for (READ, CONCURRENT); any other mode is its own. */
+/* The ordered mode a stable one stands for (READ, CONCURRENT, WRITE); any other mode is its
+   own. */
 static inline uint32_t rt_ordered_mode(uint32_t mode) {
   return mode == ARTS_DB_READ_STABLE         ? ARTS_DB_READ
          : mode == ARTS_DB_CONCURRENT_STABLE ? ARTS_DB_CONCURRENT
+         : mode == ARTS_DB_WRITE_STABLE      ? ARTS_DB_WRITE
                                              : mode;
 }
 

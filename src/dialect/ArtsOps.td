@@ -357,7 +357,8 @@ def Arts_RecDepOp : Arts_Op<"rec_dep"> {
     starting at `first_slot`, with the acquire mode of its table (`in` gives a
     READ acquire, `out`/`inout` a WRITE acquire). One runtime call per entry.
     `stable`: every table comes from a `stable` acquire; an `in` one is
-    recorded as ARTS_DB_READ_STABLE, any other as ARTS_DB_CONCURRENT_STABLE.
+    recorded as ARTS_DB_READ_STABLE, a `concurrent` one as
+    ARTS_DB_CONCURRENT_STABLE, an `out` or `inout` one as ARTS_DB_WRITE_STABLE.
   }];
   let arguments = (ins I64:$edt, I32:$first_slot, Variadic<Arts_GuidTable>:$guids,
                        Arts_ModeArrayAttr:$acquire_modes, UnitAttr:$stable);

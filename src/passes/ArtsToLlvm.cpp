@@ -65,8 +65,8 @@ static int32_t dependenceMode(ArtsMode mode, bool stable) {
   case ArtsMode::out:
   case ArtsMode::inout:
     // A stable write is the only acquire of its blocks in its epoch (arts-stable-reads): it
-    // takes the payload as a stable CONCURRENT does, with no generation to wait for.
-    return stable ? kDbConcurrentStable : kDbWrite;
+    // takes the payload with no generation to wait for.
+    return stable ? kDbWriteStable : kDbWrite;
   case ArtsMode::concurrent:
     return stable ? kDbConcurrentStable : kDbConcurrent;
   }

@@ -433,10 +433,11 @@ def StableReads : Pass<"arts-stable-reads", "ModuleOp"> {
     started. On one node the same goes for a chunk task's `out`/`inout` of its
     own blocks (block partition, one acquire per trip of the launch loop) in
     such an epoch where no other acquire names the allocation: no two chunks
-    share a block and nothing else waits for one, so it is passed as
-    ARTS_DB_CONCURRENT_STABLE too. If some acquire that writes cannot be
-    traced to its allocation, nothing is marked. Channel: `stable-reads` (one
-    line per allocation: stable, stable between writers, or why not).
+    share a block and nothing else waits for one (ARTS_DB_WRITE_STABLE: the
+    payload at once, nothing released; a WRITE on several nodes). If some
+    acquire that writes cannot be traced to its allocation, nothing is
+    marked. Channel: `stable-reads` (one line per allocation: stable, stable
+    between writers, or why not).
 
     ```mlir
     // before: every acquire of %w is <in>

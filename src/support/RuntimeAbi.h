@@ -44,10 +44,12 @@ struct RuntimeFunction {
 constexpr int32_t kDbRead = 8;
 constexpr int32_t kDbWrite = 9;
 constexpr int32_t kDbConcurrent = 10;
-/// ARTS_DB_READ_STABLE and ARTS_DB_CONCURRENT_STABLE: dependence modes only (a
-/// `stable` rec_dep of an `in` or a `concurrent` table).
+/// ARTS_DB_READ_STABLE, ARTS_DB_CONCURRENT_STABLE and ARTS_DB_WRITE_STABLE:
+/// dependence modes only (a `stable` rec_dep of an `in`, a `concurrent`, or an
+/// `out`/`inout` table).
 constexpr int32_t kDbReadStable = 11;
 constexpr int32_t kDbConcurrentStable = 12;
+constexpr int32_t kDbWriteStable = 13;
 
 /// Every runtime function the lowering may call.
 llvm::ArrayRef<RuntimeFunction> runtimeApi();

@@ -91,7 +91,8 @@ def test_the_datablock_modes_match_the_header():
     for ours, theirs in (("kDbRead", "ARTS_DB_READ"), ("kDbWrite", "ARTS_DB_WRITE"),
                          ("kDbConcurrent", "ARTS_DB_CONCURRENT"),
                          ("kDbReadStable", "ARTS_DB_READ_STABLE"),
-                         ("kDbConcurrentStable", "ARTS_DB_CONCURRENT_STABLE")):
+                         ("kDbConcurrentStable", "ARTS_DB_CONCURRENT_STABLE"),
+                         ("kDbWriteStable", "ARTS_DB_WRITE_STABLE")):
         value = re.search(rf"constexpr int32_t {ours} = (\d+);", lowering)
         expected = re.search(rf"\b{theirs} = (\d+)", header)
         assert value and expected, (ours, theirs)

@@ -268,10 +268,10 @@ func.func @stable_concurrent_writes(%g: memref<1xi64>, %x: memref<i64>, %v: i64,
 // -----
 
 // A stable out (or inout) rec_dep, a chunk's write of its own blocks that nothing else in its
-// epoch acquires, is ARTS_DB_CONCURRENT_STABLE (12) as well: it takes the payload with no
-// generation to wait for. Without `stable` it is ARTS_DB_WRITE (9).
+// epoch acquires, is ARTS_DB_WRITE_STABLE (13): 13 << 32 in a run's last word. Without
+// `stable` it is ARTS_DB_WRITE (9).
 // CHECK-LABEL: func.func @stable_own_block_writes
-// CHECK: %[[OSTABLE_WORD:.*]] = arith.constant 51539607552 : i64
+// CHECK: %[[OSTABLE_WORD:.*]] = arith.constant 55834574848 : i64
 // CHECK: arith.ori %{{.*}}, %[[OSTABLE_WORD]] : i64
 // CHECK: call @artsEdtCreateWithDbs(
 // CHECK: %[[WRITE_WORD:.*]] = arith.constant 38654705664 : i64
