@@ -331,9 +331,9 @@ void rt_db_acquire(rt_db *d, rt_edt *t, uint32_t slot, uint32_t mode) {
   if (ordered != mode) {
     /* Nothing else acquires it while this task may (no writer for a read, only other
        CONCURRENTs for a CONCURRENT, nobody for a WRITE): no generation to join, and the
-       task's return has
-       nothing to release. Only the flag's line is read, so every worker keeps its copy of
-       it. A datablock not created yet is waited for as by the ordered mode. */
+       task's return has nothing to release. Only the flag's line is read, so every worker
+       keeps its copy of it. A datablock not created yet is waited for as by the ordered
+       mode. */
     mode = ordered;
     if (atomic_load_explicit(&d->readable, memory_order_acquire)) {
       if (mode == ARTS_DB_CONCURRENT && d->mapped) { /* `mapped` was set before `readable` */

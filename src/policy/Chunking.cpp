@@ -54,8 +54,8 @@ static int64_t opWeight(Operation &op) {
     if (isa<math::SqrtOp, math::RsqrtOp>(op))
       return 10;
     if (isa<math::AbsFOp, math::AbsIOp, math::CopySignOp, math::FmaOp, math::FloorOp,
-            math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp, math::CountLeadingZerosOp,
-            math::CountTrailingZerosOp, math::CtPopOp>(op))
+            math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp,
+            math::CountLeadingZerosOp, math::CountTrailingZerosOp, math::CtPopOp>(op))
       return 1;
     return 60;
   }
