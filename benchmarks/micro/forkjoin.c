@@ -8,7 +8,10 @@
    deps3_private the same with two blocks of the task's own to read instead of shared ones
    (what sharing a datablock among an epoch's tasks costs), and deps3_stable the same with
    the shared reads made ARTS_DB_READ_STABLE, as the compiler does for datablocks no task
-   writes. */
+   writes. busy21 is the shape of the transformer's q/k/v epoch: three loops of 7 chunks,
+   chunk k of each asking for worker k, each task reading two shared blocks stably and
+   writing its own, and spinning 5 us, so that workers run tasks while the creator still
+   launches. */
 #define _POSIX_C_SOURCE 200809L
 #include "arts.h"
 
@@ -94,6 +97,38 @@ static void measure_deps(const char *name, const char *launch_name, enum deps_ki
   report(launch_name, launch);
 }
 
+/* The transformer's q/k/v epoch: LOOPS loops of CHUNKS chunks of WORK_US each. */
+static void measure_busy(const char *name, const char *launch_name) {
+  enum { LOOPS = 3, CHUNKS = 7 };
+  static double samples[EPOCHS], launch[EPOCHS];
+  static artsGuid_t shared[2], own[LOOPS * CHUNKS];
+  for (int k = 0; k < 2; k++) {
+    shared[k] = artsReserveGuidRoute(ARTS_DB_READ, 0);
+    artsDbCreateWithGuid(shared[k], 4096);
+  }
+  for (int k = 0; k < LOOPS * CHUNKS; k++) {
+    own[k] = artsReserveGuidRoute(ARTS_DB_WRITE, 0);
+    artsDbCreateWithGuid(own[k], 4096);
+  }
+  uint32_t workers = artsGetTotalWorkers();
+  uint64_t work_us = 5;
+  for (int i = 0; i < EPOCHS; i++) {
+    double t0 = now_us();
+    artsGuid_t e = artsInitializeAndStartEpoch(NULL_GUID, 0);
+    for (int loop = 0; loop < LOOPS; loop++)
+      for (uint32_t c = 0; c < CHUNKS; c++) {
+        artsDbRun runs[2] = {{shared, 1, 2, 0, 0, ARTS_DB_READ_STABLE},
+                             {&own[loop * CHUNKS + c], 1, 1, 0, 2, ARTS_DB_WRITE}};
+        artsEdtCreateWithDbs(spin, 1 + c % workers, 1, &work_us, 3, NULL_GUID, 2, runs);
+      }
+    launch[i] = now_us() - t0;
+    artsWaitOnHandle(e);
+    samples[i] = now_us() - t0;
+  }
+  report(name, samples);
+  report(launch_name, launch);
+}
+
 static void arts_main(int argc, char **argv) {
   measure("forkjoin.empty.us", "forkjoin.empty.launch.us", 0, 1);
   measure_deps("forkjoin.deps3.us", "forkjoin.deps3.launch.us", SEPARATE_CALLS);
@@ -103,6 +138,7 @@ static void arts_main(int argc, char **argv) {
   measure("forkjoin.empty_unrouted.us", NULL, 0, 0);
   measure("forkjoin.work20.us", NULL, 20, 1);
   measure("forkjoin.work20_unrouted.us", NULL, 20, 0);
+  measure_busy("forkjoin.busy21.us", "forkjoin.busy21.launch.us");
   artsShutdown();
 }
 
