@@ -434,9 +434,10 @@ def StableReads : Pass<"arts-stable-reads", "ModuleOp"> {
     own blocks (block partition, one acquire per trip of the launch loop) in
     such an epoch where no other acquire names the allocation: no two chunks
     share a block and nothing else waits for one (ARTS_DB_WRITE_STABLE: the
-    payload at once, nothing released; a WRITE on several nodes). If some
-    acquire that writes cannot be traced to its allocation, nothing is
-    marked. Channel: `stable-reads` (one line per allocation: stable, stable
+    payload at once, nothing released; a WRITE on several nodes); not when
+    some acquire in the module cannot be traced to its allocation (it might
+    be of this one). If some acquire that writes cannot be traced to its
+    allocation, nothing is marked. Channel: `stable-reads` (one line per allocation: stable, stable
     between writers, or why not).
 
     ```mlir

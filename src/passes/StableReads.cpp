@@ -17,7 +17,8 @@
 // On one node, the same holds for the chunk tasks of one loop writing their
 // own blocks (`out`/`inout`, block partition, launched once per chunk) in an
 // epoch where no other acquire names the allocation: no two of them share a
-// block, and nothing else in the epoch acquires one.
+// block, and nothing else in the epoch acquires one. An acquire not traced to
+// its allocation might name it, so one anywhere turns this rule off.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,13 +97,15 @@ bool writesOwnBlocks(DbAcquireOp acquire, EpochOp epoch) {
 struct StableReads : arts::impl::StableReadsBase<StableReads> {
   void runOnOperation() override {
     llvm::MapVector<Operation *, AllocAcquires> byAlloc;
-    DbAcquireOp untracedWriter;
+    DbAcquireOp untracedWriter, untraced;
     getOperation()->walk([&](DbAcquireOp acquire) {
       DbAllocOp alloc = traceAllocation(acquire.getSourcePtrs());
       bool writes = acquire.getMode() != ArtsMode::in;
       if (!alloc) {
         if (writes && !untracedWriter)
           untracedWriter = acquire;
+        if (!untraced)
+          untraced = acquire;
         return;
       }
       AllocAcquires &entry = byAlloc[alloc];
@@ -116,11 +119,17 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
              "marked stable\n";
       return;
     }
+    // A read not traced to its allocation might be of any of them: no write is then known
+    // to be the only acquire of its blocks in its epoch.
+    if (untraced)
+      CARTS_DEBUG(kChannel, untraced)
+          << "this acquire reads a datablock not traced to its allocation: no write of a "
+             "chunk's own blocks is marked stable\n";
     llvm::DenseMap<Operation *, bool> uncalled;
     for (auto &[op, entry] : byAlloc) {
       auto alloc = cast<DbAllocOp>(op);
       if (entry.writer) {
-        markBetweenWriters(alloc, entry, uncalled);
+        markBetweenWriters(alloc, entry, uncalled, /*ownBlocksKnown=*/!untraced);
         continue;
       }
       for (DbAcquireOp acquire : entry.acquires)
@@ -133,7 +142,7 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
   /// An allocation that tasks write: its reads in host epochs without a writer, and its
   /// CONCURRENT writes in host epochs where every acquire of it is one.
   void markBetweenWriters(DbAllocOp alloc, AllocAcquires &entry,
-                          llvm::DenseMap<Operation *, bool> &uncalled) {
+                          llvm::DenseMap<Operation *, bool> &uncalled, bool ownBlocksKnown) {
     struct EpochUse {
       bool writes = false;
       bool onlyConcurrent = true;
@@ -158,7 +167,7 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
       ++use.acquireOps;
       inEpochs.push_back({acquire, epoch});
     }
-    bool oneNode = moduleNodes(alloc->getParentOfType<ModuleOp>()) <= 1;
+    bool markOwnBlocks = ownBlocksKnown && moduleNodes(alloc->getParentOfType<ModuleOp>()) <= 1;
     unsigned reads = 0, writes = 0, ownBlocks = 0;
     for (auto [acquire, epoch] : inEpochs) {
       const EpochUse &use = uses[epoch];
@@ -166,7 +175,8 @@ struct StableReads : arts::impl::StableReadsBase<StableReads> {
         ++reads;
       else if (use.onlyConcurrent)
         ++writes;
-      else if (oneNode && use.acquireOps == 1 && writesOwnBlocks(acquire, cast<EpochOp>(epoch)))
+      else if (markOwnBlocks && use.acquireOps == 1 &&
+               writesOwnBlocks(acquire, cast<EpochOp>(epoch)))
         ++ownBlocks;
       else
         continue;

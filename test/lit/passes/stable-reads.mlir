@@ -336,3 +336,40 @@ func.func @own_blocks_two_nodes() {
   return
 }
 }
+
+// -----
+
+// A task reads a table that cannot be traced to its allocation (a function argument): it
+// might be %z, so %z's own-block write in the same epoch stays ordered.
+// CHECK-LABEL: func.func @own_blocks_untraced_read
+// CHECK: arts.db_acquire <out> ({{.*}}) offsets[{{.*}}] sizes[{{.*}}] partition(<block>) : memref
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func @own_blocks_untraced_read(%ag: memref<?xi64>, %ap: memref<?xmemref<?xf32>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = arith.constant 0 : i32
+  // DEBUG: [stable-reads] {{.*}}stable-reads.mlir:[[#@LINE+13]]:16: this acquire reads a datablock not traced to its allocation: no write of a chunk's own blocks is marked stable
+  // DEBUG-NEXT: [stable-reads] {{.*}}stable-reads.mlir:[[@LINE+1]]:14: not stable: it is written in every epoch that acquires it
+  %zg, %zp = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c2]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %e0 = arts.epoch {
+    scf.for %k = %c0 to %c2 step %c1 {
+      %g1, %p1 = arts.db_acquire <out> (%zg, %zp : memref<?xi64>, memref<?xmemref<?xf32>>)
+          offsets[%k] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?xf32>>
+      arts.edt <task> <intranode> route(%r) (%p1 : memref<?xmemref<?xf32>>) {
+      ^bb0(%v1: memref<?xmemref<?xf32>>):
+        arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+      }
+    } {arts.launch_loop}
+    %g2, %p2 = arts.db_acquire <in> (%ag, %ap : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p2 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v2: memref<?xmemref<?xf32>>):
+      arts.db_release(%v2 : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%zg, %zp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
