@@ -33,6 +33,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "policy/Chunking.h"
 #include "policy/Partitioning.h"
 #include "policy/Routing.h"
 #include "support/ArtsUtils.h"
@@ -75,25 +76,17 @@ struct AcquireFacts {
 /// in for-lowering's launch loop (one trip: one chunk of all iterations) or its chunk loop's
 /// constant bounds cover all of the loop's `arts.chunk_trips`.
 bool isSoleChunk(EdtOp task, scf::ForOp chunkLoop) {
-  auto constantTrips = [](scf::ForOp loop) -> std::optional<int64_t> {
-    std::optional<int64_t> lb = evaluateConstant(loop.getLowerBound());
-    std::optional<int64_t> ub = evaluateConstant(loop.getUpperBound());
-    std::optional<int64_t> step = evaluateConstant(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0)
-      return std::nullopt;
-    return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
-  };
   bool launched = false;
   for (Operation *up = task->getParentOp(); up; up = up->getParentOp()) {
     if (isa<EpochOp>(up)) {
       if (launched)
         return true;
       auto all = chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_trips");
-      std::optional<int64_t> trips = constantTrips(chunkLoop);
+      std::optional<int64_t> trips = constantTripCount(chunkLoop);
       return all && trips && *trips >= all.getInt();
     }
     if (auto loop = dyn_cast<scf::ForOp>(up)) {
-      std::optional<int64_t> trips = constantTrips(loop);
+      std::optional<int64_t> trips = constantTripCount(loop);
       if (!trips || *trips > 1)
         return false;
       launched |= loop->hasAttr("arts.launch_loop");

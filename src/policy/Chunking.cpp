@@ -62,6 +62,15 @@ static int64_t opWeight(Operation &op) {
   return 1;
 }
 
+std::optional<int64_t> mlir::arts::constantTripCount(scf::ForOp loop) {
+  std::optional<int64_t> lb = evaluateConstant(loop.getLowerBound());
+  std::optional<int64_t> ub = evaluateConstant(loop.getUpperBound());
+  std::optional<int64_t> step = evaluateConstant(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
+}
+
 int64_t mlir::arts::regionWeight(Region &region) {
   constexpr int64_t kCap = int64_t(1) << 40;
   int64_t total = 0;
@@ -73,11 +82,7 @@ int64_t mlir::arts::regionWeight(Region &region) {
         inner += regionWeight(r);
       int64_t times = 1;
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
-        auto lb = evaluateConstant(loop.getLowerBound());
-        auto ub = evaluateConstant(loop.getUpperBound());
-        auto step = evaluateConstant(loop.getStep());
-        times = lb && ub && step && *step > 0 ? std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step)
-                                              : 64;
+        times = constantTripCount(loop).value_or(64);
       } else if (isa<scf::WhileOp>(op)) {
         times = 64;
       }

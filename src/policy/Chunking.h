@@ -10,7 +10,10 @@
 
 #include "dialect/ArtsDialect.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mlir::arts {
@@ -44,6 +47,9 @@ struct ChunkDecision {
 /// A loop spread over nodes keeps chunk k on the node owning block k.
 ChunkDecision decideChunking(bool requested, ScheduleKind schedule, int64_t workers, int64_t nodes,
                              int64_t bodyWeight, int64_t minChunkOps);
+
+/// The trip count of `loop` when its bounds and step fold to constants.
+std::optional<int64_t> constantTripCount(scf::ForOp loop);
 
 /// A rough operation count of one execution of `region`: nested loops multiply
 /// their body by their trip count (64 when it is not a constant), calls count 20,
