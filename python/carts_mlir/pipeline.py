@@ -68,9 +68,11 @@ STAGES: tuple[Stage, ...] = (
           "of datablocks no task writes marked stable",
           "the last high-level stage: all launches exist now"),
     Stage("pre-lowering", ("loop-invariant-code-motion", "arts-edt-lowering", "arts-db-lowering",
-                           "arts-epoch-lowering", "canonicalize", "cse", "arts-verify-lowered"),
+                           "arts-epoch-lowering", "arts-launch-fanout", "canonicalize", "cse",
+                           "arts-verify-lowered"),
           "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops; "
-          "block selection and index math hoisted out of inner loops first",
+          "block selection and index math hoisted out of inner loops first; launch loops of "
+          "stable tasks shared with launcher tasks",
           "needs final task and datablock structure"),
     Stage("arts-to-llvm", ("arts-to-llvm", *LOWERING_PIPELINE.split(",")),
           "runtime ABI calls, main -> mainBody + artsMain + main, then the LLVM dialect",
@@ -84,7 +86,7 @@ DEBUG_CHANNELS: tuple[str, ...] = (
     "canonicalize-memrefs", "collect-metadata", "openmp-to-arts", "create-dbs", "db",
     "concurrency", "tasks", "for-lowering", "db-partitioning", "epochs", "host-sync",
     "stable-reads",
-    "db-lowering", "edt-lowering", "epoch-lowering", "arts-to-llvm")
+    "db-lowering", "edt-lowering", "epoch-lowering", "launch-fanout", "arts-to-llvm")
 """The ``--debug-only`` channels the passes print on (``all`` turns every one on). A
 channel is named like its pass, in lower case with hyphens."""
 

@@ -566,6 +566,50 @@ def EpochLowering : Pass<"arts-epoch-lowering", "ModuleOp"> {
   let dependentDialects = ["::mlir::arts::ArtsDialect"];
 }
 
+def LaunchFanout : Pass<"arts-launch-fanout", "ModuleOp"> {
+  let summary = "launch loops of stable tasks shared between the creator and launcher tasks";
+  let description = [{
+    Runs after arts-epoch-lowering, on one node and at 4 or more workers
+    (`arts.nodes`, `arts.threads`). A launch loop (`arts.launch_loop`) whose
+    body only computes values, packs parameters, creates tasks in an epoch
+    and records `stable` dependences does not need its creator: stable
+    acquires take no place in their datablock's order, and tasks created by a
+    task of the epoch are counted in it before that task ends.
+
+    Each such loop is cut into groups of up to `per-launcher` (4)
+    iterations; each group becomes a launcher task `__arts_launch_<n>` (EDT
+    ABI, no dependences, created in the same epoch) that runs the loop over
+    its range. Of the
+    eligible loops that launch into one epoch from one block, the last keeps
+    its last group: the creator launches it itself after starting the
+    launchers. Launcher n asks for worker `threads - 1 - n mod threads`.
+    Constants are re-created in a launcher, words packed, GUID tables passed
+    by address and extents; a loop capturing anything else stays.
+
+    ```mlir
+    // before
+    scf.for %i = %c0 to %c16 step %c1 {
+      %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+      %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%r) epoch(%e)
+      arts.rec_dep %t slot(%c0_i32) (%g : memref<?xi64>) modes [#arts.mode<in>] {stable}
+    } {arts.launch_loop}
+    // after: launchers for iterations 0..3, 4..7 and 8..11; the creator launches 12..15
+    scf.for %n = %c0 to %c3 step %c1 {
+      %pv = arts.edt_param_pack(%lo, %hi, %address, %extent : ...) : memref<?xi64>
+      %l = arts.edt_create @__arts_launch_0(%pv : memref<?xi64>) deps(%c0_i32) route(%w) epoch(%e)
+    }
+    scf.for %i = %c12 to %c16 step %c1 { ... } {arts.launch_loop}
+    ```
+  }];
+  let options = [
+    Option<"perLauncher", "per-launcher", "int64_t", /*default=*/"4",
+           "launches one launcher task makes at most (0: launch loops stay with their creator)">
+  ];
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
 //===----------------------------------------------------------------------===//
 // Lowering to the LLVM dialect
 //===----------------------------------------------------------------------===//

@@ -218,3 +218,65 @@ def test_trace_names_the_jit_compiled_tasks(tmp_path):
     tasks = names - {"artsMain"}
     # the loop's chunks, named by the JIT host (code in memory has no symbols)
     assert tasks and all(name.startswith("__arts_edt_") for name in tasks), names
+
+
+#: Three matrix-vector products of one input, as a transformer layer's q/k/v: one epoch of
+#: three loops whose tasks only read stable datablocks and write their own blocks.
+THREE_PRODUCTS = """#include <stdio.h>
+#include <stdlib.h>
+#define N 256
+static void matvec(float *out, const float *x, float **w, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    float s = 0.0f;
+    for (int j = 0; j < n; j++) s += w[i][j] * x[j];
+    out[i] = s;
+  }
+}
+static float **matrix(int n, int seed) {
+  float **m = malloc(n * sizeof(float *));
+  for (int i = 0; i < n; i++) {
+    m[i] = malloc(n * sizeof(float));
+    for (int j = 0; j < n; j++) m[i][j] = (float)((i * seed + j) % 5) - 2.0f;
+  }
+  return m;
+}
+int main(void) {
+  float *x = malloc(N * sizeof(float)), *q = malloc(N * sizeof(float));
+  float *k = malloc(N * sizeof(float)), *v = malloc(N * sizeof(float));
+  float **wq = matrix(N, 1), **wk = matrix(N, 2), **wv = matrix(N, 3);
+  for (int i = 0; i < N; i++) x[i] = (float)(i % 7) - 3.0f;
+  double total = 0.0;
+  for (int step = 0; step < 3; step++) {
+    matvec(q, x, wq, N);
+    matvec(k, x, wk, N);
+    matvec(v, x, wv, N);
+    for (int i = 0; i < N; i++) {
+      total += q[i] + 2.0 * k[i] + 3.0 * v[i];
+      x[i] = (q[i] - k[i] + v[i]) / 256.0f;
+    }
+  }
+  printf("total %.6f\\n", total);
+  return 0;
+}
+"""
+
+
+@needs_gcc
+def test_launcher_tasks_share_the_launches_and_the_result_is_gccs(tmp_path):
+    src = write(tmp_path, "qkv.c", THREE_PRODUCTS)
+    expected = gcc_openmp_output(src, tmp_path, 8)
+    trace = tmp_path / "qkv.csv"
+    env = dict(os.environ, trace=str(trace))
+    done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--threads", "8",
+                           "--no-executable", str(src)], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected
+    names = [line.split(",")[0] for line in trace.read_text().splitlines()[1:]]
+    launchers = [name for name in names if name.startswith("__arts_launch_")]
+    chunks = [name for name in names if name.startswith("__arts_edt_")]
+    # three steps of one epoch: per loop of 7 chunks two launchers, but the last loop's last
+    # group is launched by the creator
+    assert len(launchers) == 3 * 5, sorted(set(names))
+    assert len(chunks) == 3 * 3 * 7

@@ -1,0 +1,216 @@
+// arts-launch-fanout: on one node and at 4 or more workers, launch loops whose tasks record only
+// stable dependences are cut into groups of `per-launcher` (4) iterations, each run by a
+// launcher task created in the same epoch; of the eligible loops launching into one epoch from
+// one block, the creator launches the last group of the last loop itself. Launcher n asks for
+// worker threads-1-n. Other launch loops stay with their creator.
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-launch-fanout,canonicalize,cse)' | FileCheck %s
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-launch-fanout)' --debug-only=launch-fanout 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-launch-fanout{per-launcher=0})' | FileCheck %s --check-prefix=OFF
+
+// Three loops of 7 stable tasks in one epoch (the q/k/v matmuls' shape): the first two go to
+// two launchers each (iterations 0..3 and 4..6), the third to one launcher (0..3), and the
+// creator launches its iterations 4..6. Launchers ask for workers 15, 14, 13, 12, 11 (routes
+// count from 1).
+// CHECK-LABEL: func.func private @__arts_launch_0(
+// CHECK-SAME: attributes {arts.edt_function}
+// CHECK: %[[P:.*]]:4 = arts.edt_param_unpack %{{.*}} : !llvm.ptr -> (index, index, i64, i64)
+// CHECK: %[[PTR:.*]] = llvm.inttoptr %[[P]]#3 : i64 to !llvm.ptr
+// CHECK: %[[GUIDS:.*]] = builtin.unrealized_conversion_cast %{{.*}} to memref<16xi64>
+// CHECK: scf.for %[[I:.*]] = %[[P]]#0 to %[[P]]#1 step %{{.*}} {
+// CHECK: %[[T:.*]] = arts.edt_create @__arts_edt_0(%{{.*}}) deps(%{{.*}}) route(%{{.*}}) epoch(%[[P]]#2)
+// CHECK: arts.rec_dep %[[T]] slot(%{{.*}}) (%[[GUIDS]] : memref<16xi64>) modes [#arts.mode<in>] {stable}
+// CHECK: } {arts.launch_loop}
+// CHECK: func.func private @__arts_launch_1(
+// CHECK: func.func private @__arts_launch_2(
+// CHECK-LABEL: func.func @three_loops
+// CHECK: %[[E:.*]] = arts.create_epoch
+// CHECK: scf.for %[[G:.*]] = %c0 to %c2 step %c1 {
+// CHECK: arts.edt_create @__arts_launch_0({{.*}}) deps(%c0_i32) route(%{{.*}}) epoch(%[[E]])
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1 {
+// CHECK: arts.edt_create @__arts_launch_1({{.*}}) deps(%c0_i32) route(%{{.*}}) epoch(%[[E]])
+// CHECK: arts.edt_create @__arts_launch_2({{.*}}) deps(%c0_i32) route(%c12_i32) epoch(%[[E]])
+// CHECK: scf.for %{{.*}} = %c4 to %c7 step %c1 {
+// CHECK: arts.edt_create @__arts_edt_2(
+// CHECK: } {arts.launch_loop}
+// CHECK-NEXT: arts.wait_on_epoch %[[E]]
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+22]]:3: launch loop shared: groups of 4 launches each become a launcher task @__arts_launch_0
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+28]]:3: launch loop shared: groups of 4 launches each become a launcher task @__arts_launch_1
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+32]]:3: launch loop shared: groups of 4 launches each become a launcher task @__arts_launch_2; the creator launches the last group itself
+// OFF-LABEL: func.func @three_loops
+// OFF-NOT: __arts_launch
+module attributes {arts.nodes = 1 : i64, arts.threads = 16 : i64} {
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func private @__arts_edt_1(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func private @__arts_edt_2(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func @three_loops(%x: memref<16xi64>, %w: memref<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c7 = arith.constant 7 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %e = arts.create_epoch
+  scf.for %i = %c0 to %c7 step %c1 {
+    %r0 = arith.index_cast %i : index to i32
+    %r = arith.addi %r0, %c1_i32 : i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c7 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_1(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%w : memref<?xi64>) modes [#arts.mode<concurrent>] {stable}
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c7 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_2(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<16xi64>) modes [#arts.mode<out>] {stable}
+  } {arts.launch_loop}
+  arts.wait_on_epoch %e
+  return
+}
+}
+
+// -----
+
+// A loop of unknown trip count: its launcher count is ceil(trips / 4) - 1, computed where the
+// loop was; the creator's part starts after the launchers' groups. A dynamic GUID table
+// travels as its address and extent.
+// CHECK-LABEL: func.func private @__arts_launch_0(
+// CHECK: arts.edt_param_unpack %{{.*}} : !llvm.ptr -> (index, index, i64, i64, index)
+// CHECK-LABEL: func.func @dynamic_trips
+// CHECK: %[[E:.*]] = arts.create_epoch
+// CHECK: %[[GROUPS:.*]] = arith.ceildivsi %{{.*}}, %c4
+// CHECK: %[[HANDED:.*]] = arith.maxsi
+// CHECK: %[[ADDR:.*]] = memref.extract_aligned_pointer_as_index %{{.*}} : memref<?xi64> -> index
+// CHECK: %[[DIM:.*]] = memref.dim
+// CHECK: scf.for %[[G:.*]] = %c0 to %[[HANDED]] step %c1 {
+// CHECK: arts.edt_param_pack(%{{.*}}, %{{.*}}, %[[E]], %[[ADDR]], %[[DIM]] :
+// CHECK: arts.edt_create @__arts_launch_0(
+// CHECK: %[[START:.*]] = arith.muli %[[HANDED]], %c4
+// CHECK: scf.for %{{.*}} = %[[START]] to %{{.*}} step %c1 {
+// CHECK: } {arts.launch_loop}
+module attributes {arts.nodes = 1 : i64, arts.threads = 8 : i64} {
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func @dynamic_trips(%n: index, %g: memref<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %e = arts.create_epoch
+  scf.for %i = %c0 to %n step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%g : memref<?xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  arts.wait_on_epoch %e
+  return
+}
+}
+
+// -----
+
+// What stays with the creator: a dependence that is not stable (its place in the datablock's
+// order is the creator's), a store in the body, a single group, a task outside any epoch.
+// CHECK-LABEL: func.func @kept
+// CHECK-NOT: __arts_launch
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+16]]:3: the creator keeps this launch loop: a dependence takes its place in its datablock's order (not stable)
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+20]]:3: the creator keeps this launch loop: 'memref.store' is not a computation of values
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+31]]:3: the creator keeps this launch loop: a task is created outside any epoch of the loop's function
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+24]]:3: the creator keeps this launch loop: its launches are the one group the creator makes itself
+module attributes {arts.nodes = 1 : i64, arts.threads = 16 : i64} {
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func @kept(%g: memref<16xi64>, %log: memref<16xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %e = arts.create_epoch
+  scf.for %i = %c0 to %c16 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<inout>]
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    memref.store %t, %log[%i] : memref<16xi64>
+    arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c4 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  arts.wait_on_epoch %e
+  scf.for %i = %c0 to %c16 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32)
+    arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  return
+}
+}
+
+// -----
+
+// Fewer than 4 workers, or several nodes: nothing changes.
+// CHECK-LABEL: func.func @two_workers
+// CHECK-NOT: __arts_launch
+// CHECK-LABEL: func.func @two_nodes
+// CHECK-NOT: __arts_launch
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func @two_workers(%g: memref<16xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %e = arts.create_epoch
+  scf.for %i = %c0 to %c16 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  arts.wait_on_epoch %e
+  return
+}
+}
+
+// -----
+
+module attributes {arts.nodes = 2 : i64, arts.threads = 16 : i64} {
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func @two_nodes(%g: memref<16xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %e = arts.create_epoch
+  scf.for %i = %c0 to %c16 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  arts.wait_on_epoch %e
+  return
+}
+}
