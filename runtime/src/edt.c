@@ -689,7 +689,7 @@ void rt_edt_run(rt_edt *t) {
     rt_net_count_task_run();
   rt_epoch *e = t->epoch;
   rt_edt_free(t);
-  rt_epoch_finish_one(e);
+  rt_epoch_finish_task(e, &ctx);
   if (w)
     w->releasing = was_releasing;
 }

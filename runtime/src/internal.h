@@ -175,6 +175,9 @@ rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_
 rt_epoch *rt_epoch_enrol(artsGuid_t guid, const char *api);
 /* One task, put, nested epoch or hold counted in `e` has finished. */
 void rt_epoch_finish_one(rt_epoch *e);
+/* The task of `ctx`, counted in `e`, has finished: it also gives back its unused counts. */
+struct rt_ctx;
+void rt_epoch_finish_task(rt_epoch *e, struct rt_ctx *ctx);
 void rt_epoch_unref(rt_epoch *e);
 /* Tasks the creator of `e` started in it that have not finished (creator only). */
 static inline int64_t rt_epoch_outstanding(rt_epoch *e) {
@@ -298,6 +301,10 @@ typedef struct rt_ctx {
   rt_edt *edt;
   rt_epoch *enrolled;
   rt_epoch *stack_top;
+  /* A task counts what it starts in `enrolled` against counts it added to the epoch ahead,
+     a batch at a time: `spare` of them are still unused, `added` were used (see
+     rt_epoch_finish_task). */
+  int64_t spare, added;
 } rt_ctx;
 
 static inline rt_epoch *rt_ctx_current_epoch(const rt_ctx *ctx) {

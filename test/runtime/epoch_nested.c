@@ -7,6 +7,7 @@
 // EXPECT: finish task got the count: 5
 // EXPECT: named epoch from a child: 21 tasks
 // EXPECT: another task waited on the epoch: 8 tasks done
+// EXPECT: a launcher's 150 tasks, counted in batches: 150 done at the wait, finish task got 151
 #include "check.h"
 
 static atomic_int tree_done, inner_done, named_done, slow_done, finish_value = -1;
@@ -70,6 +71,20 @@ static void watcher(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep
   printf("another task waited on the epoch: %d tasks done\n", atomic_load(&slow_done));
 }
 
+static atomic_int launched_done;
+
+static void launched(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv) {
+  if (paramv[0] % 50 == 0)
+    sleep_us(1000);
+  atomic_fetch_add(&launched_done, 1);
+}
+
+/* As the compiler's launcher tasks do: many tasks into the epoch it is counted in, by GUID. */
+static void launcher(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv) {
+  for (uint64_t i = 0; i < 150; i++)
+    artsEdtCreateWithEpoch(launched, 0, 1, &i, 0, paramv[0]);
+}
+
 static void arts_main(int argc, char **argv) {
   artsGuid_t e = artsInitializeAndStartEpoch(NULL_GUID, 0);
   uint64_t depth = 6;
@@ -107,6 +122,17 @@ static void arts_main(int argc, char **argv) {
   artsEdtCreateWithEpoch(watcher, 0, 1, &e, 0, outer);
   artsWaitOnHandle(e);
   artsWaitOnHandle(outer);
+
+  outer = artsInitializeAndStartEpoch(NULL_GUID, 0);
+  atomic_store(&finish_value, -1);
+  f = artsEdtCreate(finish, 0, 0, NULL, 1);
+  e = artsInitializeAndStartEpoch(f, 0);
+  artsEdtCreate(launcher, 0, 1, &e, 0);
+  artsWaitOnHandle(e);
+  int done_at_wait = atomic_load(&launched_done);
+  artsWaitOnHandle(outer);
+  printf("a launcher's 150 tasks, counted in batches: %d done at the wait, finish task got %d\n",
+         done_at_wait, atomic_load(&finish_value));
   artsShutdown();
 }
 
