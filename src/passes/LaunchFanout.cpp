@@ -83,6 +83,8 @@ struct LaunchLoop {
 /// Why `loop` cannot be run by a launcher, or "" when it can (then `out` is filled).
 std::string whyNotShared(scf::ForOp loop, LaunchLoop &out) {
   out.loop = loop;
+  if (loop.getNumResults())
+    return "it carries values from one iteration to the next";
   Block &body = *loop.getBody();
   for (Operation &op : body.without_terminator()) {
     if (auto create = dyn_cast<EdtCreateOp>(op)) {
