@@ -11,7 +11,9 @@
    writes. busy21 is the shape of the transformer's q/k/v epoch: three loops of 7 chunks,
    chunk k of each asking for worker k, each task reading two shared blocks stably and
    writing its own, and spinning 5 us, so that workers run tasks while the creator still
-   launches. */
+   launches. busy21_launchers is the same epoch as arts-launch-fanout shares it: groups of 4
+   chunks launched by launcher tasks (launcher n asking for worker threads-1-n), the last
+   group by the creator. */
 #define _POSIX_C_SOURCE 200809L
 #include "arts.h"
 
@@ -97,11 +99,51 @@ static void measure_deps(const char *name, const char *launch_name, enum deps_ki
   report(launch_name, launch);
 }
 
+enum { BUSY_LOOPS = 3, BUSY_CHUNKS = 7, BUSY_GROUP = 4 };
+static artsGuid_t busy_shared[2], busy_own[BUSY_LOOPS * BUSY_CHUNKS];
+static uint64_t busy_work_us = 5;
+
+/* Chunks [paramv[1], paramv[2]) of loop paramv[0] in epoch paramv[3]. */
+static void busy_launch(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv) {
+  uint32_t workers = artsGetTotalWorkers();
+  for (uint64_t c = paramv[1]; c < paramv[2]; c++) {
+    artsDbRun runs[2] = {{busy_shared, 1, 2, 0, 0, ARTS_DB_READ_STABLE},
+                         {&busy_own[paramv[0] * BUSY_CHUNKS + c], 1, 1, 0, 2, ARTS_DB_WRITE}};
+    artsEdtCreateWithDbs(spin, 1 + (uint32_t)c % workers, 1, &busy_work_us, 3, paramv[3], 2,
+                         runs);
+  }
+}
+
+/* busy21 with its launches shared by launcher tasks, as arts-launch-fanout does. */
+static void measure_busy_launchers(const char *name, const char *launch_name) {
+  static double samples[EPOCHS], launch[EPOCHS];
+  uint32_t workers = artsGetTotalWorkers();
+  for (int i = 0; i < EPOCHS; i++) {
+    double t0 = now_us();
+    artsGuid_t e = artsInitializeAndStartEpoch(NULL_GUID, 0);
+    uint32_t n = 0;
+    for (uint64_t loop = 0; loop < BUSY_LOOPS; loop++)
+      for (uint64_t c = 0; c < BUSY_CHUNKS; c += BUSY_GROUP) {
+        uint64_t end = c + BUSY_GROUP < BUSY_CHUNKS ? c + BUSY_GROUP : BUSY_CHUNKS;
+        uint64_t params[4] = {loop, c, end, e};
+        if (loop + 1 == BUSY_LOOPS && end == BUSY_CHUNKS) /* the creator's own group */
+          busy_launch(4, params, 0, NULL);
+        else
+          artsEdtCreate(busy_launch, 1 + (workers - 1 - n++ % workers), 4, params, 0);
+      }
+    launch[i] = now_us() - t0;
+    artsWaitOnHandle(e);
+    samples[i] = now_us() - t0;
+  }
+  report(name, samples);
+  report(launch_name, launch);
+}
+
 /* The transformer's q/k/v epoch: LOOPS loops of CHUNKS chunks of WORK_US each. */
 static void measure_busy(const char *name, const char *launch_name) {
-  enum { LOOPS = 3, CHUNKS = 7 };
+  enum { LOOPS = BUSY_LOOPS, CHUNKS = BUSY_CHUNKS };
   static double samples[EPOCHS], launch[EPOCHS];
-  static artsGuid_t shared[2], own[LOOPS * CHUNKS];
+  artsGuid_t *shared = busy_shared, *own = busy_own;
   for (int k = 0; k < 2; k++) {
     shared[k] = artsReserveGuidRoute(ARTS_DB_READ, 0);
     artsDbCreateWithGuid(shared[k], 4096);
@@ -139,6 +181,7 @@ static void arts_main(int argc, char **argv) {
   measure("forkjoin.work20.us", NULL, 20, 1);
   measure("forkjoin.work20_unrouted.us", NULL, 20, 0);
   measure_busy("forkjoin.busy21.us", "forkjoin.busy21.launch.us");
+  measure_busy_launchers("forkjoin.busy21_launchers.us", "forkjoin.busy21_launchers.launch.us");
   artsShutdown();
 }
 

@@ -49,6 +49,8 @@ METRICS: dict[str, tuple[str, float | None]] = {
     "forkjoin.deps3_stable.us": ("same as with_dbs, the shared blocks read as READ_STABLE", None),
     "forkjoin.busy21.us": ("3 loops x 7 chunks of 5 us, deps3_stable's acquires (the transformer's q/k/v epoch)", None),
     "forkjoin.busy21.launch.us": ("of which the creator's creating the tasks", None),
+    "forkjoin.busy21_launchers.us": ("busy21 launched as arts-launch-fanout does: launcher tasks of 4 chunks", None),
+    "forkjoin.busy21_launchers.launch.us": ("of which the creator's part (launchers and its own group)", None),
     "forkjoin.deps3_stable.launch.us": ("of which the creator's creating the tasks", None),
     "omp.forkjoin.empty.us": ("OpenMP: parallel for, one empty iteration per thread", None),
     "forkjoin.work20.us": ("an epoch of one 20 us task per worker, chunk k asking for worker k", None),
