@@ -201,19 +201,25 @@ def test_worker_count_reaches_the_program(tmp_path):
         assert result.stdout == f"{threads} {threads} {threads}\n"
 
 
+def traced_execute(src: Path, threads: int, tmp_path: Path):
+    """`carts execute --threads T` of `src` with a trace; its result and the traced tasks'
+    names, one per task run."""
+    trace = tmp_path / (src.stem + ".csv")
+    env = dict(os.environ, trace=str(trace))
+    done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--threads",
+                           str(threads), "--no-executable", str(src)], capture_output=True,
+                          text=True, timeout=300, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr
+    return done, [line.split(",")[0] for line in trace.read_text().splitlines()[1:]]
+
+
 def test_trace_names_the_jit_compiled_tasks(tmp_path):
     src = write(tmp_path, "traced.c", "#include <stdio.h>\nint main(void) {\n  double a[64];\n"
                 "#pragma omp parallel for\n  for (int i = 0; i < 64; i++) a[i] = i;\n"
                 '  printf("%g\\n", a[63]);\n  return 0;\n}\n')
-    trace = tmp_path / "traced.csv"
-    env = dict(os.environ, trace=str(trace))
-    done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--threads", "2",
-                           "--no-executable", str(src)], capture_output=True, text=True,
-                          timeout=300, cwd=tmp_path, env=env)
-    assert done.returncode == 0, done.stderr
+    done, ran = traced_execute(src, 2, tmp_path)
     assert done.stdout == "63\n"
-    rows = [line.split(",") for line in trace.read_text().splitlines()[1:]]
-    names = {row[0] for row in rows}
+    names = set(ran)
     assert "artsMain" in names
     tasks = names - {"artsMain"}
     # the loop's chunks, named by the JIT host (code in memory has no symbols)
@@ -266,14 +272,8 @@ int main(void) {
 def test_launcher_tasks_share_the_launches_and_the_result_is_gccs(tmp_path):
     src = write(tmp_path, "qkv.c", THREE_PRODUCTS)
     expected = gcc_openmp_output(src, tmp_path, 8)
-    trace = tmp_path / "qkv.csv"
-    env = dict(os.environ, trace=str(trace))
-    done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--threads", "8",
-                           "--no-executable", str(src)], capture_output=True, text=True,
-                          timeout=300, cwd=tmp_path, env=env)
-    assert done.returncode == 0, done.stderr
+    done, names = traced_execute(src, 8, tmp_path)
     assert done.stdout == expected
-    names = [line.split(",")[0] for line in trace.read_text().splitlines()[1:]]
     launchers = [name for name in names if name.startswith("__arts_launch_")]
     chunks = [name for name in names if name.startswith("__arts_edt_")]
     # three steps of one epoch: per loop of 7 chunks two launchers, but the last loop's last
