@@ -85,6 +85,8 @@ std::string whyNotShared(scf::ForOp loop, LaunchLoop &out) {
   out.loop = loop;
   if (loop.getNumResults())
     return "it carries values from one iteration to the next";
+  if (!loop->getParentOfType<func::FuncOp>())
+    return "it is not in a func.func";
   Block &body = *loop.getBody();
   for (Operation &op : body.without_terminator()) {
     if (auto create = dyn_cast<EdtCreateOp>(op)) {
