@@ -60,6 +60,8 @@ def _corpus_cases():
         cases.append(pytest.param(path, 2, id=f"{path.name}-threads=2"))
         if path.name.startswith("omp_"):
             cases.append(pytest.param(path, 1, id=f"{path.name}-threads=1"))
+            # 8 workers: launch loops of stable tasks go to launcher tasks (4 or more)
+            cases.append(pytest.param(path, 8, id=f"{path.name}-threads=8"))
     return cases
 
 
