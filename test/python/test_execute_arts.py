@@ -34,15 +34,19 @@ def execute(*args, cwd: Path | None = None, timeout: int = 300) -> subprocess.Co
 
 
 def _example_cases():
-    return [pytest.param(path, size, id=f"{path.stem}-{size.split('_')[0].lower()}")
-            for path in EXAMPLE_FILES for size in ("MINI_DATASET", "SMALL_DATASET")]
+    # 8 workers at small size: launch loops of stable tasks go to launcher tasks
+    sizes = (("MINI_DATASET", 2), ("SMALL_DATASET", 2), ("SMALL_DATASET", 8))
+    return [pytest.param(path, size, threads,
+                         id=f"{path.stem}-{size.split('_')[0].lower()}"
+                            + (f"-threads={threads}" if threads != 2 else ""))
+            for path in EXAMPLE_FILES for size, threads in sizes]
 
 
 @needs_gcc
-@pytest.mark.parametrize("path,size", _example_cases())
-def test_example_checksum_matches_gcc_openmp(path, size, tmp_path):
-    expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", f"-D{size}")
-    ours = execute("-O3", f"-D{size}", "-I", INCLUDE, "--threads", "2", path)
+@pytest.mark.parametrize("path,size,threads", _example_cases())
+def test_example_checksum_matches_gcc_openmp(path, size, threads, tmp_path):
+    expected = gcc_openmp_output(path, tmp_path, threads, f"-I{INCLUDE}", f"-D{size}")
+    ours = execute("-O3", f"-D{size}", "-I", INCLUDE, "--threads", threads, path)
     assert ours.returncode == 0, ours.stderr
     assert "Traceback" not in ours.stderr
     want, got = checksum(expected), checksum(ours.stdout)
