@@ -15,7 +15,8 @@
 // create in one epoch from one block, the last keeps its last group on the
 // creator, which launches it itself after starting the launchers: the
 // creator then makes one launch per group instead of one per task, and the
-// launchers make theirs in parallel.
+// launchers make theirs in parallel. A loop of fewer than kMinLaunches launches
+// stays with the creator.
 //
 //   scf.for %i = %lb to %ub step %s { <launch> } {arts.launch_loop}
 // becomes
@@ -70,6 +71,10 @@ constexpr const char *kChannel = "launch-fanout";
 
 /// Below this many workers the creator's launches keep up with the tasks.
 constexpr int64_t kMinThreads = 4;
+
+/// A loop of fewer launches stays with the creator: starting a launcher on another core and
+/// bringing the loop's lines there costs about as much as the launches themselves.
+constexpr int64_t kMinLaunches = 3;
 
 /// How a value the loop uses travels to a launcher.
 enum class Capture { Rematerialized, Packed, ByAddress };
@@ -179,13 +184,19 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
               SymbolTable &symbols, unsigned &nextIndex) {
     scf::ForOp loop = entry.loop;
     Location loc = loop.getLoc();
-    if (last) {
-      std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
-      std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
-      std::optional<int64_t> step = getConstantIntValue(loop.getStep());
-      if (lb && ub && step && *step > 0 && *ub - *lb <= *step * perLauncher) {
+    std::optional<int64_t> lo = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> hi = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> by = getConstantIntValue(loop.getStep());
+    if (lo && hi && by && *by > 0) {
+      int64_t trips = std::max<int64_t>(0, (*hi - *lo + *by - 1) / *by);
+      if (last && trips <= perLauncher) {
         CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: its launches are "
                                        "the one group the creator makes itself\n";
+        return handedOut;
+      }
+      if (trips < kMinLaunches) {
+        CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: " << trips
+                                    << " launches are fewer than a launcher is worth\n";
         return handedOut;
       }
     }

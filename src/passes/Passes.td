@@ -579,10 +579,10 @@ def LaunchFanout : Pass<"arts-launch-fanout", "ModuleOp"> {
     Each such loop is cut into groups of up to `per-launcher` (4)
     iterations; each group becomes a launcher task `__arts_launch_<n>` (EDT
     ABI, no dependences, created in the same epoch) that runs the loop over
-    its range. Of the
-    eligible loops that launch into one epoch from one block, the last keeps
-    its last group: the creator launches it itself after starting the
-    launchers. Launcher n asks for worker `threads - 1 - n mod threads`.
+    its range. Of the eligible loops that launch into one epoch from one
+    block, the last keeps its last group: the creator launches it itself
+    after starting the launchers. A loop of fewer than 3 launches stays with
+    its creator. Launcher n asks for worker `threads - 1 - n mod threads`.
     Constants are re-created in a launcher, words packed, GUID tables passed
     by address and extents; a loop capturing anything else stays.
 

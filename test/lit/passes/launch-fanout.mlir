@@ -119,13 +119,15 @@ func.func @dynamic_trips(%n: index, %g: memref<?xi64>) {
 // -----
 
 // What stays with the creator: a dependence that is not stable (its place in the datablock's
-// order is the creator's), a store in the body, a single group, a task outside any epoch.
+// order is the creator's), a store in the body, a loop of two launches, a single group, a task
+// outside any epoch.
 // CHECK-LABEL: func.func @kept
 // CHECK-NOT: __arts_launch
-// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+16]]:3: the creator keeps this launch loop: a dependence takes its place in its datablock's order (not stable)
-// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+20]]:3: the creator keeps this launch loop: 'memref.store' is not a computation of values
-// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+31]]:3: the creator keeps this launch loop: a task is created outside any epoch of the loop's function
-// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+24]]:3: the creator keeps this launch loop: its launches are the one group the creator makes itself
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+18]]:3: the creator keeps this launch loop: a dependence takes its place in its datablock's order (not stable)
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+22]]:3: the creator keeps this launch loop: 'memref.store' is not a computation of values
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+38]]:3: the creator keeps this launch loop: a task is created outside any epoch of the loop's function
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+26]]:3: the creator keeps this launch loop: 2 launches are fewer than a launcher is worth
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+30]]:3: the creator keeps this launch loop: its launches are the one group the creator makes itself
 module attributes {arts.nodes = 1 : i64, arts.threads = 16 : i64} {
 func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
   return
@@ -133,6 +135,7 @@ func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %d
 func.func @kept(%g: memref<16xi64>, %log: memref<16xi64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
   %c4 = arith.constant 4 : index
   %c16 = arith.constant 16 : index
   %c0_i32 = arith.constant 0 : i32
@@ -147,6 +150,11 @@ func.func @kept(%g: memref<16xi64>, %log: memref<16xi64>) {
     %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
     %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
     memref.store %t, %log[%i] : memref<16xi64>
+    arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c2 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
     arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<in>] {stable}
   } {arts.launch_loop}
   scf.for %i = %c0 to %c4 step %c1 {
