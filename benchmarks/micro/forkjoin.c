@@ -114,54 +114,35 @@ static void busy_launch(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEd
   }
 }
 
-/* busy21 with its launches shared by launcher tasks, as arts-launch-fanout does. */
-static void measure_busy_launchers(const char *name, const char *launch_name) {
+/* The transformer's q/k/v epoch: BUSY_LOOPS loops of BUSY_CHUNKS chunks of busy_work_us
+   each, launched by the creator, or (`launchers`) as arts-launch-fanout shares them: groups
+   of BUSY_GROUP chunks by launcher tasks, the last group by the creator. */
+static void measure_busy(const char *name, const char *launch_name, int launchers) {
   static double samples[EPOCHS], launch[EPOCHS];
+  if (!busy_shared[0]) {
+    for (int k = 0; k < 2; k++) {
+      busy_shared[k] = artsReserveGuidRoute(ARTS_DB_READ, 0);
+      artsDbCreateWithGuid(busy_shared[k], 4096);
+    }
+    for (int k = 0; k < BUSY_LOOPS * BUSY_CHUNKS; k++) {
+      busy_own[k] = artsReserveGuidRoute(ARTS_DB_WRITE, 0);
+      artsDbCreateWithGuid(busy_own[k], 4096);
+    }
+  }
   uint32_t workers = artsGetTotalWorkers();
+  uint64_t group = launchers ? BUSY_GROUP : BUSY_CHUNKS;
   for (int i = 0; i < EPOCHS; i++) {
     double t0 = now_us();
     artsGuid_t e = artsInitializeAndStartEpoch(NULL_GUID, 0);
     uint32_t n = 0;
     for (uint64_t loop = 0; loop < BUSY_LOOPS; loop++)
-      for (uint64_t c = 0; c < BUSY_CHUNKS; c += BUSY_GROUP) {
-        uint64_t end = c + BUSY_GROUP < BUSY_CHUNKS ? c + BUSY_GROUP : BUSY_CHUNKS;
+      for (uint64_t c = 0; c < BUSY_CHUNKS; c += group) {
+        uint64_t end = c + group < BUSY_CHUNKS ? c + group : BUSY_CHUNKS;
         uint64_t params[4] = {loop, c, end, e};
-        if (loop + 1 == BUSY_LOOPS && end == BUSY_CHUNKS) /* the creator's own group */
-          busy_launch(4, params, 0, NULL);
+        if (!launchers || (loop + 1 == BUSY_LOOPS && end == BUSY_CHUNKS))
+          busy_launch(4, params, 0, NULL); /* the creator's own launches */
         else
           artsEdtCreate(busy_launch, 1 + (workers - 1 - n++ % workers), 4, params, 0);
-      }
-    launch[i] = now_us() - t0;
-    artsWaitOnHandle(e);
-    samples[i] = now_us() - t0;
-  }
-  report(name, samples);
-  report(launch_name, launch);
-}
-
-/* The transformer's q/k/v epoch: LOOPS loops of CHUNKS chunks of WORK_US each. */
-static void measure_busy(const char *name, const char *launch_name) {
-  enum { LOOPS = BUSY_LOOPS, CHUNKS = BUSY_CHUNKS };
-  static double samples[EPOCHS], launch[EPOCHS];
-  artsGuid_t *shared = busy_shared, *own = busy_own;
-  for (int k = 0; k < 2; k++) {
-    shared[k] = artsReserveGuidRoute(ARTS_DB_READ, 0);
-    artsDbCreateWithGuid(shared[k], 4096);
-  }
-  for (int k = 0; k < LOOPS * CHUNKS; k++) {
-    own[k] = artsReserveGuidRoute(ARTS_DB_WRITE, 0);
-    artsDbCreateWithGuid(own[k], 4096);
-  }
-  uint32_t workers = artsGetTotalWorkers();
-  uint64_t work_us = 5;
-  for (int i = 0; i < EPOCHS; i++) {
-    double t0 = now_us();
-    artsGuid_t e = artsInitializeAndStartEpoch(NULL_GUID, 0);
-    for (int loop = 0; loop < LOOPS; loop++)
-      for (uint32_t c = 0; c < CHUNKS; c++) {
-        artsDbRun runs[2] = {{shared, 1, 2, 0, 0, ARTS_DB_READ_STABLE},
-                             {&own[loop * CHUNKS + c], 1, 1, 0, 2, ARTS_DB_WRITE}};
-        artsEdtCreateWithDbs(spin, 1 + c % workers, 1, &work_us, 3, NULL_GUID, 2, runs);
       }
     launch[i] = now_us() - t0;
     artsWaitOnHandle(e);
@@ -180,8 +161,8 @@ static void arts_main(int argc, char **argv) {
   measure("forkjoin.empty_unrouted.us", NULL, 0, 0);
   measure("forkjoin.work20.us", NULL, 20, 1);
   measure("forkjoin.work20_unrouted.us", NULL, 20, 0);
-  measure_busy("forkjoin.busy21.us", "forkjoin.busy21.launch.us");
-  measure_busy_launchers("forkjoin.busy21_launchers.us", "forkjoin.busy21_launchers.launch.us");
+  measure_busy("forkjoin.busy21.us", "forkjoin.busy21.launch.us", 0);
+  measure_busy("forkjoin.busy21_launchers.us", "forkjoin.busy21_launchers.launch.us", 1);
   artsShutdown();
 }
 

@@ -39,6 +39,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/llvm/Lowering.h"
+#include "policy/Chunking.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "support/LoweringUtils.h"
@@ -49,7 +50,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -184,18 +184,14 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
               SymbolTable &symbols, unsigned &nextIndex) {
     scf::ForOp loop = entry.loop;
     Location loc = loop.getLoc();
-    std::optional<int64_t> lo = getConstantIntValue(loop.getLowerBound());
-    std::optional<int64_t> hi = getConstantIntValue(loop.getUpperBound());
-    std::optional<int64_t> by = getConstantIntValue(loop.getStep());
-    if (lo && hi && by && *by > 0) {
-      int64_t trips = std::max<int64_t>(0, (*hi - *lo + *by - 1) / *by);
-      if (last && trips <= perLauncher) {
+    if (std::optional<int64_t> trips = constantTripCount(loop)) {
+      if (last && *trips <= perLauncher) {
         CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: its launches are "
                                        "the one group the creator makes itself\n";
         return handedOut;
       }
-      if (trips < kMinLaunches) {
-        CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: " << trips
+      if (*trips < kMinLaunches) {
+        CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: " << *trips
                                     << " launches are fewer than a launcher is worth\n";
         return handedOut;
       }
