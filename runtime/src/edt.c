@@ -650,11 +650,13 @@ artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc, u
   return guid;
 }
 
-void rt_edt_run(rt_edt *t) {
+void rt_edt_run(rt_edt *t, uint64_t *returned_ns) {
   rt_ctx ctx = {.edt = t, .enrolled = t->epoch, .stack_top = NULL};
   rt_ctx *outer = rt_tls_ctx;
   rt_tls_ctx = &ctx;
   t->fn(t->paramc, t->paramv, t->depc, t->depv);
+  if (returned_ns)
+    *returned_ns = rt_now_ns();
   rt_tls_ctx = outer;
   rt_worker *w = rt_tls_worker;
   int was_releasing = w ? w->releasing : 0;

@@ -293,8 +293,9 @@ void rt_edt_free(rt_edt *t);
 void rt_edt_pools_destroy(void);
 rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
                    uint32_t depc, rt_epoch *epoch);
-/* Run a ready task on the calling worker, then release what it holds and free it. */
-void rt_edt_run(rt_edt *t);
+/* Run a ready task on the calling worker, then release what it holds and free it. With
+   `returned_ns`, the time its code returned is stored there. */
+void rt_edt_run(rt_edt *t, uint64_t *returned_ns);
 
 /* The task running on this thread: its enrolment epoch and the epochs it started. */
 typedef struct rt_ctx {

@@ -424,14 +424,15 @@ static void run_ready(rt_worker *w, rt_edt *t) {
   if (RT_UNLIKELY(rt.cfg.profile || rt_tracing())) {
     rt_edt copy = *t; /* rt_edt_run frees it */
     rt_taken taken = (rt_taken)w->taken; /* tasks it waits for inside change w->taken */
-    uint64_t start = rt_now_ns();
-    rt_edt_run(t);
-    uint64_t end = rt_now_ns();
+    /* `end` is when the task's code returned: before its releases and its epoch's count,
+       so whatever those let run starts after it in the trace */
+    uint64_t start = rt_now_ns(), end;
+    rt_edt_run(t, &end);
     w->run_ns += end - start;
     if (rt_tracing())
       rt_trace_record(w, &copy, taken, start, end);
   } else {
-    rt_edt_run(t);
+    rt_edt_run(t, NULL);
   }
   atomic_store_explicit(&w->busy, 0, memory_order_relaxed);
 }

@@ -16,7 +16,8 @@
               mail (its mailbox), injected (from a thread that is not a worker), stolen
               (another worker's deque), mail-stolen (another worker's mailbox)
      ready    when its last dependence was satisfied (pushed to be run)
-     start, end   when it ran
+     start, end   when its code started and returned (what its end releases, and the
+              end of its epoch, come after `end`)
 */
 #define _GNU_SOURCE
 #include "internal.h"
