@@ -6,8 +6,10 @@
 // dimension, by the chunk loop's induction variable (plus a constant) is split
 // into blocks along that dimension, so each task acquires only the blocks of
 // its chunk and tasks of one loop no longer share a datablock. Block b holds
-// rows [b*B, (b+1)*B) with B = ceil(rows / workers): the static chunks of a
-// loop over the rows are (up to the loop's bounds) the blocks, so the shared
+// rows [b*B, (b+1)*B) with B = ceil(rows / shares), the shares being the
+// static chunks of the loops using it (one per worker, or several per worker
+// where for-lowering cut heavy shares: `arts.chunks_per_worker`): the static
+// chunks of a loop over the rows are (up to the loop's bounds) the blocks, so the shared
 // routing rule gives a block's owner and its chunk's task the same node.
 // `iv + c` is matched on index values and, for reads, also computed in a
 // narrower integer and cast back, as C front ends write `A[i - 1]` for an
@@ -234,6 +236,14 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     return facts;
   }
 
+  /// How many chunks a worker's share of the chunk loop is cut in (for-lowering's
+  /// `arts.chunks_per_worker`, 1 when absent or not a chunk loop).
+  static int64_t chunksPerWorker(scf::ForOp chunkLoop) {
+    auto attr = chunkLoop ? chunkLoop->getAttrOfType<IntegerAttr>("arts.chunks_per_worker")
+                          : IntegerAttr();
+    return attr ? std::max<int64_t>(attr.getInt(), 1) : 1;
+  }
+
   /// The facts of one acquire as the partitioning policy reads them.
   static AcquireSummary summarise(AcquireFacts f) {
     AcquireSummary a;
@@ -246,6 +256,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     if (f.task)
       if (auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers"))
         a.teamWorkers = team.getInt();
+    a.chunksPerWorker = chunksPerWorker(f.chunkLoop);
     a.why = f.why;
     return a;
   }
@@ -288,7 +299,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         }
       return;
     }
-    int64_t workers = decision.workers;
+    int64_t shares = decision.shares;
 
     // Mechanism: blocks of B rows.
     Location loc = alloc.getLoc();
@@ -299,13 +310,13 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     Value rowsPerBlock, blocks;
     std::optional<int64_t> staticRows = evaluateConstant(rows);
     if (staticRows) {
-      int64_t perBlock = std::max<int64_t>((*staticRows + workers - 1) / workers, 1);
+      int64_t perBlock = std::max<int64_t>((*staticRows + shares - 1) / shares, 1);
       rowsPerBlock = arith::ConstantIndexOp::create(b, loc, perBlock);
       blocks = arith::ConstantIndexOp::create(
           b, loc, std::max<int64_t>((*staticRows + perBlock - 1) / perBlock, 1));
     } else {
       rowsPerBlock = arith::MaxSIOp::create(
-          b, loc, ceilDivIndex(b, loc, rows, arith::ConstantIndexOp::create(b, loc, workers)),
+          b, loc, ceilDivIndex(b, loc, rows, arith::ConstantIndexOp::create(b, loc, shares)),
           one);
       blocks = arith::MaxSIOp::create(b, loc, ceilDivIndex(b, loc, rows, rowsPerBlock), one);
     }
@@ -328,7 +339,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     if (distributed)
       setOwnerRule(blocked, {nodes, workersPerNode});
     CARTS_DEBUG("db-partitioning", alloc)
-        << "alloc " << blockType << " -> partition=block blocks=ceil(rows / " << workers
+        << "alloc " << blockType << " -> partition=block blocks=ceil(rows / " << shares
         << ") block=" << newBlockType << " distributed=" << (distributed ? "yes" : "no")
         << (distributed ? " owner " + describeRoute(nodes, workersPerNode, nodes) : std::string())
         << (localWhy.empty() ? std::string() : " (" + localWhy + ")")
@@ -342,7 +353,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       Value first, count;
       SmallVector<Value> offsets, sizes;
       if (sharesBoundaryBlocks(
-              summary, [&] { return chunkIsBlock(f, staticRows, workers); }, nodes)) {
+              summary, [&] { return chunkHoldsWholeBlocks(f, staticRows, shares); }, nodes)) {
         f.acquire.setMode(ArtsMode::concurrent);
         CARTS_DEBUG("db-partitioning", f.acquire)
             << "acquire mode=concurrent: chunks are not aligned with blocks, neighbours share "
@@ -389,19 +400,26 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     alloc.erase();
   }
 
-  /// Whether chunk k of the acquire's loop covers exactly the rows of block k:
-  /// the loop's static shares of `workers` over rows 0 .. rows-1, accessed at
-  /// the chunk row itself.
-  static bool chunkIsBlock(AcquireFacts &f, std::optional<int64_t> rows, int64_t workers) {
-    if (!rows || f.minOffset != 0 || f.maxOffset != 0)
+  /// Whether each chunk of the acquire's loop covers whole blocks, shared with
+  /// no other chunk: the loop's static chunks over rows 0 .. rows-1, accessed at
+  /// the chunk row itself, each a whole number of blocks of `shares` (chunk k is
+  /// block k when the loop has `shares` chunks; a loop whose worker shares are
+  /// not cut, beside one whose are, has chunks of several blocks).
+  static bool chunkHoldsWholeBlocks(AcquireFacts &f, std::optional<int64_t> rows, int64_t shares) {
+    if (!rows || *rows <= 0 || f.minOffset != 0 || f.maxOffset != 0)
       return false;
     auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers");
     auto origin = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_origin");
     auto trips = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_trips");
     auto step = getConstantIntValue(f.chunkLoop.getStep());
-    return team && team.getInt() == workers && origin && origin.getInt() == 0 && trips &&
-           trips.getInt() == *rows && step && *step == 1 &&
-           f.chunkLoop->hasAttr("arts.chunk_static_share");
+    if (!team || team.getInt() <= 0 || !origin || origin.getInt() != 0 || !trips ||
+        trips.getInt() != *rows || !step || *step != 1 ||
+        !f.chunkLoop->hasAttr("arts.chunk_static_share"))
+      return false;
+    int64_t chunks = team.getInt() * chunksPerWorker(f.chunkLoop);
+    int64_t chunkRows = (*rows + chunks - 1) / chunks;
+    int64_t blockRows = std::max<int64_t>((*rows + shares - 1) / shares, 1);
+    return chunkRows % blockRows == 0;
   }
 
   /// The blocks an acquire of a chunk task takes, as (first, count) computed

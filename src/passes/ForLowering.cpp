@@ -380,9 +380,11 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
 
     // Chunk size: the rule of policy/Chunking.h, applied.
     ScheduleKind schedule = loop.getSchedule().value_or(ScheduleKind::static_);
+    std::optional<int64_t> knownTrips = evaluateConstant(trips);
     ChunkDecision chunking = decideChunking(
         loop.getChunk() != nullptr, schedule, p.workers, p.nodes,
-        regionWeight(collapsed ? collapsed.getRegion() : loop.getBody()), minChunkOps);
+        regionWeight(collapsed ? collapsed.getRegion() : loop.getBody()), minChunkOps,
+        balanceOps, knownTrips);
     Value chunkSize = ceilDivIndex(b, loc, trips,
                                    arith::ConstantIndexOp::create(b, loc, chunking.divisor));
     if (chunking.rule == ChunkDecision::Rule::Requested)
@@ -446,13 +448,15 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // gives a chunk its own block only when chunk k is exactly block k.
     if (std::optional<int64_t> first = evaluateConstant(lb))
       inner->setAttr("arts.chunk_origin", tb.getI64IntegerAttr(*first));
-    std::optional<int64_t> knownTrips = evaluateConstant(trips);
     if (knownTrips)
       inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*knownTrips));
     if (!loop.getChunk() && (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
         (minIterations <= 1 ||
          (knownTrips && (*knownTrips + p.workers - 1) / p.workers >= minIterations)))
       inner->setAttr("arts.chunk_static_share", tb.getUnitAttr());
+    // A share cut in several chunks: db-partitioning makes each chunk a block of its own.
+    if (chunking.chunksPerWorker > 1)
+      inner->setAttr("arts.chunks_per_worker", tb.getI64IntegerAttr(chunking.chunksPerWorker));
     mapping.map(loop.getInductionVar(), inner.getInductionVar());
     OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
     ib.setInsertionPoint(inner.getBody()->getTerminator());

@@ -252,7 +252,9 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     Each parallel task is cut at its barriers into parts, and each part
     becomes an `arts.epoch` of tasks. A part that is one work-sharing loop
     gives one task per chunk of iterations (the worker's static share, or the
-    requested chunk), routed by the shared rule
+    requested chunk; on one node a share of at least `balance-ops` operations
+    is cut in 4 chunks routed to its worker, so that workers that finish early take the
+    last chunks of slower ones), routed by the shared rule
     `route(b) = floor(b / ceil(chunks / (nodes * threads))) % nodes`; the
     chunk's iterations run in an `scf.for` marked `arts.chunk_loop`, and the
     task acquires, from the same tables as the parallel task, the datablocks
@@ -285,7 +287,10 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     Option<"minChunkOps", "min-chunk-ops", "int64_t", /*default=*/"65536",
            "Within one node, a static loop's chunks get at least ceil(min-chunk-ops / "
            "weight) iterations, weight being a rough operation count of one iteration "
-           "(0: always the static share)">
+           "(0: always the static share)">,
+    Option<"balanceOps", "balance-ops", "int64_t", /*default=*/"8388608",
+           "Within one node, a static loop whose share per worker weighs at least this "
+           "many operations is cut into 4 chunks per worker (0: never)">
   ];
   let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect"];
@@ -296,7 +301,9 @@ def DbPartitioning : Pass<"arts-db-partitioning", "ModuleOp"> {
   let description = [{
     A coarse datablock whose chunk-task accesses are indexed, in the leading
     dimension, by the chunk loop's induction variable (plus a constant) is
-    split into blocks of `B = ceil(rows / workers)` rows; each chunk task
+    split into blocks of `B = ceil(rows / chunks)` rows, one per static chunk
+    (per worker, or per chunk where for-lowering cut a heavy share into
+    several: `arts.chunks_per_worker`); each chunk task
     acquires the blocks its rows fall in, reads not indexed by the chunk keep
     every block (`full_range`), and every access `A[i, j]` becomes
     `db_ref(view)[i / B - first][i mod B, j]`, host accesses included. A write

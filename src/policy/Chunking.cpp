@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -15,7 +16,8 @@ using namespace mlir;
 using namespace mlir::arts;
 
 ChunkDecision mlir::arts::decideChunking(bool requested, ScheduleKind schedule, int64_t workers,
-                                         int64_t nodes, int64_t bodyWeight, int64_t minChunkOps) {
+                                         int64_t nodes, int64_t bodyWeight, int64_t minChunkOps,
+                                         int64_t balanceOps, std::optional<int64_t> trips) {
   ChunkDecision d;
   if (requested) {
     d.rule = ChunkDecision::Rule::Requested;
@@ -34,6 +36,20 @@ ChunkDecision mlir::arts::decideChunking(bool requested, ScheduleKind schedule, 
   d.divisor = workers;
   d.reason = "static share ceil(trips/workers)";
   int64_t weight = std::max<int64_t>(1, bodyWeight);
+  if (nodes == 1 && workers > 1 && balanceOps > 0 && trips) {
+    int64_t share = (*trips + workers - 1) / workers;
+    uint64_t shareOps = llvm::SaturatingMultiply<uint64_t>(share, weight);
+    if (share >= kBalanceChunksPerWorker &&
+        shareOps >= static_cast<uint64_t>(balanceOps)) {
+      d.chunksPerWorker = kBalanceChunksPerWorker;
+      d.divisor = workers * kBalanceChunksPerWorker;
+      d.reason = "static share in " + std::to_string(kBalanceChunksPerWorker) +
+                 " chunks per worker (about " + std::to_string(shareOps) +
+                 " operations a worker): ceil(trips/(" + std::to_string(kBalanceChunksPerWorker) +
+                 "*workers))";
+      return d;
+    }
+  }
   if (nodes == 1 && minChunkOps > 0)
     d.minIterations = (minChunkOps + weight - 1) / weight;
   if (d.minIterations > 1)

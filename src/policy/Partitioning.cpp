@@ -13,14 +13,14 @@ PartitionDecision mlir::arts::decidePartition(llvm::ArrayRef<AcquireSummary> acq
                                               llvm::StringRef hostWhy, int64_t nodes) {
   PartitionDecision d;
   d.why = hostWhy.str();
-  int64_t workers = 0;
+  int64_t shares = 0;
   bool anyChunked = false;
   for (const AcquireSummary &a : acquires) {
     if (!a.rewritable && d.why.empty())
       d.why = a.why;
     if (a.chunked) {
       anyChunked = true;
-      workers = std::max<int64_t>({workers, a.teamWorkers, 1});
+      shares = std::max<int64_t>({shares, a.teamWorkers * a.chunksPerWorker, 1});
     } else if (a.writes && d.why.empty() && a.inChunkTask) {
       d.why = "a chunk task writes it at an index not derived from its chunk";
     }
@@ -37,7 +37,7 @@ PartitionDecision mlir::arts::decidePartition(llvm::ArrayRef<AcquireSummary> acq
     // on the creating thread), where one datablock is one per task.
     d.why = "one node and a task reads every block";
   d.block = d.why.empty();
-  d.workers = std::max<int64_t>(workers, 1);
+  d.shares = std::max<int64_t>(shares, 1);
   return d;
 }
 
@@ -46,8 +46,10 @@ bool mlir::arts::sharesCoarseWrite(const AcquireSummary &acquire) {
 }
 
 bool mlir::arts::sharesBoundaryBlocks(const AcquireSummary &acquire,
-                                      llvm::function_ref<bool()> chunkIsBlock, int64_t nodes) {
-  return nodes <= 1 && acquire.chunked && acquire.writes && !acquire.soleChunk && !chunkIsBlock();
+                                      llvm::function_ref<bool()> chunkHoldsWholeBlocks,
+                                      int64_t nodes) {
+  return nodes <= 1 && acquire.chunked && acquire.writes && !acquire.soleChunk &&
+         !chunkHoldsWholeBlocks();
 }
 
 std::string mlir::arts::keptOnNodeZeroWhy(int64_t nodes, bool internode,

@@ -27,13 +27,16 @@ struct AcquireSummary {
   bool writes = false;       ///< its mode is not `in`
   bool internode = false;    ///< its task may run on any node
   int64_t teamWorkers = 0;   ///< the task's `arts.team_workers`, 0 when absent
+  int64_t chunksPerWorker = 1; ///< its chunk loop's `arts.chunks_per_worker` (1 when absent)
   std::string why;           ///< why it is not rewritable or not chunked
 };
 
 struct PartitionDecision {
   bool block = false;
-  /// Blocks of ceil(rows / workers) rows: one per chunk of the loops using it.
-  int64_t workers = 1;
+  /// Blocks of ceil(rows / shares) rows: one per static chunk of the loops
+  /// using it (their workers, times the chunks per worker where a worker's
+  /// share is cut in several).
+  int64_t shares = 1;
   /// Some task that uses it may run on another node.
   bool internode = false;
   /// Why it stays one datablock (empty when it is cut into blocks).
@@ -53,14 +56,15 @@ PartitionDecision decidePartition(llvm::ArrayRef<AcquireSummary> acquires, llvm:
 /// tasks before it in the epoch, so epochs around it can fuse.
 bool sharesCoarseWrite(const AcquireSummary &acquire);
 
-/// A writing chunk task whose chunk is not its block (the loop starts
-/// elsewhere than row 0, or its chunks are not the static share) shares the
+/// A writing chunk task whose chunk is not a whole number of blocks (the loop
+/// starts elsewhere than row 0, or its chunks are not the static share) shares the
 /// boundary blocks with its neighbours, on one node only: across nodes a shared
 /// block would travel as copies merged byte by byte. A loop's only chunk has no
 /// neighbours.
-/// `chunkIsBlock` is asked only when the rest holds (it inspects the chunk loop).
-bool sharesBoundaryBlocks(const AcquireSummary &acquire, llvm::function_ref<bool()> chunkIsBlock,
-                          int64_t nodes);
+/// `chunkHoldsWholeBlocks` is asked only when the rest holds (it inspects the
+/// chunk loop).
+bool sharesBoundaryBlocks(const AcquireSummary &acquire,
+                          llvm::function_ref<bool()> chunkHoldsWholeBlocks, int64_t nodes);
 
 /// Why a block-partitioned allocation stays on node 0 of a run of `nodes`
 /// (`distributableWhyNot`: what the IR forbids, "" if nothing), or "" when its

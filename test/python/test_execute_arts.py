@@ -286,3 +286,52 @@ def test_launcher_tasks_share_the_launches_and_the_result_is_gccs(tmp_path):
     # group is launched by the creator
     assert len(launchers) == 3 * 5, sorted(set(names))
     assert len(chunks) == 3 * 3 * 7
+
+
+#: A matrix product heavy enough (about 10 million operations a worker's share at 8 workers)
+#: to be cut into 4 chunks per worker, then a light loop and a reduction over the same rows.
+BALANCED_PRODUCT = """#include <stdio.h>
+#include <stdlib.h>
+#define N 256
+int main(void) {
+  double **a = malloc(N * sizeof(double *)), **b = malloc(N * sizeof(double *));
+  double **c = malloc(N * sizeof(double *));
+  for (int i = 0; i < N; i++) {
+    a[i] = malloc(N * sizeof(double)); b[i] = malloc(N * sizeof(double));
+    c[i] = malloc(N * sizeof(double));
+    for (int j = 0; j < N; j++) {
+      a[i][j] = (double)((i + 2 * j) % 7) - 3.0;
+      b[i][j] = (double)((3 * i + j) % 5) - 2.0;
+    }
+  }
+#pragma omp parallel for schedule(static)
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++) c[i][j] = 0.0;
+    for (int k = 0; k < N; k++)
+      for (int j = 0; j < N; j++) c[i][j] += a[i][k] * b[k][j];
+  }
+#pragma omp parallel for
+  for (int i = 0; i < N; i++) c[i][i] += (double)i;
+  double total = 0.0;
+#pragma omp parallel for reduction(+ : total)
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++) total += c[i][j] * (double)(1 + (i + j) % 3);
+  printf("total %.1f c %.1f %.1f\\n", total, c[0][0], c[N - 1][N - 2]);
+  return 0;
+}
+"""
+
+
+@needs_gcc
+def test_heavy_loop_is_cut_into_four_chunks_per_worker_and_the_result_is_gccs(tmp_path):
+    src = write(tmp_path, "balanced.c", BALANCED_PRODUCT)
+    expected = gcc_openmp_output(src, tmp_path, 8)
+    done, names = traced_execute(src, 8, tmp_path)
+    assert done.stdout == expected
+    runs: dict[str, int] = {}
+    for name in names:
+        if name.startswith("__arts_edt_"):
+            runs[name] = runs.get(name, 0) + 1
+    # the product's chunk task runs 32 times (8 workers x 4); the lighter loops' fewer
+    assert sorted(runs.values())[-1] == 32, runs
+    assert sorted(runs.values())[-2] <= 8, runs
