@@ -36,7 +36,7 @@ ChunkDecision mlir::arts::decideChunking(bool requested, ScheduleKind schedule, 
   d.divisor = workers;
   d.reason = "static share ceil(trips/workers)";
   int64_t weight = std::max<int64_t>(1, bodyWeight);
-  if (nodes == 1 && workers > 1 && balanceOps > 0 && trips) {
+  if (nodes == 1 && workers >= kBalanceMinWorkers && balanceOps > 0 && trips) {
     int64_t share = (*trips + workers - 1) / workers;
     uint64_t shareOps = llvm::SaturatingMultiply<uint64_t>(share, weight);
     if (share >= kBalanceChunksPerWorker &&

@@ -288,11 +288,11 @@ def test_launcher_tasks_share_the_launches_and_the_result_is_gccs(tmp_path):
     assert len(chunks) == 3 * 3 * 7
 
 
-#: A matrix product heavy enough (about 10 million operations a worker's share at 8 workers)
+#: A matrix product heavy enough (about 18 million operations a worker's share at 16 workers)
 #: to be cut into 4 chunks per worker, then a light loop and a reduction over the same rows.
 BALANCED_PRODUCT = """#include <stdio.h>
 #include <stdlib.h>
-#define N 256
+#define N 384
 int main(void) {
   double **a = malloc(N * sizeof(double *)), **b = malloc(N * sizeof(double *));
   double **c = malloc(N * sizeof(double *));
@@ -325,13 +325,13 @@ int main(void) {
 @needs_gcc
 def test_heavy_loop_is_cut_into_four_chunks_per_worker_and_the_result_is_gccs(tmp_path):
     src = write(tmp_path, "balanced.c", BALANCED_PRODUCT)
-    expected = gcc_openmp_output(src, tmp_path, 8)
-    done, names = traced_execute(src, 8, tmp_path)
+    expected = gcc_openmp_output(src, tmp_path, 16)
+    done, names = traced_execute(src, 16, tmp_path)
     assert done.stdout == expected
     runs: dict[str, int] = {}
     for name in names:
         if name.startswith("__arts_edt_"):
             runs[name] = runs.get(name, 0) + 1
-    # the product's chunk task runs 32 times (8 workers x 4); the lighter loops' fewer
-    assert sorted(runs.values())[-1] == 32, runs
-    assert sorted(runs.values())[-2] <= 8, runs
+    # the product's chunk task runs 64 times (16 workers x 4); the lighter loops' fewer
+    assert sorted(runs.values())[-1] == 64, runs
+    assert sorted(runs.values())[-2] <= 16, runs
