@@ -384,7 +384,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     ChunkDecision chunking = decideChunking(
         loop.getChunk() != nullptr, schedule, p.workers, p.nodes,
         regionWeight(collapsed ? collapsed.getRegion() : loop.getBody()), minChunkOps,
-        balanceOps, knownTrips);
+        balanceOps, knownTrips,
+        collapsed ? 0 : rowBytesAt(loop.getBody(), loop.getInductionVar()));
     Value chunkSize = ceilDivIndex(b, loc, trips,
                                    arith::ConstantIndexOp::create(b, loc, chunking.divisor));
     if (chunking.rule == ChunkDecision::Rule::Requested)

@@ -253,7 +253,8 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     becomes an `arts.epoch` of tasks. A part that is one work-sharing loop
     gives one task per chunk of iterations (the worker's static share, or the
     requested chunk; on one node of 12 workers or more, a share of at least
-    `balance-ops` operations is cut in 4 chunks routed to its worker, so that workers that finish early take the
+    `balance-ops` operations is cut in 4 chunks routed to its worker (unless
+    the blocks of its rows would fall under the 2 MiB of a huge page), so that workers that finish early take the
     last chunks of slower ones), routed by the shared rule
     `route(b) = floor(b / ceil(chunks / (nodes * threads))) % nodes`; the
     chunk's iterations run in an `scf.for` marked `arts.chunk_loop`, and the
@@ -288,7 +289,7 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
            "Within one node, a static loop's chunks get at least ceil(min-chunk-ops / "
            "weight) iterations, weight being a rough operation count of one iteration "
            "(0: always the static share)">,
-    Option<"balanceOps", "balance-ops", "int64_t", /*default=*/"8388608",
+    Option<"balanceOps", "balance-ops", "int64_t", /*default=*/"4194304",
            "Within one node of 12 workers or more, a static loop whose share per worker "
            "weighs at least this many operations is cut into 4 chunks per worker (0: never)">
   ];

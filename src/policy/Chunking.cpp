@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -17,7 +18,8 @@ using namespace mlir::arts;
 
 ChunkDecision mlir::arts::decideChunking(bool requested, ScheduleKind schedule, int64_t workers,
                                          int64_t nodes, int64_t bodyWeight, int64_t minChunkOps,
-                                         int64_t balanceOps, std::optional<int64_t> trips) {
+                                         int64_t balanceOps, std::optional<int64_t> trips,
+                                         int64_t rowBytes) {
   ChunkDecision d;
   if (requested) {
     d.rule = ChunkDecision::Rule::Requested;
@@ -39,8 +41,23 @@ ChunkDecision mlir::arts::decideChunking(bool requested, ScheduleKind schedule, 
   if (nodes == 1 && workers >= kBalanceMinWorkers && balanceOps > 0 && trips) {
     int64_t share = (*trips + workers - 1) / workers;
     uint64_t shareOps = llvm::SaturatingMultiply<uint64_t>(share, weight);
-    if (share >= kBalanceChunksPerWorker &&
-        shareOps >= static_cast<uint64_t>(balanceOps)) {
+    int64_t cutShare = (share + kBalanceChunksPerWorker - 1) / kBalanceChunksPerWorker;
+    bool losesHugePages =
+        rowBytes > 0 && llvm::SaturatingMultiply<uint64_t>(share, rowBytes) >=
+                            static_cast<uint64_t>(kHugePageBytes) &&
+        llvm::SaturatingMultiply<uint64_t>(cutShare, rowBytes) <
+            static_cast<uint64_t>(kHugePageBytes);
+    bool heavy = share >= kBalanceChunksPerWorker &&
+                 shareOps >= static_cast<uint64_t>(balanceOps);
+    if (heavy && losesHugePages) {
+      d.reason = "static share ceil(trips/workers), not cut in " +
+                 std::to_string(kBalanceChunksPerWorker) + ": blocks of " +
+                 std::to_string(share) + " rows of " + std::to_string(rowBytes) +
+                 " bytes have huge pages, blocks of " + std::to_string(cutShare) +
+                 " rows would not";
+      return d;
+    }
+    if (heavy) {
       d.chunksPerWorker = kBalanceChunksPerWorker;
       d.divisor = workers * kBalanceChunksPerWorker;
       d.reason = "static share in " + std::to_string(kBalanceChunksPerWorker) +
@@ -85,6 +102,47 @@ std::optional<int64_t> mlir::arts::constantTripCount(scf::ForOp loop) {
   if (!lb || !ub || !step || *step <= 0)
     return std::nullopt;
   return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
+}
+
+/// Whether `v` is `iv` through integer casts only (C front ends index with an `int`).
+static bool isCastOf(Value v, Value iv) {
+  while (v != iv) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
+                     arith::TruncIOp>(def))
+      return false;
+    v = def->getOperand(0);
+  }
+  return true;
+}
+
+int64_t mlir::arts::rowBytesAt(Region &body, Value iv) {
+  int64_t largest = 0;
+  body.walk([&](Operation *op) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemref();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemref();
+      indices = store.getIndices();
+    } else {
+      return;
+    }
+    auto type = cast<MemRefType>(memref.getType());
+    if (indices.empty() || !isCastOf(indices.front(), iv) ||
+        !type.getElementType().isIntOrFloat())
+      return;
+    int64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+    for (int64_t dim : type.getShape().drop_front()) {
+      if (ShapedType::isDynamic(dim))
+        return;
+      bytes *= dim;
+    }
+    largest = std::max(largest, bytes);
+  });
+  return largest;
 }
 
 int64_t mlir::arts::regionWeight(Region &region) {

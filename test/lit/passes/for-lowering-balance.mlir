@@ -162,3 +162,45 @@ func.func @eight_workers() {
   return
 }
 }
+
+// -----
+
+// Rows of 32 KiB: a worker's 64 rows are a 2 MiB block, which the runtime maps with huge
+// pages; cut in 4, its blocks of 16 rows would not be, so neither loop is cut.
+// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), not cut in 4: blocks of 64 rows of 32768 bytes have huge pages, blocks of 16 rows would not workers=16
+// DEBUG: alloc memref<1024x8192xf32> -> partition=block blocks=ceil(rows / 16)
+module attributes {arts.nodes = 1 : i64, arts.threads = 16 : i64} {
+func.func @huge_pages() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  %c8192 = arith.constant 8192 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c1024, %c8192] : memref<?xi64>, memref<?xmemref<1024x8192xf32>>
+  %q_g, %q = arts.db_acquire <inout> (%g, %p : memref<?xi64>, memref<?xmemref<1024x8192xf32>>) : memref<?xi64>, memref<?xmemref<1024x8192xf32>>
+  arts.edt <parallel> <intranode> route(%r) (%q : memref<?xmemref<1024x8192xf32>>) attributes {workers = 16 : i64} {
+  ^bb0(%v: memref<?xmemref<1024x8192xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<1024x8192xf32>> -> memref<1024x8192xf32>
+    arts.for (%c0) to (%c1024) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c8192 step %c1 {
+        %x = arith.index_cast %j : index to i32
+        %f = arith.sitofp %x : i32 to f32
+        memref.store %f, %b[%i, %j] : memref<1024x8192xf32>
+      }
+    }
+    arts.barrier
+    arts.for (%c0) to (%c1024) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      %x = arith.index_cast %i : index to i32
+      %f = arith.sitofp %x : i32 to f32
+      memref.store %f, %b[%i, %c0] : memref<1024x8192xf32>
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<1024x8192xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<1024x8192xf32>>)
+  return
+}
+}
