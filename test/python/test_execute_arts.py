@@ -274,12 +274,19 @@ int main(void) {
 """
 
 
+def traced_as_gcc_prints(tmp_path: Path, name: str, source: str, threads: int) -> list[str]:
+    """The traced tasks' names of `carts execute --threads T` of `source`, after checking that
+    it printed what its `gcc -fopenmp` build prints on as many threads."""
+    src = write(tmp_path, name, source)
+    expected = gcc_openmp_output(src, tmp_path, threads)
+    done, names = traced_execute(src, threads, tmp_path)
+    assert done.stdout == expected
+    return names
+
+
 @needs_gcc
 def test_launcher_tasks_share_the_launches_and_the_result_is_gccs(tmp_path):
-    src = write(tmp_path, "qkv.c", THREE_PRODUCTS)
-    expected = gcc_openmp_output(src, tmp_path, 8)
-    done, names = traced_execute(src, 8, tmp_path)
-    assert done.stdout == expected
+    names = traced_as_gcc_prints(tmp_path, "qkv.c", THREE_PRODUCTS, 8)
     launchers = [name for name in names if name.startswith("__arts_launch_")]
     chunks = [name for name in names if name.startswith("__arts_edt_")]
     # three steps of one epoch: per loop of 7 chunks two launchers, but the last loop's last
@@ -324,10 +331,7 @@ int main(void) {
 
 @needs_gcc
 def test_heavy_loop_is_cut_into_four_chunks_per_worker_and_the_result_is_gccs(tmp_path):
-    src = write(tmp_path, "balanced.c", BALANCED_PRODUCT)
-    expected = gcc_openmp_output(src, tmp_path, 16)
-    done, names = traced_execute(src, 16, tmp_path)
-    assert done.stdout == expected
+    names = traced_as_gcc_prints(tmp_path, "balanced.c", BALANCED_PRODUCT, 16)
     runs: dict[str, int] = {}
     for name in names:
         if name.startswith("__arts_edt_"):
