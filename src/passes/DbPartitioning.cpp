@@ -9,8 +9,9 @@
 // rows [b*B, (b+1)*B) with B = ceil(rows / shares), the shares being the
 // static chunks of the loops using it (one per worker, or several per worker
 // where for-lowering cut heavy shares: `arts.chunks_per_worker`): the static
-// chunks of a loop over the rows are (up to the loop's bounds) the blocks, so the shared
-// routing rule gives a block's owner and its chunk's task the same node.
+// chunks of a loop over the rows are (up to the loop's bounds) the blocks, so
+// the shared routing rule gives a block's owner and its chunk's task the same
+// node.
 // `iv + c` is matched on index values and, for reads, also computed in a
 // narrower integer and cast back, as C front ends write `A[i - 1]` for an
 // `int i`; a write is taken as its chunk's rows through such casts only at
@@ -405,7 +406,8 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// the chunk row itself, each a whole number of blocks of `shares` (chunk k is
   /// block k when the loop has `shares` chunks; a loop whose worker shares are
   /// not cut, beside one whose are, has chunks of several blocks).
-  static bool chunkHoldsWholeBlocks(AcquireFacts &f, std::optional<int64_t> rows, int64_t shares) {
+  static bool chunkHoldsWholeBlocks(AcquireFacts &f, std::optional<int64_t> rows,
+                                    int64_t shares) {
     if (!rows || *rows <= 0 || f.minOffset != 0 || f.maxOffset != 0)
       return false;
     auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers");

@@ -446,7 +446,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     auto inner = scf::ForOp::create(tb, loc, lo, hi, step);
     inner->setAttr("arts.chunk_loop", tb.getUnitAttr());
     // Where the chunks start and how many rows they cover, when known: db-partitioning
-    // gives a chunk its own block only when chunk k is exactly block k.
+    // gives a chunk its own blocks only when each chunk is a whole number of blocks.
     if (std::optional<int64_t> first = evaluateConstant(lb))
       inner->setAttr("arts.chunk_origin", tb.getI64IntegerAttr(*first));
     if (knownTrips)

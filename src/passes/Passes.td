@@ -253,9 +253,10 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     becomes an `arts.epoch` of tasks. A part that is one work-sharing loop
     gives one task per chunk of iterations (the worker's static share, or the
     requested chunk; on one node of 12 workers or more, a share of at least
-    `balance-ops` operations is cut in 4 chunks routed to its worker (unless
-    the blocks of its rows would fall under the 2 MiB of a huge page), so that workers that finish early take the
-    last chunks of slower ones), routed by the shared rule
+    `balance-ops` operations is cut in 4 chunks routed to its worker, so that
+    workers that finish early take the last chunks of slower ones, unless the
+    blocks of its rows would then fall under the 2 MiB of a huge page), routed
+    by the shared rule
     `route(b) = floor(b / ceil(chunks / (nodes * threads))) % nodes`; the
     chunk's iterations run in an `scf.for` marked `arts.chunk_loop`, and the
     task acquires, from the same tables as the parallel task, the datablocks

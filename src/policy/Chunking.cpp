@@ -12,6 +12,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::arts;
@@ -134,13 +135,14 @@ int64_t mlir::arts::rowBytesAt(Region &body, Value iv) {
     if (indices.empty() || !isCastOf(indices.front(), iv) ||
         !type.getElementType().isIntOrFloat())
       return;
-    int64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+    uint64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
     for (int64_t dim : type.getShape().drop_front()) {
       if (ShapedType::isDynamic(dim))
         return;
-      bytes *= dim;
+      bytes = llvm::SaturatingMultiply<uint64_t>(bytes, static_cast<uint64_t>(dim));
     }
-    largest = std::max(largest, bytes);
+    largest = std::max<int64_t>(largest, static_cast<int64_t>(std::min<uint64_t>(
+                                             bytes, std::numeric_limits<int64_t>::max())));
   });
   return largest;
 }
