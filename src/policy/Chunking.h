@@ -33,13 +33,13 @@ constexpr int64_t kBalanceChunksPerWorker = 4;
 /// ... with at least this many workers. The slowest of many shares is further
 /// from the mean than the slowest of a few, while what a cut share costs stays:
 /// chunks taken by other workers run on cold caches, and smaller blocks lose
-/// their huge pages (gemm medium: 8-13% slower at 2 threads, neutral to 4%
-/// slower at 4 and 8, 2-20% faster at 16).
+/// their huge pages (gemm medium: 8-13% slower at 2 threads, 0-9% at 4, 0-4%
+/// at 8, and 1-19% faster at 16).
 constexpr int64_t kBalanceMinWorkers = 12;
 /// The runtime maps a payload of this many bytes or more with huge pages
 /// (runtime/src/db.c). A share is not cut when its blocks would fall below it:
-/// layernorm large at 16 threads, 2 MiB blocks against 512 KiB ones, was 20%
-/// slower cut.
+/// layernorm large at 16 threads, 2 MiB blocks against 512 KiB ones, was
+/// 17-32% slower cut.
 constexpr int64_t kHugePageBytes = int64_t(2) << 20;
 
 struct ChunkDecision {
