@@ -253,7 +253,7 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     becomes an `arts.epoch` of tasks. A part that is one work-sharing loop
     gives one task per chunk of iterations (the worker's static share, or the
     requested chunk; on one node of 12 workers or more, a share of at least
-    `balance-ops` operations is cut in 4 chunks routed to its worker, so that
+    `balance-ops` operations is cut in 8 chunks routed to its worker, so that
     workers that finish early take the last chunks of slower ones, unless the
     blocks of its rows would then fall under the 2 MiB of a huge page), routed
     by the shared rule
@@ -292,7 +292,7 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
            "(0: always the static share)">,
     Option<"balanceOps", "balance-ops", "int64_t", /*default=*/"4194304",
            "Within one node of 12 workers or more, a static loop whose share per worker "
-           "weighs at least this many operations is cut into 4 chunks per worker (0: never)">
+           "weighs at least this many operations is cut into 8 chunks per worker (0: never)">
   ];
   let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect"];

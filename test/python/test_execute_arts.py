@@ -296,7 +296,7 @@ def test_launcher_tasks_share_the_launches_and_the_result_is_gccs(tmp_path):
 
 
 #: A matrix product heavy enough (about 18 million operations a worker's share at 16 workers)
-#: to be cut into 4 chunks per worker, then a light loop and a reduction over the same rows.
+#: to be cut into 8 chunks per worker, then a light loop and a reduction over the same rows.
 BALANCED_PRODUCT = """#include <stdio.h>
 #include <stdlib.h>
 #define N 384
@@ -330,12 +330,12 @@ int main(void) {
 
 
 @needs_gcc
-def test_heavy_loop_is_cut_into_four_chunks_per_worker_and_the_result_is_gccs(tmp_path):
+def test_heavy_loop_is_cut_into_eight_chunks_per_worker_and_the_result_is_gccs(tmp_path):
     names = traced_as_gcc_prints(tmp_path, "balanced.c", BALANCED_PRODUCT, 16)
     runs: dict[str, int] = {}
     for name in names:
         if name.startswith("__arts_edt_"):
             runs[name] = runs.get(name, 0) + 1
-    # the product's chunk task runs 64 times (16 workers x 4); the lighter loops' fewer
-    assert sorted(runs.values())[-1] == 64, runs
+    # the product's chunk task runs 128 times (16 workers x 8); the lighter loops' fewer
+    assert sorted(runs.values())[-1] == 128, runs
     assert sorted(runs.values())[-2] <= 16, runs

@@ -1,9 +1,9 @@
 // arts-for-lowering + arts-db-partitioning: on one node of 12 workers or more, a static loop
-// whose share per worker weighs at least `balance-ops` operations is cut into 4 chunks per
-// worker, chunk b routed to worker floor(b / 4), so a worker that finishes its own chunks
+// whose share per worker weighs at least `balance-ops` operations is cut into 8 chunks per
+// worker, chunk b routed to worker floor(b / 8), so a worker that finishes its own chunks
 // early can take the last ones of a slower worker. The chunk loop says so
-// (arts.chunks_per_worker = 4), and db-partitioning makes one block per chunk. A lighter loop
-// over the same array keeps one chunk per worker: each of its chunks is four whole blocks,
+// (arts.chunks_per_worker = 8), and db-partitioning makes one block per chunk. A lighter loop
+// over the same array keeps one chunk per worker: each of its chunks is eight whole blocks,
 // which no other chunk shares, so it keeps `inout`.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering{min-chunk-ops=0 balance-ops=2048},arts-db-partitioning,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering{min-chunk-ops=0 balance-ops=2048},arts-db-partitioning)' --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
@@ -11,30 +11,32 @@
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-for-lowering{min-chunk-ops=0 balance-ops=5000},arts-db-partitioning)' --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=LIGHT
 
 // The heavy loop: 16 rows a worker of about 258 operations (4128 a worker, at least 2048),
-// 64 chunks of 4 rows.
+// 128 chunks of 2 rows.
 // CHECK-LABEL: func.func @balanced
-// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
-// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C64]]] elementSizes[%[[C4]], %[[C64]]]
+// CHECK-DAG: %[[C128:.*]] = arith.constant 128 : index
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C128]]] elementSizes[%[[C2]], %[[C64]]]
 // CHECK: arts.epoch {
-// CHECK-NEXT: scf.for %[[B:.*]] = %{{.*}} to %[[C64]] step
-// CHECK-NEXT: %[[LO:.*]] = arith.muli %[[B]], %[[C4]] : index
-// CHECK: %[[W:.*]] = arith.divui %[[B]], %[[C4]] : index
+// CHECK-NEXT: scf.for %[[B:.*]] = %{{.*}} to %[[C128]] step
+// CHECK-NEXT: %[[LO:.*]] = arith.muli %[[B]], %[[C2]] : index
+// CHECK: %[[W:.*]] = arith.divui %[[B]], %[[C8]] : index
 // CHECK-NEXT: %[[R1:.*]] = arith.addi %[[W]], %{{.*}} : index
 // CHECK-NEXT: %[[ROUTE:.*]] = arith.index_cast %[[R1]] : index to i32
 // CHECK: arts.db_acquire <inout> (%[[G]], %[[P]] : {{.*}}) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK-NEXT: arts.edt <task> <intranode> route(%[[ROUTE]])
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 256 : i64, arts.chunks_per_worker = 4 : i64}
-// The light loop: 16 chunks of 16 rows, each the blocks 4k .. 4k+3.
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 256 : i64, arts.chunks_per_worker = 8 : i64}
+// The light loop: 16 chunks of 16 rows, each the blocks 8k .. 8k+7.
 // CHECK: arts.epoch {
 // CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[C16]] step
 // CHECK: arts.db_acquire <inout> (%[[G]], %[[P]] : {{.*}}) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 256 : i64}
 
-// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share in 4 chunks per worker (about 4128 operations a worker): ceil(trips/(4*workers)) workers=16
+// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share in 8 chunks per worker (about 4128 operations a worker): ceil(trips/(8*workers)) workers=16
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=16
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<256x64xf32> -> partition=block blocks=ceil(rows / 64) block=memref<?x64xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<256x64xf32> -> partition=block blocks=ceil(rows / 128) block=memref<?x64xf32> distributed=no
 // DEBUG-NOT: concurrent
 // DEBUG: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
 // DEBUG-NOT: concurrent
@@ -166,8 +168,8 @@ func.func @eight_workers() {
 // -----
 
 // Rows of 32 KiB: a worker's 64 rows are a 2 MiB block, which the runtime maps with huge
-// pages; cut in 4, its blocks of 16 rows would not be, so neither loop is cut.
-// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), not cut in 4: blocks of 64 rows of 32768 bytes have huge pages, blocks of 16 rows would not workers=16
+// pages; cut in 8, its blocks of 8 rows would not be, so neither loop is cut.
+// DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), not cut in 8: blocks of 64 rows of 32768 bytes have huge pages, blocks of 8 rows would not workers=16
 // DEBUG: alloc memref<1024x8192xf32> -> partition=block blocks=ceil(rows / 16)
 module attributes {arts.nodes = 1 : i64, arts.threads = 16 : i64} {
 func.func @huge_pages() {
