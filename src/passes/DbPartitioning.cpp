@@ -107,45 +107,6 @@ bool allZero(ValueRange indices) {
   });
 }
 
-/// How an access's leading index relates to the chunk loop's IV: `iv + offset`.
-struct RowOffset {
-  int64_t offset = 0;
-  /// Computed in a narrower integer and cast back: a C front end writes
-  /// `A[i + 1]` for an `int i` as `index_cast(index_cast(iv) + 1)`. The
-  /// narrow sum is `iv + offset` because iv counts that integer's loop and C
-  /// rules out the overflow.
-  bool narrowed = false;
-};
-
-/// `index` as `iv + c` (or `iv - c`, or `iv`), on index values or through the
-/// integer casts of RowOffset::narrowed, if it is one.
-std::optional<RowOffset> rowOffsetFrom(Value index, Value iv) {
-  if (index == iv)
-    return RowOffset();
-  Operation *def = index.getDefiningOp();
-  if (isa_and_present<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(def)) {
-    std::optional<RowOffset> inner = rowOffsetFrom(def->getOperand(0), iv);
-    if (inner)
-      inner->narrowed = true;
-    return inner;
-  }
-  auto shifted = [&](Value base, Value amount, int64_t sign) -> std::optional<RowOffset> {
-    std::optional<int64_t> c = getConstantIntValue(amount);
-    std::optional<RowOffset> inner = c ? rowOffsetFrom(base, iv) : std::nullopt;
-    if (inner)
-      inner->offset += sign * *c;
-    return inner;
-  };
-  if (auto add = dyn_cast_if_present<arith::AddIOp>(def)) {
-    if (auto r = shifted(add.getLhs(), add.getRhs(), 1))
-      return r;
-    return shifted(add.getRhs(), add.getLhs(), 1);
-  }
-  if (auto sub = dyn_cast_if_present<arith::SubIOp>(def))
-    return shifted(sub.getLhs(), sub.getRhs(), -1);
-  return std::nullopt;
-}
-
 /// True for a load from or store into `ref` (not a store of `ref` itself).
 bool isPlainAccess(Operation *user, Value ref) {
   if (auto load = dyn_cast<memref::LoadOp>(user))
@@ -354,7 +315,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       Value first, count;
       SmallVector<Value> offsets, sizes;
       if (sharesBoundaryBlocks(
-              summary, [&] { return chunkHoldsWholeBlocks(f, staticRows, shares); }, nodes)) {
+              summary,
+              [&] {
+                return chunkHoldsWholeBlocks(f, summary.teamWorkers * summary.chunksPerWorker,
+                                             staticRows, shares);
+              },
+              nodes)) {
         f.acquire.setMode(ArtsMode::concurrent);
         CARTS_DEBUG("db-partitioning", f.acquire)
             << "acquire mode=concurrent: chunks are not aligned with blocks, neighbours share "
@@ -402,23 +368,20 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   }
 
   /// Whether each chunk of the acquire's loop covers whole blocks, shared with
-  /// no other chunk: the loop's static chunks over rows 0 .. rows-1, accessed at
-  /// the chunk row itself, each a whole number of blocks of `shares` (chunk k is
-  /// block k when the loop has `shares` chunks; a loop whose worker shares are
+  /// no other chunk: the loop's `chunks` static chunks over rows 0 .. rows-1,
+  /// accessed at the chunk row itself, each a whole number of blocks of `shares`
+  /// (chunk k is block k when chunks == shares; a loop whose worker shares are
   /// not cut, beside one whose are, has chunks of several blocks).
-  static bool chunkHoldsWholeBlocks(AcquireFacts &f, std::optional<int64_t> rows,
+  static bool chunkHoldsWholeBlocks(AcquireFacts &f, int64_t chunks, std::optional<int64_t> rows,
                                     int64_t shares) {
-    if (!rows || *rows <= 0 || f.minOffset != 0 || f.maxOffset != 0)
+    if (!rows || *rows <= 0 || chunks <= 0 || f.minOffset != 0 || f.maxOffset != 0)
       return false;
-    auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers");
     auto origin = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_origin");
     auto trips = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_trips");
     auto step = getConstantIntValue(f.chunkLoop.getStep());
-    if (!team || team.getInt() <= 0 || !origin || origin.getInt() != 0 || !trips ||
-        trips.getInt() != *rows || !step || *step != 1 ||
-        !f.chunkLoop->hasAttr("arts.chunk_static_share"))
+    if (!origin || origin.getInt() != 0 || !trips || trips.getInt() != *rows || !step ||
+        *step != 1 || !f.chunkLoop->hasAttr("arts.chunk_static_share"))
       return false;
-    int64_t chunks = team.getInt() * chunksPerWorker(f.chunkLoop);
     int64_t chunkRows = (*rows + chunks - 1) / chunks;
     int64_t blockRows = std::max<int64_t>((*rows + shares - 1) / shares, 1);
     return chunkRows % blockRows == 0;

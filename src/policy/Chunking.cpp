@@ -105,18 +105,6 @@ std::optional<int64_t> mlir::arts::constantTripCount(scf::ForOp loop) {
   return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
 }
 
-/// Whether `v` is `iv` through integer casts only (C front ends index with an `int`).
-static bool isCastOf(Value v, Value iv) {
-  while (v != iv) {
-    Operation *def = v.getDefiningOp();
-    if (!def || !isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
-                     arith::TruncIOp>(def))
-      return false;
-    v = def->getOperand(0);
-  }
-  return true;
-}
-
 int64_t mlir::arts::rowBytesAt(Region &body, Value iv) {
   int64_t largest = 0;
   body.walk([&](Operation *op) {
@@ -132,8 +120,9 @@ int64_t mlir::arts::rowBytesAt(Region &body, Value iv) {
       return;
     }
     auto type = cast<MemRefType>(memref.getType());
-    if (indices.empty() || !isCastOf(indices.front(), iv) ||
-        !type.getElementType().isIntOrFloat())
+    std::optional<RowOffset> row =
+        indices.empty() ? std::nullopt : rowOffsetFrom(indices.front(), iv);
+    if (!row || row->offset != 0 || !type.getElementType().isIntOrFloat())
       return;
     uint64_t bytes = (type.getElementType().getIntOrFloatBitWidth() + 7) / 8;
     for (int64_t dim : type.getShape().drop_front()) {

@@ -78,8 +78,8 @@ ChunkDecision decideChunking(bool requested, ScheduleKind schedule, int64_t work
                              std::optional<int64_t> trips, int64_t rowBytes);
 
 /// The bytes of one row of the largest array `body` accesses with `iv` (or an
-/// integer cast of it) as its leading index, trailing dimensions static; 0 when
-/// there is none.
+/// integer cast of it, see rowOffsetFrom) as its leading index, trailing
+/// dimensions static; 0 when there is none.
 int64_t rowBytesAt(Region &body, Value iv);
 
 /// The trip count of `loop` when its bounds and step fold to constants.

@@ -265,3 +265,30 @@ ArtsMode mlir::arts::modeFor(const MemrefUse &use) {
     return ArtsMode::out;
   return ArtsMode::in;
 }
+
+std::optional<RowOffset> mlir::arts::rowOffsetFrom(Value index, Value iv) {
+  if (index == iv)
+    return RowOffset();
+  Operation *def = index.getDefiningOp();
+  if (isa_and_present<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp>(def)) {
+    std::optional<RowOffset> inner = rowOffsetFrom(def->getOperand(0), iv);
+    if (inner)
+      inner->narrowed = true;
+    return inner;
+  }
+  auto shifted = [&](Value base, Value amount, int64_t sign) -> std::optional<RowOffset> {
+    std::optional<int64_t> c = getConstantIntValue(amount);
+    std::optional<RowOffset> inner = c ? rowOffsetFrom(base, iv) : std::nullopt;
+    if (inner)
+      inner->offset += sign * *c;
+    return inner;
+  };
+  if (auto add = dyn_cast_if_present<arith::AddIOp>(def)) {
+    if (auto r = shifted(add.getLhs(), add.getRhs(), 1))
+      return r;
+    return shifted(add.getRhs(), add.getLhs(), 1);
+  }
+  if (auto sub = dyn_cast_if_present<arith::SubIOp>(def))
+    return shifted(sub.getLhs(), sub.getRhs(), -1);
+  return std::nullopt;
+}

@@ -91,6 +91,20 @@ Value ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value b);
 /// (constant, casts, add/sub/mul, div/ceildiv/rem, min/max), if it is one.
 std::optional<int64_t> evaluateConstant(Value v);
 
+/// How an access's leading index relates to a loop's IV: `iv + offset`.
+struct RowOffset {
+  int64_t offset = 0;
+  /// Computed in a narrower integer and cast back: a C front end writes
+  /// `A[i + 1]` for an `int i` as `index_cast(index_cast(iv) + 1)`. The
+  /// narrow sum is `iv + offset` because iv counts that integer's loop and C
+  /// rules out the overflow.
+  bool narrowed = false;
+};
+
+/// `index` as `iv + c` (or `iv - c`, or `iv`), on index values or through the
+/// integer casts of RowOffset::narrowed, if it is one.
+std::optional<RowOffset> rowOffsetFrom(Value index, Value iv);
+
 } // namespace mlir::arts
 
 #endif // CARTS_SUPPORT_ARTSUTILS_H
