@@ -30,6 +30,14 @@
 // the first launcher, threads-2 for the second, ...): chunk tasks ask for
 // workers from 0 up, so the launchers land where the fewest chunks wait.
 //
+// Before that, routes are spread (`spread`): a chunk loop of fewer chunks than
+// workers asks for workers 0, 1, ... (chunk b, route b + 1). When an epoch
+// gets several such loops that touch nothing another of them writes (the
+// q, k and v products of a transformer layer, fused into one epoch), they all
+// crowd the first workers; each loop's routes move past the chunks launched
+// before it, so the loops run side by side. A task that touches what the
+// earlier ones write starts again from worker 0.
+//
 // Captured values: constants are re-created in the launcher; words (index,
 // integers, floats, pointers) are packed; a memref with the identity layout
 // (a GUID table) travels as its aligned address and extents and is rebuilt
@@ -51,6 +59,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -84,6 +93,21 @@ struct LaunchLoop {
   Value epoch;
   SmallVector<std::pair<Value, Capture>> captures;
 };
+
+/// The allocation a GUID table views.
+Value tableRoot(Value table) {
+  while (Operation *def = table.getDefiningOp()) {
+    if (auto view = dyn_cast<memref::SubViewOp>(def))
+      table = view.getSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      table = cast.getSource();
+    else if (auto cast = dyn_cast<memref::ReinterpretCastOp>(def))
+      table = cast.getSource();
+    else
+      break;
+  }
+  return table;
+}
 
 /// Why `loop` cannot be run by a launcher, or "" when it can (then `out` is filled).
 std::string whyNotShared(scf::ForOp loop, LaunchLoop &out) {
@@ -145,7 +169,11 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     int64_t threads = moduleThreads(module);
-    if (perLauncher <= 0 || moduleNodes(module) > 1 || threads < kMinThreads)
+    if (moduleNodes(module) > 1 || threads < kMinThreads)
+      return;
+    if (spread)
+      module.walk([&](Block *block) { spreadRoutes(*block, threads); });
+    if (perLauncher <= 0)
       return;
     SymbolTable symbols(module);
 
@@ -175,6 +203,82 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
         bool last = k + 1 == loops.size();
         handedOut = share(entry, last, handedOut, threads, symbols, nextIndex);
       }
+    }
+  }
+
+  /// What a task's dependences touch: each GUID table's allocation, and whether the task
+  /// may write it.
+  using Accesses = SmallVector<std::pair<Value, bool>>;
+
+  static void addAccesses(EdtCreateOp create, Accesses &out) {
+    for (Operation *user : create.getResult().getUsers())
+      if (auto recDep = dyn_cast<RecDepOp>(user))
+        for (auto [table, attr] : llvm::zip_equal(recDep.getGuids(), recDep.getAcquireModes()))
+          out.push_back({tableRoot(table), cast<ArtsModeAttr>(attr).getValue() != ArtsMode::in});
+  }
+
+  static bool conflict(const Accesses &a, const Accesses &b) {
+    for (auto [x, xWrites] : a)
+      for (auto [y, yWrites] : b)
+        if (x == y && (xWrites || yWrites))
+          return true;
+    return false;
+  }
+
+  /// Launch loops of fewer chunks than workers ask for workers from 0 up (chunk b, worker
+  /// b). Several such loops launched into one epoch, none touching what another writes,
+  /// would crowd the first workers; each asks instead for the workers after the previous
+  /// ones' (its routes move by the chunks launched before it). A task that touches what the
+  /// loops before it write starts a new wave from worker 0: it waits for them anyway, and
+  /// their workers hold what it reads.
+  void spreadRoutes(Block &block, int64_t threads) {
+    struct Wave {
+      int64_t offset = 0;
+      Accesses accesses;
+    };
+    llvm::DenseMap<Value, Wave> waves; // by epoch
+    for (Operation &op : block) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      EdtCreateOp create;
+      if (loop && loop->hasAttr("arts.launch_loop")) {
+        for (Operation &inner : loop.getBody()->without_terminator())
+          if (auto c = dyn_cast<EdtCreateOp>(inner)) {
+            if (create) { // several tasks an iteration: not a chunk loop
+              create = nullptr;
+              break;
+            }
+            create = c;
+          }
+      } else {
+        create = dyn_cast<EdtCreateOp>(op);
+        loop = nullptr;
+      }
+      if (!create || !create.getEpoch())
+        continue;
+      Wave &wave = waves[create.getEpoch()];
+      Accesses accesses;
+      addAccesses(create, accesses);
+      if (conflict(wave.accesses, accesses))
+        wave = Wave();
+      wave.accesses.append(accesses);
+      if (!loop)
+        continue;
+      std::optional<int64_t> trips = constantTripCount(loop);
+      if (!trips || *trips >= threads || matchPattern(create.getRoute(), m_Zero())) {
+        wave = Wave(); // it uses every worker, or asks for none
+        continue;
+      }
+      if (wave.offset % threads) {
+        OpBuilder b(create);
+        Value shift = arith::ConstantIntOp::create(b, create.getLoc(), b.getI32Type(),
+                                                   wave.offset % threads);
+        Value route = arith::AddIOp::create(b, create.getLoc(), create.getRoute(), shift);
+        create.getRouteMutable().assign(route);
+        CARTS_DEBUG(kChannel, loop) << "launch loop of " << *trips
+                                    << " chunks: its routes move by " << wave.offset % threads
+                                    << ", past the chunks launched before it in its epoch\n";
+      }
+      wave.offset += *trips;
     }
   }
 

@@ -595,6 +595,13 @@ def LaunchFanout : Pass<"arts-launch-fanout", "ModuleOp"> {
     Constants are re-created in a launcher, words packed, GUID tables passed
     by address and extents; a loop capturing anything else stays.
 
+    First (`spread`), launch loops of fewer constant trips than workers that
+    create tasks into one epoch from one block, and whose tasks touch no
+    datablock an earlier one of them writes, get their routes moved past the
+    chunks launched before them (chunk b of the third of three 2-chunk loops
+    asks for worker 4 + b, not b). A task touching what the earlier ones
+    write starts the count again from worker 0.
+
     ```mlir
     // before
     scf.for %i = %c0 to %c16 step %c1 {
@@ -612,7 +619,10 @@ def LaunchFanout : Pass<"arts-launch-fanout", "ModuleOp"> {
   }];
   let options = [
     Option<"perLauncher", "per-launcher", "int64_t", /*default=*/"4",
-           "launches one launcher task makes at most (0: launch loops stay with their creator)">
+           "launches one launcher task makes at most (0: launch loops stay with their creator)">,
+    Option<"spread", "spread", "bool", /*default=*/"true",
+           "independent launch loops of fewer chunks than workers, launched into one epoch, "
+           "ask for different workers">
   ];
   let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",

@@ -2,10 +2,13 @@
 // stable dependences are cut into groups of `per-launcher` (4) iterations, each run by a
 // launcher task created in the same epoch; of the eligible loops launching into one epoch from
 // one block, the creator launches the last group of the last loop itself. Launcher n asks for
-// worker threads-1-n. Other launch loops stay with their creator.
+// worker threads-1-n. Other launch loops stay with their creator. Independent loops of fewer
+// chunks than workers launching into one epoch ask for different workers (`spread`).
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-launch-fanout,canonicalize,cse)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-launch-fanout)' --debug-only=launch-fanout 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-launch-fanout{per-launcher=0})' | FileCheck %s --check-prefix=OFF
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-launch-fanout{per-launcher=0},canonicalize,cse)' | FileCheck %s --check-prefix=SPREAD
+// RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-launch-fanout{spread=false},canonicalize,cse)' | FileCheck %s --check-prefix=NOSPREAD
 
 // Three loops of 7 stable tasks in one epoch (the q/k/v matmuls' shape): the first two go to
 // two launchers each (iterations 0..3 and 4..6), the third to one launcher (0..3), and the
@@ -217,6 +220,109 @@ func.func @two_nodes(%g: memref<16xi64>) {
     %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
     %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
     arts.rec_dep %t slot(%c0_i32) (%g : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop}
+  arts.wait_on_epoch %e
+  return
+}
+}
+
+// -----
+
+// Spread: three 2-chunk loops into one epoch, none touching what another writes, ask for
+// workers 0-1, 2-3 and 4-5 (routes count workers from 1); a fourth reads what the first
+// writes and starts again at worker 0; a loop of 16 chunks (every worker) stays as it is and
+// so does the one after it.
+// SPREAD-LABEL: func.func @spread
+// SPREAD: scf.for %[[I:.*]] = %c0 to %c2 step %c1 {
+// SPREAD: %[[R:.*]] = arith.index_cast %{{.*}} : index to i32
+// SPREAD-NOT: arith.addi %[[R]]
+// SPREAD: arts.edt_create @__arts_edt_0({{.*}}) deps(%c2_i32) route(%[[R]])
+// SPREAD: scf.for
+// SPREAD: %[[R2:.*]] = arith.index_cast %{{.*}} : index to i32
+// SPREAD: %[[S2:.*]] = arith.addi %[[R2]], %c2_i32 : i32
+// SPREAD: arts.edt_create @__arts_edt_0({{.*}}) deps(%c2_i32) route(%[[S2]])
+// SPREAD: scf.for
+// SPREAD: %[[R3:.*]] = arith.index_cast %{{.*}} : index to i32
+// SPREAD: %[[S3:.*]] = arith.addi %[[R3]], %c4_i32 : i32
+// SPREAD: arts.edt_create @__arts_edt_0({{.*}}) deps(%c2_i32) route(%[[S3]])
+// SPREAD: scf.for
+// SPREAD: %[[R4:.*]] = arith.index_cast %{{.*}} : index to i32
+// SPREAD-NOT: arith.addi %[[R4]]
+// SPREAD: arts.edt_create @__arts_edt_0({{.*}}) deps(%c2_i32) route(%[[R4]])
+// SPREAD: scf.for %{{.*}} = %c0 to %c16
+// SPREAD: %[[R5:.*]] = arith.index_cast %{{.*}} : index to i32
+// SPREAD-NOT: arith.addi %[[R5]]
+// SPREAD: arts.edt_create @__arts_edt_0({{.*}}) deps(%c2_i32) route(%[[R5]])
+// SPREAD: scf.for
+// SPREAD: %[[R6:.*]] = arith.index_cast %{{.*}} : index to i32
+// SPREAD-NOT: arith.addi %[[R6]]
+// SPREAD: arts.edt_create @__arts_edt_0({{.*}}) deps(%c2_i32) route(%[[R6]])
+// SPREAD: arts.wait_on_epoch
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+26]]:3: launch loop of 2 chunks: its routes move by 2, past the chunks launched before it in its epoch
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+33]]:3: launch loop of 2 chunks: its routes move by 4, past the chunks launched before it in its epoch
+// NOSPREAD-LABEL: func.func @spread
+// NOSPREAD-NOT: arith.addi %{{.*}}, %c{{[0-9]+}}_i32 : i32
+module attributes {arts.nodes = 1 : i64, arts.threads = 16 : i64} {
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func @spread(%x: memref<1xi64>, %q: memref<1xi64>, %k: memref<1xi64>, %v: memref<1xi64>,
+                  %o: memref<1xi64>, %w: memref<1xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %e = arts.create_epoch
+  scf.for %i = %c0 to %c2 step %c1 {
+    %b = arith.addi %i, %c1 : index
+    %r = arith.index_cast %b : index to i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c2_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<1xi64>) modes [#arts.mode<in>]
+    arts.rec_dep %t slot(%c1_i32) (%q : memref<1xi64>) modes [#arts.mode<concurrent>]
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c2 step %c1 {
+    %b = arith.addi %i, %c1 : index
+    %r = arith.index_cast %b : index to i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c2_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<1xi64>) modes [#arts.mode<in>]
+    arts.rec_dep %t slot(%c1_i32) (%k : memref<1xi64>) modes [#arts.mode<concurrent>]
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c2 step %c1 {
+    %b = arith.addi %i, %c1 : index
+    %r = arith.index_cast %b : index to i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c2_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<1xi64>) modes [#arts.mode<in>]
+    arts.rec_dep %t slot(%c1_i32) (%v : memref<1xi64>) modes [#arts.mode<concurrent>]
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c2 step %c1 {
+    %b = arith.addi %i, %c1 : index
+    %r = arith.index_cast %b : index to i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c2_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%q : memref<1xi64>) modes [#arts.mode<in>]
+    arts.rec_dep %t slot(%c1_i32) (%o : memref<1xi64>) modes [#arts.mode<concurrent>]
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %b = arith.addi %i, %c1 : index
+    %r = arith.index_cast %b : index to i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c2_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<1xi64>) modes [#arts.mode<in>]
+    arts.rec_dep %t slot(%c1_i32) (%w : memref<1xi64>) modes [#arts.mode<concurrent>]
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %c2 step %c1 {
+    %b = arith.addi %i, %c1 : index
+    %r = arith.index_cast %b : index to i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c2_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<1xi64>) modes [#arts.mode<in>]
+    arts.rec_dep %t slot(%c1_i32) (%v : memref<1xi64>) modes [#arts.mode<in>]
   } {arts.launch_loop}
   arts.wait_on_epoch %e
   return
