@@ -26,9 +26,12 @@ _Static_assert(sizeof(artsDbRun) == 40 && offsetof(artsDbRun, first_slot) == 32 
    (the frees go back to the creator's arena under its lock). The pool grows by slabs whose
    pages are mapped in one call: a creator that makes thousands of tasks ahead of their
    dependences would otherwise take a page fault every few tasks, each one also stalling the
-   other workers' faults on the process's memory map. */
+   other workers' faults on the process's memory map. Every worker maps its first slab when
+   it starts (rt_edt_pool_prime): a worker whose first creation comes in the middle of a run
+   (a launcher task) waited 40 us to over 1 ms for that mapping while the other workers took
+   page faults on fresh datablocks, since mapping waits for the faults under way. */
 #define POOLED_TASK_BYTES 512
-#define SLAB_FIRST_TASKS 64u
+#define SLAB_FIRST_TASKS 256u
 #define SLAB_MAX_TASKS 2048u
 
 typedef struct rt_slab {
@@ -55,6 +58,11 @@ static int pool_grow(rt_worker *w) {
     w->pool_local = t;
   }
   return 1;
+}
+
+void rt_edt_pool_prime(rt_worker *w) {
+  if (!w->slabs)
+    pool_grow(w); /* without memory now, the first creation tries again */
 }
 
 static rt_edt *pool_take(rt_worker *w) {

@@ -528,6 +528,7 @@ static void *worker_main(void *arg) {
   rt_worker *w = arg;
   rt_tls_worker = w;
   tls_worker_id = w->id;
+  rt_edt_pool_prime(w);
   if (entry_worker)
     RUN_AS_TOP_LEVEL_TASK(entry_worker(rt.node, w->id, rt.argc, rt.argv));
   /* Only node 0 runs the program; the other nodes run what they are sent until node 0 tells
