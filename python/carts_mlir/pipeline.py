@@ -72,7 +72,8 @@ STAGES: tuple[Stage, ...] = (
                            "arts-verify-lowered"),
           "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops; "
           "block selection and index math hoisted out of inner loops first; launch loops of "
-          "stable tasks shared with launcher tasks",
+          "stable tasks shared with launcher tasks, independent short ones spread over the "
+          "workers",
           "needs final task and datablock structure"),
     Stage("arts-to-llvm", ("arts-to-llvm", *LOWERING_PIPELINE.split(",")),
           "runtime ABI calls, main -> mainBody + artsMain + main, then the LLVM dialect",

@@ -7,6 +7,7 @@ expects."""
 from __future__ import annotations
 
 import atexit
+import csv
 import os
 import shutil
 import subprocess
@@ -207,16 +208,23 @@ def test_worker_count_reaches_the_program(tmp_path):
         assert result.stdout == f"{threads} {threads} {threads}\n"
 
 
-def traced_execute(src: Path, threads: int, tmp_path: Path):
-    """`carts execute --threads T` of `src` with a trace; its result and the traced tasks'
-    names, one per task run."""
+def traced_rows(src: Path, threads: int, tmp_path: Path):
+    """`carts execute --threads T` of `src` with a trace; its result and the trace's rows
+    (task, worker, routed, ...), one per task run."""
     trace = tmp_path / (src.stem + ".csv")
     env = dict(os.environ, trace=str(trace))
     done = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--threads",
                            str(threads), "--no-executable", str(src)], capture_output=True,
                           text=True, timeout=300, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
-    return done, [line.split(",")[0] for line in trace.read_text().splitlines()[1:]]
+    with trace.open() as f:
+        return done, list(csv.DictReader(f))
+
+
+def traced_execute(src: Path, threads: int, tmp_path: Path):
+    """As traced_rows, with the traced tasks' names, one per task run."""
+    done, rows = traced_rows(src, threads, tmp_path)
+    return done, [row["task"] for row in rows]
 
 
 def test_trace_names_the_jit_compiled_tasks(tmp_path):
@@ -293,6 +301,27 @@ def test_launcher_tasks_share_the_launches_and_the_result_is_gccs(tmp_path):
     # group is launched by the creator
     assert len(launchers) == 3 * 5, sorted(set(names))
     assert len(chunks) == 3 * 3 * 7
+
+
+@needs_gcc
+def test_independent_short_loops_of_one_epoch_ask_for_different_workers(tmp_path):
+    src = write(tmp_path, "spread.c", THREE_PRODUCTS)
+    expected = gcc_openmp_output(src, tmp_path, 16)
+    done, rows = traced_rows(src, 16, tmp_path)
+    assert done.stdout == expected
+    asked: dict[str, set[str]] = {}
+    runs: dict[str, int] = {}
+    for row in rows:
+        if row["task"].startswith("__arts_edt_"):
+            asked.setdefault(row["task"], set()).add(row["routed"])
+            runs[row["task"]] = runs.get(row["task"], 0) + 1
+    # three loops of fewer chunks than workers, three steps each; the loops do not write what
+    # the others touch, so each starts where the one before it ended (modulo the workers):
+    # together they ask for every worker, not only the first loop's
+    assert len(asked) == 3, runs
+    chunks = {name: count // 3 for name, count in runs.items()}
+    assert all(len(asked[name]) == chunks[name] < 16 for name in asked), (asked, chunks)
+    assert len(set().union(*asked.values())) == min(16, sum(chunks.values())), asked
 
 
 #: A matrix product heavy enough (about 18 million operations a worker's share at 16 workers)
