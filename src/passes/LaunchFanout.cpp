@@ -239,19 +239,20 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
     llvm::DenseMap<Value, Wave> waves; // by epoch
     for (Operation &op : block) {
       auto loop = dyn_cast<scf::ForOp>(op);
-      EdtCreateOp create;
-      if (loop && loop->hasAttr("arts.launch_loop")) {
-        for (Operation &inner : loop.getBody()->without_terminator())
-          if (auto c = dyn_cast<EdtCreateOp>(inner)) {
-            if (create) { // several tasks an iteration: not a chunk loop
-              create = nullptr;
-              break;
-            }
-            create = c;
-          }
-      } else {
-        create = dyn_cast<EdtCreateOp>(op);
+      if (loop && !loop->hasAttr("arts.launch_loop"))
         loop = nullptr;
+      EdtCreateOp create = loop ? nullptr : dyn_cast<EdtCreateOp>(op);
+      unsigned creates = 0;
+      if (loop || op.getNumRegions())
+        op.walk([&](EdtCreateOp c) {
+          create = c;
+          ++creates;
+        });
+      if (creates > 1 || (creates && !loop)) {
+        // tasks this walk does not follow (several an iteration, or inside other regions):
+        // whatever they touch and wherever they run, the next loop starts from worker 0
+        waves.clear();
+        continue;
       }
       if (!create || !create.getEpoch())
         continue;
