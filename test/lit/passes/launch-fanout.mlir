@@ -328,3 +328,49 @@ func.func @spread(%x: memref<1xi64>, %q: memref<1xi64>, %k: memref<1xi64>, %v: m
   return
 }
 }
+
+// -----
+
+// Tasks the spread does not follow (created inside another region) reset it: the loop after
+// them asks for workers from 0 again, though it touches nothing the first loop writes.
+// SPREAD-LABEL: func.func @spread_reset
+// SPREAD: scf.for
+// SPREAD: scf.for
+// SPREAD: scf.for
+// SPREAD: %[[R:.*]] = arith.index_cast %{{.*}} : index to i32
+// SPREAD-NOT: arith.addi %[[R]]
+// SPREAD: arts.edt_create @__arts_edt_0({{.*}}) deps(%c1_i32) route(%[[R]])
+// SPREAD: arts.wait_on_epoch
+module attributes {arts.nodes = 1 : i64, arts.threads = 16 : i64} {
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func @spread_reset(%q: memref<1xi64>, %k: memref<1xi64>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %e = arts.create_epoch
+  scf.for %i = %c0 to %c2 step %c1 {
+    %b = arith.addi %i, %c1 : index
+    %r = arith.index_cast %b : index to i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%q : memref<1xi64>) modes [#arts.mode<concurrent>]
+  } {arts.launch_loop}
+  scf.for %i = %c0 to %n step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c0_i32) route(%c1_i32) epoch(%e)
+  }
+  scf.for %i = %c0 to %c2 step %c1 {
+    %b = arith.addi %i, %c1 : index
+    %r = arith.index_cast %b : index to i32
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%r) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%k : memref<1xi64>) modes [#arts.mode<concurrent>]
+  } {arts.launch_loop}
+  arts.wait_on_epoch %e
+  return
+}
+}
