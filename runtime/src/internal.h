@@ -449,12 +449,8 @@ typedef struct rt_worker {
   /* Task memory that ended on other workers comes back here (pushed one by one, taken all
      at once). */
   _Alignas(RT_CACHE_LINE) _Atomic(rt_edt *) pool_returned;
-  /* Parking: the worker sleeps on a condition variable of its own until `park_seq` moves,
-     so that a task routed to it wakes it alone. */
+  /* Parked on `rt.park_word` with a bit of its own (scheduler.c). */
   _Alignas(RT_CACHE_LINE) _Atomic int sleeping;
-  _Atomic uint64_t park_seq;
-  pthread_mutex_t park_lock;
-  pthread_cond_t park_cond;
 } __attribute__((aligned(RT_CACHE_LINE))) rt_worker;
 
 /* trace=FILE (trace.c): open the file before the workers start, record each task a worker
@@ -501,6 +497,7 @@ typedef struct rt_state {
   _Atomic uint64_t run_seq;  /* next block of run-time keys */
 
   char pad0[RT_CACHE_LINE];
+  _Atomic uint32_t park_word;   /* the futex parked workers wait on; bumped by every wake-up */
   _Atomic int32_t sleepers;     /* parked workers */
   _Atomic int32_t idle_workers; /* workers with nothing to run (spinning or parked) */
 

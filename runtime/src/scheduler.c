@@ -7,28 +7,38 @@
    right after its own deque, and others take from it only while its owner is busy, or once
    they have been idle for a while (its owner's thread may be descheduled, or asleep).
 
-   Idle workers spin briefly, then park, each on a condition variable of its own. A worker
-   about to park sets its `sleeping` flag and re-checks for work; a thread that makes work
-   visible reads the flag after a full barrier and, if it is set, bumps the worker's
-   `park_seq` and signals. One of the two always sees the other, so no wake-up is lost (the
-   timed wait is only a backstop). A task routed to a worker wakes that worker alone; other
+   Idle workers spin briefly, then park on one futex word (`rt.park_word`), each with a bit
+   of its own (FUTEX_WAIT_BITSET), so that one system call can wake one worker or all of
+   them. A worker about to park reads the word, sets its `sleeping` flag and re-checks for
+   work; a thread that makes work visible reads the flag after a full barrier and, if it is
+   set, bumps the word and wakes the worker's bit. One of the two always sees the other (a
+   bump before the wait makes the wait return at once), so no wake-up is lost (the timed wait
+   is only a backstop). A task routed to a worker wakes that worker alone, unless the same
+   thread woke another one just before (a loop's launches after a serial phase): then every
+   parked worker wakes at once, as a fork does, instead of one system call per task. Other
    ready tasks wake one parked worker; an epoch some worker waits on, ending, wakes them all.
 
    A task waiting on an epoch keeps its worker busy: it runs other ready tasks until the
    epoch ends (nested waits run on the same stack). */
+#define _DEFAULT_SOURCE /* syscall */
 #include "internal.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #define DEQUE_INITIAL_SIZE 1024
 #define PARK_BACKSTOP_NS 100000000
+/* A thread that wakes a parked worker this soon after waking another wakes them all. */
+#define WAKE_BURST_NS 100000
 
 rt_state rt;
 RT_TLS rt_worker *rt_tls_worker;
@@ -158,22 +168,45 @@ static inline int should_stop_idling(rt_epoch *e, int look) {
          (e && atomic_load_explicit(&e->done, memory_order_relaxed));
 }
 
+static long futex(uint32_t op, uint32_t value, const struct timespec *until, uint32_t bits) {
+  return syscall(SYS_futex, (uint32_t *)&rt.park_word, op, value, until, NULL, bits);
+}
+
+/* A worker's bit in the parking word's wait masks (workers 32 apart share one). */
+static inline uint32_t park_bit(const rt_worker *w) { return UINT32_C(1) << (w->id % 32); }
+
+/* Bump the word (a worker about to wait then returns at once) and wake the parked workers
+   whose bit is in `bits`. */
+static void wake_bits(uint32_t bits) {
+  atomic_fetch_add_explicit(&rt.park_word, 1, memory_order_seq_cst);
+  futex(FUTEX_WAKE_BITSET_PRIVATE, INT_MAX, NULL, bits);
+}
+
 /* Wake worker `w` if it is parked. The caller made work visible with a full barrier before,
    and the worker announces `sleeping` with one before it re-checks for work: one of the two
    sees the other. */
 static inline void wake_worker(rt_worker *w) {
-  if (atomic_load_explicit(&w->sleeping, memory_order_seq_cst)) {
-    pthread_mutex_lock(&w->park_lock);
-    atomic_fetch_add_explicit(&w->park_seq, 1, memory_order_relaxed);
-    pthread_cond_signal(&w->park_cond);
-    pthread_mutex_unlock(&w->park_lock);
-  }
+  if (atomic_load_explicit(&w->sleeping, memory_order_seq_cst))
+    wake_bits(park_bit(w));
 }
 
 void rt_sched_wake_all(void) {
   atomic_thread_fence(memory_order_seq_cst);
-  for (uint32_t i = 0; i < rt.threads; i++)
-    wake_worker(&rt.workers[i]);
+  if (atomic_load_explicit(&rt.sleepers, memory_order_seq_cst) > 0)
+    wake_bits(FUTEX_BITSET_MATCH_ANY);
+}
+
+/* A routed task's worker is parked: wake it, or every parked worker when the caller woke
+   another one just before. */
+static void wake_routed(rt_worker *to) {
+  if (!atomic_load_explicit(&to->sleeping, memory_order_seq_cst))
+    return;
+  static RT_TLS uint64_t last_wake_ns;
+  uint64_t now = rt_now_ns();
+  int burst = now - last_wake_ns < WAKE_BURST_NS &&
+              atomic_load_explicit(&rt.sleepers, memory_order_relaxed) > 1;
+  last_wake_ns = now;
+  wake_bits(burst ? FUTEX_BITSET_MATCH_ANY : park_bit(to));
 }
 
 /* Work anyone may take appeared: wake one parked worker, if there is one. */
@@ -218,7 +251,7 @@ static void idle_wait(rt_epoch *e) {
   }
   self->parks++;
 
-  uint64_t seq = atomic_load_explicit(&self->park_seq, memory_order_relaxed);
+  uint32_t seq = atomic_load_explicit(&rt.park_word, memory_order_seq_cst);
   atomic_fetch_add_explicit(&rt.sleepers, 1, memory_order_seq_cst);
   atomic_store_explicit(&self->sleeping, 1, memory_order_seq_cst);
   if (e)
@@ -236,12 +269,12 @@ static void idle_wait(rt_epoch *e) {
     until.tv_nsec += (long)(wait_ns % 1000000000u);
     until.tv_sec += until.tv_nsec / 1000000000;
     until.tv_nsec %= 1000000000;
-    pthread_mutex_lock(&self->park_lock);
-    int timed_out = 0;
-    while (atomic_load_explicit(&self->park_seq, memory_order_relaxed) == seq && !timed_out)
-      timed_out = pthread_cond_timedwait(&self->park_cond, &self->park_lock, &until) == ETIMEDOUT;
-    stuck = watch && timed_out && atomic_load_explicit(&self->park_seq, memory_order_relaxed) == seq;
-    pthread_mutex_unlock(&self->park_lock);
+    /* Returns when woken, at once if the word moved since `seq` was read, at the deadline,
+       or spuriously (a signal; a wake-up of another worker sharing the bit): the caller
+       looks for work again either way. */
+    int timed_out = futex(FUTEX_WAIT_BITSET_PRIVATE, seq, &until, park_bit(self)) == -1 &&
+                    errno == ETIMEDOUT;
+    stuck = watch && timed_out && atomic_load_explicit(&rt.park_word, memory_order_relaxed) == seq;
   }
   if (e)
     atomic_fetch_sub_explicit(&e->waiters, 1, memory_order_relaxed);
@@ -302,7 +335,7 @@ void rt_sched_push(rt_edt *t) {
     if (w == NULL || w->id != target) {
       rt_worker *to = &rt.workers[target];
       mail(to, t); /* its seq_cst add orders the mail before the read of `sleeping` */
-      wake_worker(to);
+      wake_routed(to);
       return;
     }
     if (w->releasing && !w->next && rt_db_held_bytes(t) <= rt.keep_bytes) {
@@ -642,8 +675,6 @@ static void teardown(void) {
   rt_table_destroy();
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_deque_destroy(&rt.workers[i].deque);
-    pthread_mutex_destroy(&rt.workers[i].park_lock);
-    pthread_cond_destroy(&rt.workers[i].park_cond);
   }
   free(rt.workers);
   rt.workers = NULL;
@@ -688,19 +719,13 @@ static void reset_state(const rt_config *cfg) {
     atomic_init(&rt.route_home[i], i);
   long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
   rt.keep_bytes = 2 * (l2 > 0 ? (uint64_t)l2 : UINT64_C(1) << 20);
-  pthread_condattr_t attr; /* parked workers time out on the monotonic clock */
-  pthread_condattr_init(&attr);
-  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
   for (uint32_t i = 0; i < rt.threads; i++) {
     rt_worker *w = &rt.workers[i];
     w->id = i;
     w->rng = UINT64_C(0x9E3779B97F4A7C15) * (i + 1);
     rt_deque_init(&w->deque, DEQUE_INITIAL_SIZE);
     rt_lock_init(&w->mail_lock);
-    pthread_mutex_init(&w->park_lock, NULL);
-    pthread_cond_init(&w->park_cond, &attr);
   }
-  pthread_condattr_destroy(&attr);
 }
 
 int artsRT(int argc, char **argv) {
