@@ -293,9 +293,6 @@ void rt_edt_free(rt_edt *t);
 void rt_edt_pools_destroy(void);
 rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_t *paramv,
                    uint32_t depc, rt_epoch *epoch);
-/* Give worker `w` its first pool of task memory (its own thread, before any task runs). */
-struct rt_worker;
-void rt_edt_pool_prime(struct rt_worker *w);
 /* Run a ready task on the calling worker, then release what it holds and free it. With
    `returned_ns`, the time its code returned is stored there. */
 void rt_edt_run(rt_edt *t, uint64_t *returned_ns);
@@ -461,6 +458,9 @@ int rt_trace_write(void);
 
 /* No preferred worker. */
 #define RT_ANY_WORKER UINT32_MAX
+
+/* Give worker `w` its first pool of task memory (its own thread, before any task runs). */
+void rt_edt_pool_prime(rt_worker *w);
 
 /* Make a ready task runnable (the calling worker's deque, else the injection queue). */
 void rt_sched_push(rt_edt *t);

@@ -317,8 +317,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       if (sharesBoundaryBlocks(
               summary,
               [&] {
-                return chunkHoldsWholeBlocks(f, summary.teamWorkers * summary.chunksPerWorker,
-                                             staticRows, shares);
+                return chunkHoldsWholeBlocks(f, summary.chunks(), staticRows, shares);
               },
               nodes)) {
         f.acquire.setMode(ArtsMode::concurrent);

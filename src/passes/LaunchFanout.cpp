@@ -62,6 +62,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -94,18 +95,10 @@ struct LaunchLoop {
   SmallVector<std::pair<Value, Capture>> captures;
 };
 
-/// The allocation a GUID table views.
+/// The allocation a GUID table views (through subviews and casts).
 Value tableRoot(Value table) {
-  while (Operation *def = table.getDefiningOp()) {
-    if (auto view = dyn_cast<memref::SubViewOp>(def))
-      table = view.getSource();
-    else if (auto cast = dyn_cast<memref::CastOp>(def))
-      table = cast.getSource();
-    else if (auto cast = dyn_cast<memref::ReinterpretCastOp>(def))
-      table = cast.getSource();
-    else
-      break;
-  }
+  while (auto view = table.getDefiningOp<ViewLikeOpInterface>())
+    table = view.getViewSource();
   return table;
 }
 
@@ -246,7 +239,8 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
       if (loop || op.getNumRegions())
         op.walk([&](EdtCreateOp c) {
           create = c;
-          ++creates;
+          // one is all a loop may have, and all another op needs to reset the waves
+          return ++creates > (loop ? 1u : 0u) ? WalkResult::interrupt() : WalkResult::advance();
         });
       if (creates > 1 || (creates && !loop)) {
         // tasks this walk does not follow (several an iteration, or inside other regions):

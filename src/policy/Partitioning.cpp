@@ -20,7 +20,7 @@ PartitionDecision mlir::arts::decidePartition(llvm::ArrayRef<AcquireSummary> acq
       d.why = a.why;
     if (a.chunked) {
       anyChunked = true;
-      shares = std::max<int64_t>({shares, a.teamWorkers * a.chunksPerWorker, 1});
+      shares = std::max<int64_t>({shares, a.chunks(), 1});
     } else if (a.writes && d.why.empty() && a.inChunkTask) {
       d.why = "a chunk task writes it at an index not derived from its chunk";
     }

@@ -29,6 +29,9 @@ struct AcquireSummary {
   int64_t teamWorkers = 0;   ///< the task's `arts.team_workers`, 0 when absent
   int64_t chunksPerWorker = 1; ///< its chunk loop's `arts.chunks_per_worker` (1 when absent)
   std::string why;           ///< why it is not rewritable or not chunked
+
+  /// The static chunks of its loop: a share per worker, each cut in chunksPerWorker.
+  int64_t chunks() const { return teamWorkers * chunksPerWorker; }
 };
 
 struct PartitionDecision {
