@@ -47,8 +47,9 @@ STAGES: tuple[Stage, ...] = (
     Stage("collect-metadata", ("arts-collect-metadata",),
           "loop and array facts as attributes and a JSON file keyed by source location",
           "runs on the sequential compile, before OpenMP structure is rewritten"),
-    Stage("openmp-to-arts", ("arts-openmp-to-arts", "arts-verify-no-omp"),
-          "omp.parallel/wsloop/single/barrier to arts.edt/for/barrier",
+    Stage("openmp-to-arts", ("arts-openmp-to-arts", "arts-verify-no-omp", "arts-loop-fusion"),
+          "omp.parallel/wsloop/single/barrier to arts.edt/for/barrier; adjacent parallel loops "
+          "whose iterations touch only their own elements of what the other writes fused",
           "the first stage that speaks ARTS; no omp op survives it"),
     Stage("create-dbs", ("arts-create-dbs", "arts-verify-edt-deps"),
           "coarse datablocks for every array a task touches; acquires with in/out/inout",
@@ -84,7 +85,7 @@ STAGE_BY_NAME: dict[str, Stage] = {stage.name: stage for stage in STAGES}
 
 
 DEBUG_CHANNELS: tuple[str, ...] = (
-    "canonicalize-memrefs", "collect-metadata", "openmp-to-arts", "create-dbs", "db",
+    "canonicalize-memrefs", "collect-metadata", "openmp-to-arts", "loop-fusion", "create-dbs", "db",
     "concurrency", "tasks", "for-lowering", "db-partitioning", "epochs", "host-sync",
     "stable-reads",
     "db-lowering", "edt-lowering", "epoch-lowering", "launch-fanout", "arts-to-llvm")

@@ -172,6 +172,66 @@ def OpenMPToArts : Pass<"arts-openmp-to-arts", "ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def LoopFusion : Pass<"arts-loop-fusion", "ModuleOp"> {
+  let summary = "adjacent parallel loops whose iterations touch their own elements become one";
+  let description = [{
+    Runs after arts-openmp-to-arts. Two parallel tasks next to each other in
+    one block, with only side-effect-free ops between them, each holding one
+    work-sharing loop and its barrier and nothing else (a
+    `#pragma omp parallel for`), over the same bounds and step, with the same
+    schedule and no chunk size or reductions, become one task whose loop runs
+    the first body and then the second for each iteration. That needs every
+    pair of accesses, one in each loop, that may touch the same memory with a
+    write among them, to index one dimension of the same allocation or global
+    with the loop's induction variable in both: then no iteration of the
+    second loop touches what another iteration of the first wrote or reads.
+    A collapse nest (inner loops `arts.collapsed`) needs that for the
+    induction variable of every level, and fuses level by level with a nest
+    of the same depth and bounds; nests of different depth stay apart (the
+    fused loop would lose the inner loop's share of the parallelism). Memory
+    allocated inside a body is the iteration's own; two allocations, or two
+    globals, are different memory; a write to any other memref (an argument,
+    a view, a pointer loaded from memory) or an op with other memory effects
+    keeps the loops apart. The bodies' per-iteration `alloca_scope`s become
+    one around the fused body. Repeated while the next loop fuses, so
+    `q = Wq x; k = Wk x; v = Wv x` becomes one loop, and
+    `h1 = W1 x; h3 = W3 x; h1 = silu(h1) * h3` too, while a loop reading all
+    of `h1` after it does not join. One loop instead of several: one stage of
+    tasks (each acquires what all bodies touch of its chunk) instead of
+    several waiting on each other, one pass over memory, and more work per
+    iteration, so a light loop's chunks can be more. Channel: `loop-fusion`
+    (each fusion, and why an adjacent loop did not fuse).
+
+    ```mlir
+    // before
+    arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+      arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+      ^bb0(%i: index):
+        ... memref.store %v, %a[%i] ...
+      }
+      arts.barrier
+    }
+    arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+      arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+      ^bb0(%j: index):
+        %x = memref.load %a[%j] ...
+      }
+      arts.barrier
+    }
+    // after
+    arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+      arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+      ^bb0(%i: index):
+        ... memref.store %v, %a[%i] ...
+        %x = memref.load %a[%i] ...
+      }
+      arts.barrier
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arts::ArtsDialect"];
+}
+
 def CreateDbs : Pass<"arts-create-dbs", "ModuleOp"> {
   let summary = "datablocks for every array a task touches; acquires with in/out/inout";
   let description = [{

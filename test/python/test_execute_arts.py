@@ -240,37 +240,39 @@ def test_trace_names_the_jit_compiled_tasks(tmp_path):
     assert tasks and all(name.startswith("__arts_edt_") for name in tasks), names
 
 
-#: Three matrix-vector products of one input, as a transformer layer's q/k/v: one epoch of
-#: three loops whose tasks only read stable datablocks and write their own blocks.
+#: Three matrix-vector products of one input, as a transformer layer's q/k/v with fewer k
+#: and v heads (256, 192 and 128 rows): one epoch of three loops whose tasks only read stable
+#: datablocks and write their own blocks. Their heights differ, so they stay three loops
+#: (products of one height would be fused into one loop by arts-loop-fusion).
 THREE_PRODUCTS = """#include <stdio.h>
 #include <stdlib.h>
 #define N 256
-static void matvec(float *out, const float *x, float **w, int n) {
+static void matvec(float *out, const float *x, float **w, int rows) {
 #pragma omp parallel for
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < rows; i++) {
     float s = 0.0f;
-    for (int j = 0; j < n; j++) s += w[i][j] * x[j];
+    for (int j = 0; j < N; j++) s += w[i][j] * x[j];
     out[i] = s;
   }
 }
 static float **matrix(int n, int seed) {
   float **m = malloc(n * sizeof(float *));
   for (int i = 0; i < n; i++) {
-    m[i] = malloc(n * sizeof(float));
-    for (int j = 0; j < n; j++) m[i][j] = (float)((i * seed + j) % 5) - 2.0f;
+    m[i] = malloc(N * sizeof(float));
+    for (int j = 0; j < N; j++) m[i][j] = (float)((i * seed + j) % 5) - 2.0f;
   }
   return m;
 }
 int main(void) {
-  float *x = malloc(N * sizeof(float)), *q = malloc(N * sizeof(float));
-  float *k = malloc(N * sizeof(float)), *v = malloc(N * sizeof(float));
+  float *x = malloc(N * sizeof(float)), *q = calloc(N, sizeof(float));
+  float *k = calloc(N, sizeof(float)), *v = calloc(N, sizeof(float));
   float **wq = matrix(N, 1), **wk = matrix(N, 2), **wv = matrix(N, 3);
   for (int i = 0; i < N; i++) x[i] = (float)(i % 7) - 3.0f;
   double total = 0.0;
   for (int step = 0; step < 3; step++) {
     matvec(q, x, wq, N);
-    matvec(k, x, wk, N);
-    matvec(v, x, wv, N);
+    matvec(k, x, wk, 3 * N / 4);
+    matvec(v, x, wv, N / 2);
     for (int i = 0; i < N; i++) {
       total += q[i] + 2.0 * k[i] + 3.0 * v[i];
       x[i] = (q[i] - k[i] + v[i]) / 256.0f;
@@ -297,10 +299,10 @@ def test_launcher_tasks_share_the_launches_and_the_result_is_gccs(tmp_path):
     names = traced_as_gcc_prints(tmp_path, "qkv.c", THREE_PRODUCTS, 8)
     launchers = [name for name in names if name.startswith("__arts_launch_")]
     chunks = [name for name in names if name.startswith("__arts_edt_")]
-    # three steps of one epoch: per loop of 7 chunks two launchers, but the last loop's last
-    # group is launched by the creator
-    assert len(launchers) == 3 * 5, sorted(set(names))
-    assert len(chunks) == 3 * 3 * 7
+    # three steps of one epoch: q's 7 chunks and k's 6 have two launchers each (groups of up
+    # to 4); v's 4 chunks are one group, the last loop's last, which the creator launches
+    assert len(launchers) == 3 * (2 + 2), sorted(set(names))
+    assert len(chunks) == 3 * (7 + 6 + 4)
 
 
 @needs_gcc
@@ -368,3 +370,42 @@ def test_heavy_loop_is_cut_into_eight_chunks_per_worker_and_the_result_is_gccs(t
     # the product's chunk task runs 128 times (16 workers x 8); the lighter loops' fewer
     assert sorted(runs.values())[-1] == 128, runs
     assert sorted(runs.values())[-2] <= 16, runs
+
+
+#: Three loops over the same rows of global arrays, each touching only its own row of what
+#: another writes, then a loop reading every row of b: the first three run as one loop, the
+#: fourth as its own.
+FUSABLE_LOOPS = """#include <stdio.h>
+#define N 512
+#define M 8
+static double a[N], b[N], c[N][M], d[N];
+int main(void) {
+  for (int step = 0; step < 2; step++) {
+#pragma omp parallel for
+    for (int i = 0; i < N; i++) a[i] = (double)((i * 7 + step) % 13) - 6.0;
+#pragma omp parallel for
+    for (int i = 0; i < N; i++) b[i] = a[i] * a[i] + 1.0;
+#pragma omp parallel for
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < M; j++) c[i][j] = b[i] - a[i] * (double)j;
+#pragma omp parallel for
+    for (int i = 0; i < N; i++) {
+      double s = 0.0;
+      for (int j = 0; j < N; j++) s += b[j] * (double)((i + j) % 3);
+      d[i] = s + c[i][i % M];
+    }
+  }
+  double total = 0.0;
+  for (int i = 0; i < N; i++) total += d[i];
+  printf("total %.3f c %.3f\\n", total, c[N - 1][M - 1]);
+  return 0;
+}
+"""
+
+
+@needs_gcc
+def test_adjacent_loops_over_their_own_rows_run_as_one_loop_and_the_result_is_gccs(tmp_path):
+    names = traced_as_gcc_prints(tmp_path, "fused.c", FUSABLE_LOOPS, 4)
+    loops = sorted({name for name in names if name.startswith("__arts_edt_")})
+    # a, b and c's loops are one chunk task, d's (every row of b) another
+    assert len(loops) == 2, loops

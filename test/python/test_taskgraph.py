@@ -8,9 +8,11 @@ import pytest
 
 from carts_mlir import explore, taskgraph
 
-# Two loops in a time loop: the first reads a and writes b, the second updates a from b.
-# At 2 threads and this size each loop is one task (too little work to chunk), the time
-# loop ends up inside one fused epoch, and every size is a compile-time constant.
+# Two loops in a time loop: the first reads a and writes b, the second updates a from b
+# read back to front (so they stay two loops: arts-loop-fusion fuses loops that touch only
+# their own element of what the other writes). At 2 threads and this size each loop is one
+# task (too little work to chunk), the time loop ends up inside one fused epoch, and every
+# size is a compile-time constant.
 AXPY = """
 #include <stdlib.h>
 int main(void) {
@@ -22,7 +24,7 @@ int main(void) {
 #pragma omp parallel for
     for (int i = 0; i < n; i++) b[i] = 2.0 * a[i];
 #pragma omp parallel for
-    for (int i = 0; i < n; i++) a[i] = a[i] + b[i];
+    for (int i = 0; i < n; i++) a[i] = a[i] + b[n - 1 - i];
   }
   int r = (int)a[7];
   free(a); free(b);

@@ -1,11 +1,13 @@
-// Exit invariants of concurrency and concurrency-opt on batchnorm (mini, 2 workers): after
-// --concurrency the loops are still arts.for; after --concurrency-opt each loop is one task
-// per chunk inside an epoch, and the datablock decisions are the ones the seed's grep
-// commands look for (partition, full-range, mode), including the second datablock run.
-// On one node the collapse(2) loops (normalize, scale, bias) chunk over image x channel
-// pairs, recovering the image as k / 4 and the channel as k mod 4. Mini loops are too small
-// to feed two workers, so each gets a single chunk, as do the collapsed loops of 8 images
-// (BN_N=8); on two nodes they chunk images only, and the image and channel arrays are split.
+// Exit invariants of concurrency and concurrency-opt on batchnorm (mini, 2 workers): its five
+// loops are two after openmp-to-arts (arts-loop-fusion: mean and variance over channels,
+// normalize, scale and bias over image x channel pairs). After --concurrency they are still
+// arts.for; after --concurrency-opt each loop is one task per chunk inside an epoch, and the
+// datablock decisions are the ones the seed's grep commands look for (partition, full-range,
+// mode), including the second datablock run. On one node the collapse(2) loop chunks over
+// image x channel pairs, recovering the image as k / 4 and the channel as k mod 4. Mini loops
+// are too small to feed two workers, so each gets a single chunk, as does the collapsed loop
+// of 8 images (BN_N=8); on two nodes it chunks images only, and the image and channel arrays
+// are split.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -DBN_N=8 -I %examples/include -fopenmp --print-debug-info -S -o %t/bn8.mlir
@@ -16,134 +18,108 @@
 // RUN: env threads=2 nodeCount=1 carts run %t/bn8.mlir --concurrency-opt --debug-only=db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB8
 // RUN: env threads=1 nodeCount=2 carts run %t/bn8.mlir --concurrency-opt --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES --implicit-check-not='collapse(2)'
 
-// CONC-COUNT-5: arts.for
+// CONC-COUNT-2: arts.for
+// CONC-NOT: arts.for
 // CONC-NOT: arts.edt <task>
 
-// ROUTE-COUNT-5: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for planned: workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1 distributed=no (one node)
+// ROUTE-COUNT-2: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for planned: workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1 distributed=no (one node)
+// ROUTE-NOT: planned
 
 // Every loop's minimum chunk (below) is at least its trip count: each epoch holds one task
 // and no loop over chunks; none of the chunk loops is the static share any more.
+// The mean and variance loop: per channel the mean, then the variance reading it back.
 // OPT: arts.epoch {
 // OPT-NEXT: arts.db_acquire <in>
+// OPT-NEXT: arts.db_acquire <inout>
+// OPT-NEXT: arts.db_acquire <out>
 // OPT: arts.edt <task> <intranode>
+// OPT-NEXT: ^bb0(
+// OPT-NEXT: scf.for %[[C:.*]] = %c0 to %c4 step %c1 {
+// OPT: memref.store %{{.*}}, %[[MEAN:.*]][%[[C]]] : memref<4xf32>
+// OPT: memref.load %[[MEAN]][%[[C]]] : memref<4xf32>
+// OPT: memref.store %{{.*}}, %{{.*}}[%[[C]]] : memref<4xf32>
 // OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 4 : i64}
-// OPT: arts.epoch {
-// OPT-NEXT: arts.db_acquire <in>
-// OPT: arts.edt <task> <intranode>
-// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 4 : i64}
-// The collapsed loops run the 8 image x channel pairs: image k / 4, channel k mod 4, and
-// normalize's private inv is made per pair, inside the chunk loop.
+// The collapsed loop runs the 8 image x channel pairs: image k / 4, channel k mod 4;
+// normalize's private inv is made per pair, inside the chunk loop, and the three bodies
+// write out one after the other for each pair.
 // OPT: arts.epoch {
 // OPT-NEXT: arts.db_acquire <in>
 // OPT: arts.edt <task> <intranode>
 // OPT-NEXT: ^bb0(
-// OPT-NEXT: scf.for %[[K2:.*]] = %c0 to %c8 step %c1 {
-// OPT-NEXT: %[[B2:.*]] = arith.divui %[[K2]], %c4 : index
-// OPT-NEXT: %[[F2:.*]] = arith.remui %[[K2]], %c4 : index
+// OPT-NEXT: scf.for %[[K:.*]] = %c0 to %c8 step %c1 {
+// OPT-NEXT: %[[B:.*]] = arith.divui %[[K]], %c4 : index
+// OPT-NEXT: %[[F:.*]] = arith.remui %[[K]], %c4 : index
 // OPT: memref.alloca() {{.*}} : memref<f32>
-// OPT-NEXT: memref.load %{{.*}}[%[[F2]]] : memref<4xf32>
-// OPT: memref.store %{{.*}}, %{{.*}}[%[[B2]], %[[F2]], %{{.*}}] : memref<2x4x64xf32>
-// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 8 : i64}
-// OPT: arts.epoch {
-// OPT-NEXT: arts.db_acquire <in>
-// OPT: arts.edt <task> <intranode>
-// OPT-NEXT: ^bb0(
-// OPT-NEXT: scf.for %[[K3:.*]] = %c0 to %c8 step %c1 {
-// OPT-NEXT: %[[B3:.*]] = arith.divui %[[K3]], %c4 : index
-// OPT-NEXT: %[[F3:.*]] = arith.remui %[[K3]], %c4 : index
-// OPT: memref.store %{{.*}}, %{{.*}}[%[[B3]], %[[F3]], %{{.*}}] : memref<2x4x64xf32>
-// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 8 : i64}
-// OPT: arts.epoch {
-// OPT-NEXT: arts.db_acquire <in>
-// OPT: arts.edt <task> <intranode>
-// OPT-NEXT: ^bb0(
-// OPT-NEXT: scf.for %[[K4:.*]] = %c0 to %c8 step %c1 {
-// OPT-NEXT: %[[B4:.*]] = arith.divui %[[K4]], %c4 : index
-// OPT-NEXT: %[[F4:.*]] = arith.remui %[[K4]], %c4 : index
-// OPT: memref.store %{{.*}}, %{{.*}}[%[[B4]], %[[F4]], %{{.*}}] : memref<2x4x64xf32>
+// OPT-NEXT: memref.load %{{.*}}[%[[F]]] : memref<4xf32>
+// OPT-COUNT-3: memref.store %{{.*}}, %{{.*}}[%[[B]], %[[F]], %{{.*}}] : memref<2x4x64xf32>
 // OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 8 : i64}
 // OPT-NOT: arts.epoch
 
-// Minimum chunks of the mean and variance loops (channels) and of the collapsed normalize,
-// scale and bias loops (image x channel pairs, weighed by one pair's work): ceil(65536 /
+// Minimum chunks of the fused mean and variance loop (channels) and of the collapsed loop
+// (image x channel pairs, weighed by one pair's work in all three bodies): ceil(65536 /
 // weight), each above the static share of 4 channels or 8 pairs over 2 workers.
-// DB: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 84 iterations (about 789 operations each), evened out workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
-// DB-NEXT: [for-lowering] {{.*}}: chunk=static share ceil(trips/workers), at least 63 iterations (about 1046 operations each), evened out workers=2
+// DB: [for-lowering] {{.*}}batchnorm.c:156:1: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 36 iterations (about 1832 operations each), evened out workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
 // DB-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: {{.*}}: chunk=static share ceil(trips/workers), at least 139 iterations (about 474 operations each), evened out workers=2
-// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:197:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:197:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each), evened out workers=2
-// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:206:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:206:1: {{.*}}: chunk=static share ceil(trips/workers), at least 204 iterations (about 322 operations each), evened out workers=2
-// On one node x stays one datablock: the mean and variance loops read every image of it and
-// the collapsed loops index it by k / 4.
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: {{.*}}: chunk=static share ceil(trips/workers), at least 59 iterations (about 1116 operations each), evened out workers=2
+// On one node x stays one datablock: the mean and variance loop reads every image of it and
+// the collapsed loop indexes it by k / 4.
 // DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
-// out's image index k / 4 is not the chunk's, so it stays one datablock. Each of the
-// normalize, scale and bias loops is a single chunk here, which shares the write with
-// nobody: out is acquired `out` or `inout`, not `concurrent`.
+// out's image index k / 4 is not the chunk's, so it stays one datablock. The collapsed loop
+// is a single chunk here, which shares the write with nobody: out is acquired `inout`, not
+// `concurrent`.
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:206:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:197:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
-// mean and variance are written by channel and read whole by the normalize loop: one
-// datablock each, written by the loop's single chunk.
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// mean and variance are written by channel and read whole by the collapsed loop: one
+// datablock each, written by the loop's single chunk (mean is read back, so `inout`).
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // gamma and beta are read whole by every chunk.
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // The second datablock run reports the final acquires, loop by loop.
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
+// DB-NEXT: [db] {{.*}}batchnorm.c:156:1: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=inout partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=out partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
+// DB-NEXT: [db] {{.*}}batchnorm.c:186:1: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=out partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=out partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=inout partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
-// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=inout partition=coarse
+// DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
+// DB-NOT: [db]
 
-// 8 images on one node: the collapsed loops' chunk is all 32 image x channel pairs, whose
-// image k / 4 is not the chunk's, so out stays one datablock, written by each loop's only
+// 8 images on one node: the collapsed loop's chunk is all 32 image x channel pairs, whose
+// image k / 4 is not the chunk's, so out stays one datablock, written by the loop's only
 // chunk, as in mini. x, mean and variance are read whole, so on one node they stay whole.
 // DB8: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:206:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
-// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:197:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
-// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
+// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
+// DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
 // DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 
-// 8 images on two nodes (one worker each): the collapsed loops span nodes, so they keep
+// 8 images on two nodes (one worker each): the collapsed loop spans nodes, so it keeps
 // chunking images (no collapse line) and chunk k stays on the node owning block k. Blocks can
 // live on different nodes, so x and out are split by image and mean and variance by channel
-// (their loops chunk it), all distributed; the mean and variance loops read x full-range and
-// normalize reads mean and variance full-range, and every chunked write keeps its own block.
-// NODES-COUNT-5: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
+// (the mean and variance loop chunks it), all distributed; that loop reads x full-range and
+// the collapsed loop reads mean and variance full-range, and every chunked write keeps its
+// own block.
+// NODES-COUNT-2: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
 // NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=in partition=block full-range (index not derived from the chunk)
 // NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=in partition=block full-range (index not derived from the chunk)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=in partition=block full-range (index not derived from the chunk)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)

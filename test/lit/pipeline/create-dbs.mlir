@@ -14,7 +14,8 @@
 // CHECK-COUNT-2: arts.db_alloc <inout> <write> <coarse> {{.*}}elementSizes[%{{.*}}]
 // CHECK-COUNT-2: arts.db_alloc <in> <read> <coarse> {{.*}}elementSizes[%{{.*}}]
 // CHECK-NOT: arts.db_alloc
-// The five parallel loops each acquire what they read and write.
-// CHECK-COUNT-5: arts.edt <parallel> <intranode>
+// The two parallel loops (of five, fused by arts-loop-fusion) each acquire what they read
+// and write.
+// CHECK-COUNT-2: arts.edt <parallel> <intranode>
 // CHECK-NOT: arts.edt <parallel>
 // CHECK: arts.db_free

@@ -22,7 +22,8 @@
 // EPOCHS: arts.db_sync <flush> (%[[XG]], %[[XP]] : memref<?xi64>, memref<?xmemref<?x4x64xf32>>)
 // EPOCHS-NEXT: arts.epoch
 // EPOCHS-NOT: arts.db_sync
-// EPOCHS-COUNT-4: arts.epoch
+// EPOCHS-COUNT-1: arts.epoch
+// EPOCHS-NOT: arts.epoch
 // EPOCHS-NOT: arts.db_sync
 // EPOCHS: arts.db_sync <fetch> (%[[OG]], %[[OP]] : memref<?xi64>, memref<?xmemref<?x4x64xf32>>)
 // EPOCHS-NEXT: scf.for
@@ -59,7 +60,7 @@
 // LOWERED: arts.wait_on_epoch %[[F]]
 // LOWERED-NEXT: %[[E0:.*]] = arts.create_epoch
 // LOWERED: arts.edt_create @__arts_edt_0({{.*}}) epoch(%[[E0]])
-// LOWERED: arts.edt_create @__arts_edt_4
+// LOWERED: arts.edt_create @__arts_edt_1
 // LOWERED: arts.wait_on_epoch
 // The fetch: one epoch of gets, before the checksum.
 // LOWERED: %[[G:.*]] = arts.create_epoch
