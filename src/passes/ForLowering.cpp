@@ -381,9 +381,9 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // Chunk size: the rule of policy/Chunking.h, applied.
     ScheduleKind schedule = loop.getSchedule().value_or(ScheduleKind::static_);
     std::optional<int64_t> knownTrips = evaluateConstant(trips);
+    int64_t iterationOps = regionWeight(collapsed ? collapsed.getRegion() : loop.getBody());
     ChunkDecision chunking = decideChunking(
-        loop.getChunk() != nullptr, schedule, p.workers, p.nodes,
-        regionWeight(collapsed ? collapsed.getRegion() : loop.getBody()), minChunkOps,
+        loop.getChunk() != nullptr, schedule, p.workers, p.nodes, iterationOps, minChunkOps,
         balanceOps, knownTrips,
         collapsed ? 0 : rowBytesAt(loop.getBody(), loop.getInductionVar()));
     Value chunkSize = ceilDivIndex(b, loc, trips,
@@ -418,6 +418,10 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       return failure();
 
     auto [epoch, chunkLoop] = createLaunchLoop(b, loc, zero, chunks, one);
+    // A chunk's work, when its size is known: arts-launch-fanout leaves the launches of heavy
+    // tasks to their creator.
+    if (std::optional<int64_t> size = evaluateConstant(chunkSize))
+      chunkLoop->setAttr("arts.chunk_ops", b.getI64IntegerAttr(*size * iterationOps));
     b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
     Value chunk = chunkLoop.getInductionVar();
     Value lo = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, chunk, stride));

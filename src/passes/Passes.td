@@ -320,7 +320,9 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     `route(b) = floor(b / ceil(chunks / (nodes * threads))) % nodes`; the
     chunk's iterations run in an `scf.for` marked `arts.chunk_loop`, and the
     task acquires, from the same tables as the parallel task, the datablocks
-    the loop uses. Reductions accumulate into a private copy per chunk, which
+    the loop uses. The loop launching the chunks (`arts.launch_loop`) carries
+    a chunk's estimated operations (`arts.chunk_ops`) when its size is a
+    constant. Reductions accumulate into a private copy per chunk, which
     is stored into a partials datablock and combined in chunk order after the
     epoch. Any other part gives one task per worker, with
     `omp_get_thread_num()` the worker index, static shares of its loops, and
@@ -651,7 +653,10 @@ def LaunchFanout : Pass<"arts-launch-fanout", "ModuleOp"> {
     its range. Of the eligible loops that launch into one epoch from one
     block, the last keeps its last group: the creator launches it itself
     after starting the launchers. A loop of fewer than 3 launches stays with
-    its creator. Launcher n asks for worker `threads - 1 - n mod threads`.
+    its creator, and so does one whose chunks weigh 2^20 operations or more
+    (`arts.chunk_ops`): its launches are a small part of such tasks, and a
+    launcher only delays the ones it starts. Launcher n asks for worker
+    `threads - 1 - n mod threads`.
     Constants are re-created in a launcher, words packed, GUID tables passed
     by address and extents; a loop capturing anything else stays.
 

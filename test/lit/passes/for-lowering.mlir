@@ -83,6 +83,9 @@
 // CHECK: arts.db_acquire <out> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <internode>
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
+// The launch loop records a chunk's weight (3 rows of about 8242 operations) for
+// arts-launch-fanout.
+// CHECK: } {arts.chunk_ops = 24726 : i64, arts.launch_loop}
 
 // The same heavy body over run-time rows: the static share is kept, but without a constant
 // trip count the write cannot be shown to be block-aligned; over nodes it keeps `out`.

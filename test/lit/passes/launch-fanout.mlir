@@ -374,3 +374,45 @@ func.func @spread_reset(%q: memref<1xi64>, %k: memref<1xi64>, %n: index) {
   return
 }
 }
+
+// -----
+
+// The same loop twice, with the chunk weight for-lowering records: 2^20 operations a chunk or
+// more keeps the loop with its creator (its launches are a small part of tasks that long); a
+// lighter one is shared.
+// CHECK-LABEL: func.func private @__arts_launch_0(
+// CHECK-LABEL: func.func @heavy_tasks
+// CHECK: %[[E:.*]] = arts.create_epoch
+// CHECK-NEXT: scf.for
+// CHECK: arts.edt_create @__arts_edt_0(
+// CHECK: } {arts.chunk_ops = 1048576 : i64, arts.launch_loop}
+// CHECK: arts.edt_create @__arts_launch_0(
+// CHECK-NOT: arts.edt_create @__arts_launch_
+// CHECK: arts.wait_on_epoch %[[E]]
+// DEBUG: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+13]]:3: the creator keeps this launch loop: its tasks are heavy (1048576 operations a chunk)
+// DEBUG-NEXT: [launch-fanout] {{.*}}launch-fanout.mlir:[[#@LINE+17]]:3: launch loop shared: groups of 4 launches each become a launcher task @__arts_launch_0; the creator launches the last group itself
+module attributes {arts.nodes = 1 : i64, arts.threads = 16 : i64} {
+func.func private @__arts_edt_0(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) attributes {arts.edt_function} {
+  return
+}
+func.func @heavy_tasks(%x: memref<16xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %e = arts.create_epoch
+  scf.for %i = %c0 to %c16 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop, arts.chunk_ops = 1048576 : i64}
+  scf.for %i = %c0 to %c16 step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_0(%pv : memref<?xi64>) deps(%c1_i32) route(%c1_i32) epoch(%e)
+    arts.rec_dep %t slot(%c0_i32) (%x : memref<16xi64>) modes [#arts.mode<in>] {stable}
+  } {arts.launch_loop, arts.chunk_ops = 1048575 : i64}
+  arts.wait_on_epoch %e
+  return
+}
+}
