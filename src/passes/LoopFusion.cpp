@@ -1,6 +1,8 @@
 //===- LoopFusion.cpp - adjacent parallel loops whose iterations stay apart -===//
 //
-// Description in Passes.td (LoopFusion). Safety argument: OpenMP lets the iterations of
+// Description in Passes.td (LoopFusion). Only a loop that reads what the loop before it
+// writes joins it: that removes a wait and a pass over memory, while independent loops
+// already run side by side in one epoch. Safety argument: OpenMP lets the iterations of
 // each work-sharing loop run in any order, so only the barrier between the two loops orders
 // anything, and it orders the first loop's accesses before the second's. The fused
 // iteration i runs the first body's iteration i, then the second's, so the pairs it must
@@ -229,8 +231,10 @@ std::optional<std::string> conflict(Nest &first, Nest &second) {
                                                             "loop may write it";
   }
   SmallVector<Value> ivsA = first.ivs(), ivsB = second.ivs();
+  bool feeds = false;
   for (const Access &x : a)
     for (const Access &y : b) {
+      feeds |= x.write && !y.write && sameMemory(x.root, y.root);
       if (!x.write && !y.write)
         continue;
       if (!sameMemory(x.root, y.root)) {
@@ -245,6 +249,9 @@ std::optional<std::string> conflict(Nest &first, Nest &second) {
         return describe(x.root) + " is written by one loop and accessed by the other at an "
                                   "index that is not the iteration's own";
     }
+  if (!feeds)
+    return std::string("it reads nothing the first loop writes (independent loops already "
+                       "run side by side; one loop would only make fewer, larger tasks)");
   return std::nullopt;
 }
 

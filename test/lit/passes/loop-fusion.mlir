@@ -1,7 +1,8 @@
 // arts-loop-fusion: adjacent `parallel for` tasks over the same iterations become one loop
-// when every access pair with a write among them touches, in both loops, an allocation at the
-// iteration's own index (for each level of a collapse nest); anything else (another index, a
-// memref that may alias, a call) keeps them apart. Decisions on the `loop-fusion` channel.
+// when the second reads what the first writes and every access pair with a write among them
+// touches, in both loops, an allocation at the iteration's own index (for each level of a
+// collapse nest); anything else (another index, a memref that may alias, a call, loops that
+// share nothing written) keeps them apart. Decisions on the `loop-fusion` channel.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-loop-fusion)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-loop-fusion)' --debug-only=loop-fusion 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
@@ -102,21 +103,24 @@ func.func @reads_every_element(%x: f32, %n: index) {
 
 // -----
 
-// Other bounds, a memref argument written (it may be a), and a call (on either side): kept
-// apart. The last two loops write different allocations: fused.
+// Other bounds, a memref argument written (it may be a), a call (on either side), and a loop
+// reading nothing the one before writes (b after a: independent loops run side by side
+// anyway): kept apart. The last loop reads the b the one before it writes: fused.
 // CHECK-LABEL: func.func @kept_apart
-// CHECK-COUNT-4: arts.edt <parallel>
+// CHECK-COUNT-5: arts.edt <parallel>
 // CHECK: arts.edt <parallel>
 // CHECK-NEXT: arts.for
 // CHECK-NEXT: ^bb0(%[[I:.*]]: index):
-// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[I]]]
-// CHECK-NEXT: memref.store %{{.*}}, %{{.*}}[%[[I]]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[B:.*]][%[[I]]]
+// CHECK-NEXT: memref.load %[[B]][%[[I]]]
+// CHECK-NEXT: memref.store
 // CHECK-NOT: arts.edt
-// DEBUG: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+20]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+13]]:{{.*}}: other bounds or schedule
-// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+26]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+19]]:{{.*}}: a memref argument may be the memory of the allocation at {{.*}}loop-fusion.mlir:[[#@LINE+9]]:{{.*}}, and one of the loops writes it
-// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+32]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+25]]:{{.*}}: 'func.call' at {{.*}}loop-fusion.mlir:[[#@LINE+34]]:{{.*}} has memory effects
-// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+38]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+31]]:{{.*}}: 'func.call' at {{.*}}loop-fusion.mlir:[[#@LINE+33]]:{{.*}} has memory effects
-// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+44]]:{{.*}}: fused into the loop at {{.*}}loop-fusion.mlir:[[#@LINE+37]]:
+// DEBUG: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+21]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+14]]:{{.*}}: other bounds or schedule
+// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+27]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+20]]:{{.*}}: a memref argument may be the memory of the allocation at {{.*}}loop-fusion.mlir:[[#@LINE+10]]:{{.*}}, and one of the loops writes it
+// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+33]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+26]]:{{.*}}: 'func.call' at {{.*}}loop-fusion.mlir:[[#@LINE+35]]:{{.*}} has memory effects
+// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+39]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+32]]:{{.*}}: 'func.call' at {{.*}}loop-fusion.mlir:[[#@LINE+34]]:{{.*}} has memory effects
+// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+45]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+38]]:{{.*}}: it reads nothing the first loop writes (independent loops already run side by side; one loop would only make fewer, larger tasks)
+// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+51]]:{{.*}}: fused into the loop at {{.*}}loop-fusion.mlir:[[#@LINE+44]]:
 func.func private @touch(memref<?xf32>)
 func.func @kept_apart(%x: f32, %n: index, %m: index, %arg: memref<?xf32>) {
   %c0 = arith.constant 0 : index
@@ -163,6 +167,14 @@ func.func @kept_apart(%x: f32, %n: index, %m: index, %arg: memref<?xf32>) {
     arts.for (%c0) to (%m) step (%c1) schedule(<static>) {
     ^bb0(%i: index):
       memref.store %x, %b[%i] : memref<?xf32>
+    }
+    arts.barrier
+  }
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    arts.for (%c0) to (%m) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      %v = memref.load %b[%i] : memref<?xf32>
+      memref.store %v, %a[%i] : memref<?xf32>
     }
     arts.barrier
   }
