@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "analysis/IndexForms.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
 
@@ -115,17 +116,6 @@ bool sameMemory(Value a, Value b) {
   return a == b || (!globalOf(a).empty() && globalOf(a) == globalOf(b));
 }
 
-/// `index` without the integer casts around it (`(index)(int)i` is `i` for the loop's values).
-Value uncast(Value index) {
-  while (Operation *def = index.getDefiningOp()) {
-    if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp, arith::ExtUIOp,
-             arith::TruncIOp>(def))
-      break;
-    index = def->getOperand(0);
-  }
-  return index;
-}
-
 /// The accesses of `loop`'s body to memory not allocated inside it, or why they cannot be
 /// listed (an op with other memory effects).
 std::optional<std::string> collectAccesses(ForOp loop, SmallVector<Access> &out) {
@@ -186,14 +176,15 @@ struct Nest {
 };
 
 /// Whether both accesses index, for every level of the nests, one dimension with that
-/// level's induction variable.
+/// level's induction variable (through integer casts: `a[(int)i]` is `a[i]` for the loop's
+/// values).
 bool sameIteration(const Access &a, ArrayRef<Value> ivsA, const Access &b, ArrayRef<Value> ivsB) {
   if (a.indices.empty() || a.indices.size() != b.indices.size())
     return false;
   for (auto [ivA, ivB] : llvm::zip(ivsA, ivsB)) {
     bool found = false;
     for (auto [x, y] : llvm::zip(a.indices, b.indices))
-      found |= uncast(x) == ivA && uncast(y) == ivB;
+      found |= metadata::stripIntCasts(x) == ivA && metadata::stripIntCasts(y) == ivB;
     if (!found)
       return false;
   }
