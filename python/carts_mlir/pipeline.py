@@ -48,8 +48,8 @@ STAGES: tuple[Stage, ...] = (
           "loop and array facts as attributes and a JSON file keyed by source location",
           "runs on the sequential compile, before OpenMP structure is rewritten"),
     Stage("openmp-to-arts", ("arts-openmp-to-arts", "arts-verify-no-omp", "arts-loop-fusion"),
-          "omp.parallel/wsloop/single/barrier to arts.edt/for/barrier; adjacent parallel loops "
-          "whose iterations touch only their own elements of what the other writes fused",
+          "omp.parallel/wsloop/single/barrier to arts.edt/for/barrier; a parallel loop that "
+          "reads what the one before it writes, element by element, fused into it",
           "the first stage that speaks ARTS; no omp op survives it"),
     Stage("create-dbs", ("arts-create-dbs", "arts-verify-edt-deps"),
           "coarse datablocks for every array a task touches; acquires with in/out/inout",
