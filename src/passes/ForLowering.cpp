@@ -84,9 +84,6 @@ scf::ForOp collapsedInner(ForOp loop) {
   return inner && inner->hasAttr("arts.collapsed") ? inner : nullptr;
 }
 
-bool isPureOp(Operation *op) {
-  return isMemoryEffectFree(op) && op->getNumRegions() == 0;
-}
 
 struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
   using ForLoweringBase::ForLoweringBase;
@@ -125,7 +122,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     for (auto &part : parts) {
       SmallVector<Operation *> effectful;
       for (Operation *op : part)
-        if (!isPureOp(op))
+        if (!isPureLeafOp(op))
           effectful.push_back(op);
       if (effectful.empty())
         continue;
@@ -251,7 +248,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (!parallel.getBody().isAncestor(value.getParentRegion()))
       return success(); // defined outside the team: captured as is
     Operation *def = value.getDefiningOp();
-    if (!def || !isPureOp(def))
+    if (!def || !isPureLeafOp(def))
       return user->emitError("value defined in another barrier-separated part of the parallel "
                              "region cannot be recomputed here");
     for (Value operand : def->getOperands())
@@ -287,7 +284,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       return;
     }
     Operation *def = value.getDefiningOp();
-    if (def && def->getBlock() == &teamBody && isPureOp(def))
+    if (def && def->getBlock() == &teamBody && isPureLeafOp(def))
       for (Value operand : def->getOperands())
         collectViews(operand, teamBody, views);
   }

@@ -62,7 +62,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -101,13 +100,6 @@ struct LaunchLoop {
   Value epoch;
   SmallVector<std::pair<Value, Capture>> captures;
 };
-
-/// The allocation a GUID table views (through subviews and casts).
-Value tableRoot(Value table) {
-  while (auto view = table.getDefiningOp<ViewLikeOpInterface>())
-    table = view.getViewSource();
-  return table;
-}
 
 /// Why `loop` cannot be run by a launcher, or "" when it can (then `out` is filled).
 std::string whyNotShared(scf::ForOp loop, LaunchLoop &out) {
@@ -214,7 +206,7 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
     for (Operation *user : create.getResult().getUsers())
       if (auto recDep = dyn_cast<RecDepOp>(user))
         for (auto [table, attr] : llvm::zip_equal(recDep.getGuids(), recDep.getAcquireModes()))
-          out.push_back({tableRoot(table), cast<ArtsModeAttr>(attr).getValue() != ArtsMode::in});
+          out.push_back({viewRoot(table), cast<ArtsModeAttr>(attr).getValue() != ArtsMode::in});
   }
 
   static bool conflict(const Accesses &a, const Accesses &b) {

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/IndexForms.h"
+#include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
 
@@ -26,7 +27,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <optional>
@@ -62,7 +62,7 @@ bool isPrologueOp(Operation *op) {
   }
   if (isa<memref::AllocaOp, memref::LoadOp>(op))
     return true;
-  return isMemoryEffectFree(op) && !op->getNumRegions();
+  return isPureLeafOp(op);
 }
 
 /// The parallel loop of a parallel task that holds only that loop and its barrier, after the
@@ -87,13 +87,6 @@ ForOp soleLoop(EdtOp edt) {
   if (!loop.getReductionAccs().empty() || loop.getChunk())
     return {};
   return loop;
-}
-
-/// `v` through the views and casts it was made from.
-Value rootOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
 }
 
 /// Whether `v` is an allocation of its own (memory no other value names unless made from it).
@@ -121,7 +114,7 @@ bool sameMemory(Value a, Value b) {
 std::optional<std::string> collectAccesses(ForOp loop, SmallVector<Access> &out) {
   std::optional<std::string> why;
   auto add = [&](Value memref, ValueRange indices, bool write) {
-    Value root = rootOf(memref);
+    Value root = viewRoot(memref);
     if (isAllocation(root) && loop->isAncestor(root.getDefiningOp()))
       return; // the iteration's own
     Access a{root, {}, write};
@@ -215,7 +208,7 @@ std::optional<std::string> conflict(Nest &first, Nest &second) {
     auto load = dyn_cast<memref::LoadOp>(op);
     if (!load)
       continue;
-    Value read = rootOf(load.getMemRef());
+    Value read = viewRoot(load.getMemRef());
     for (const Access &x : a)
       if (x.write && (sameMemory(x.root, read) || !isKnownMemory(x.root) || !isKnownMemory(read)))
         return "the second task copies " + describe(read) + " before its loop, and the first "
@@ -255,19 +248,12 @@ std::string where(Operation *op) {
   return locationString(op->getLoc());
 }
 
-bool sameValue(Value a, Value b) {
-  if (a == b)
-    return true;
-  std::optional<int64_t> x = getConstantIntValue(a), y = getConstantIntValue(b);
-  return x && y && *x == *y;
-}
-
 /// The parallel task after `edt` with only side-effect-free ops between, or null.
 EdtOp nextTask(EdtOp edt) {
   for (Operation *op = edt->getNextNode(); op; op = op->getNextNode()) {
     if (auto next = dyn_cast<EdtOp>(op))
       return next;
-    if (!isMemoryEffectFree(op) || op->getNumRegions())
+    if (!isPureLeafOp(op))
       return {};
   }
   return {};
@@ -283,7 +269,7 @@ bool hasScopeWithResults(Block &body) {
 /// Why the two nests do not share their iteration space, or nothing: the same bounds and
 /// steps level by level, and the same schedule.
 std::optional<std::string> otherSpace(Nest &a, Nest &b) {
-  auto same = [](Value x, Value y) { return sameValue(x, y); };
+  auto same = [](Value x, Value y) { return isEqualConstantIntOrValue(x, y); };
   if (a.collapsed.size() != b.collapsed.size())
     return std::string("other collapse depth");
   if (!same(a.loop.getLowerBound(), b.loop.getLowerBound()) ||

@@ -148,6 +148,16 @@ Value mlir::arts::ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value 
   return arith::CeilDivUIOp::create(builder, loc, a, b);
 }
 
+Value mlir::arts::viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+bool mlir::arts::isPureLeafOp(Operation *op) {
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0;
+}
+
 std::optional<int64_t> mlir::arts::evaluateConstant(Value v) {
   if (std::optional<int64_t> c = getConstantIntValue(v))
     return c;

@@ -91,6 +91,12 @@ Value ceilDivIndex(OpBuilder &builder, Location loc, Value a, Value b);
 /// (constant, casts, add/sub/mul, div/ceildiv/rem, min/max), if it is one.
 std::optional<int64_t> evaluateConstant(Value v);
 
+/// `v` through the views and casts it was made from (ViewLikeOpInterface).
+Value viewRoot(Value v);
+
+/// Whether `op` has no memory effects and no regions: arithmetic that can move freely.
+bool isPureLeafOp(Operation *op);
+
 /// How an access's leading index relates to a loop's IV: `iv + offset`.
 struct RowOffset {
   int64_t offset = 0;
