@@ -68,11 +68,13 @@ STAGES: tuple[Stage, ...] = (
           "several nodes, host flushes/fetches of distributed datablocks around them; reads "
           "of datablocks no task writes marked stable",
           "the last high-level stage: all launches exist now"),
-    Stage("pre-lowering", ("loop-invariant-code-motion", "arts-edt-lowering", "arts-db-lowering",
-                           "arts-epoch-lowering", "arts-launch-fanout", "canonicalize", "cse",
-                           "arts-verify-lowered"),
+    Stage("pre-lowering", ("loop-invariant-code-motion", "arts-unroll-jam", "arts-edt-lowering",
+                           "arts-db-lowering", "arts-epoch-lowering", "arts-launch-fanout",
+                           "canonicalize", "cse", "arts-verify-lowered"),
           "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops; "
-          "block selection and index math hoisted out of inner loops first; launch loops of "
+          "block selection and index math hoisted out of inner loops first; chunk loops "
+          "around a reduction chain (collect-metadata's class) jammed four rows at a time; "
+          "launch loops of "
           "stable tasks shared with launcher tasks, independent short ones spread over the "
           "workers",
           "needs final task and datablock structure"),
@@ -88,7 +90,8 @@ DEBUG_CHANNELS: tuple[str, ...] = (
     "canonicalize-memrefs", "collect-metadata", "openmp-to-arts", "loop-fusion", "create-dbs", "db",
     "concurrency", "tasks", "for-lowering", "db-partitioning", "epochs", "host-sync",
     "stable-reads",
-    "db-lowering", "edt-lowering", "epoch-lowering", "launch-fanout", "arts-to-llvm")
+    "unroll-jam", "db-lowering", "edt-lowering", "epoch-lowering", "launch-fanout",
+    "arts-to-llvm")
 """The ``--debug-only`` channels the passes print on (``all`` turns every one on). A
 channel is named like its pass, in lower case with hyphens."""
 

@@ -640,6 +640,48 @@ def EpochLowering : Pass<"arts-epoch-lowering", "ModuleOp"> {
   let dependentDialects = ["::mlir::arts::ArtsDialect"];
 }
 
+def UnrollJam : Pass<"arts-unroll-jam", "ModuleOp"> {
+  let summary = "chunk loops around a reduction chain run four iterations through one inner loop";
+  let description = [{
+    Runs at the start of pre-lowering, after loop-invariant code motion. A
+    chunk loop (`arts.chunk_loop`) whose body is straight-line code, one
+    inner loop that collect-metadata classified `reduction` (its
+    `arts.metadata` `class`: a value carried through the loop, as in
+    `val += w[i][j] * x[j]`), and straight-line code again, waits on that
+    chain: every add waits for the one before. Four iterations of the chunk
+    loop are jammed into one (`arts.unroll_jam = 4`), running four
+    independent chains through one inner loop, and a copy of the original
+    loop runs the iterations left over. Each iteration's operations keep
+    their order, so results are bit-for-bit those of the loop as written;
+    only operations of different iterations interleave, which a work-sharing
+    loop's independent iterations allow. Kept as it is: a loop whose stores
+    are not to the iteration's own allocation or to an element indexed with
+    its induction variable (a reduction's shared partial result), that
+    reads a memref it writes at another element, whose inner loop's bounds
+    change from iteration to iteration or yield values, or with calls or
+    other effects. Channel: `unroll-jam` (each loop, jammed or why not).
+
+    ```mlir
+    // before
+    scf.for %i = %lo to %hi step %c1 {
+      %acc = memref.alloca() : memref<f32>
+      memref.store %zero, %acc[] : memref<f32>
+      scf.for %j = %c0 to %n step %c1 { ... %acc += %w[%i, %j] * %x[%j] ... } {arts.metadata = {class = "reduction", ...}}
+      memref.store (load %acc), %y[%i]
+    } {arts.chunk_loop}
+    // after
+    scf.for %i = %lo to %main step %c4 {
+      (the allocas and stores of i, i+1, i+2, i+3)
+      scf.for %j = %c0 to %n step %c1 { (the body for i, then i+1, i+2, i+3) }
+      (the stores of y[i] .. y[i+3])
+    } {arts.chunk_loop, arts.unroll_jam = 4 : i64}
+    scf.for %i = %main to %hi step %c1 { (as before) } {arts.chunk_loop}
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def LaunchFanout : Pass<"arts-launch-fanout", "ModuleOp"> {
   let summary = "launch loops of stable tasks shared between the creator and launcher tasks";
   let description = [{

@@ -403,6 +403,53 @@ int main(void) {
 """
 
 
+#: A matrix-vector product whose rows are sequential float sums, over 103 rows (not a
+#: multiple of four, so a chunk has rows left over after the jammed groups).
+MATVEC = """#include <stdio.h>
+#define ROWS 103
+#define COLS 77
+static float w[ROWS][COLS], x[COLS], y[ROWS];
+int main(void) {
+  for (int i = 0; i < ROWS; i++)
+    for (int j = 0; j < COLS; j++) w[i][j] = (float)((i * 31 + j * 17) % 23) / 7.0f - 1.3f;
+  for (int j = 0; j < COLS; j++) x[j] = (float)(j % 11) / 3.0f - 1.1f;
+#pragma omp parallel for
+  for (int i = 0; i < ROWS; i++) {
+    float val = 0.0f;
+    for (int j = 0; j < COLS; j++) val += w[i][j] * x[j];
+    y[i] = val;
+  }
+  for (int i = 0; i < ROWS; i++) printf("%a\\n", y[i]);
+  return 0;
+}
+"""
+
+
+def test_rows_of_a_reduction_chain_run_four_at_a_time_with_the_sequential_sums(tmp_path):
+    src = write(tmp_path, "matvec.c", MATVEC)
+    # the chunk loop is jammed: collect-metadata's facts (the sequential compile's) call the
+    # inner loop a reduction
+    seq, omp = tmp_path / "seq.mlir", tmp_path / "omp.mlir"
+    carts = [sys.executable, "-m", "carts_mlir"]
+    for out, flags in ((seq, ()), (omp, ("-fopenmp",))):
+        subprocess.run([*carts, "cgeist", str(src), *flags, "-o", str(out)], check=True,
+                       cwd=tmp_path)
+    subprocess.run([*carts, "run", str(seq), "--collect-metadata", "-o", str(tmp_path / "s.mlir")],
+                   check=True, cwd=tmp_path, capture_output=True)
+    lowered = subprocess.run([*carts, "run", str(omp), "--pre-lowering", "--debug-only=unroll-jam",
+                              "-o", str(tmp_path / "o.mlir")], cwd=tmp_path, capture_output=True,
+                             text=True, env=dict(os.environ, threads="4"))
+    assert lowered.returncode == 0, lowered.stderr
+    assert "chunk loop jammed by 4" in lowered.stderr, lowered.stderr
+    # every row adds the same floats in the same order as the sequential program: the printed
+    # bits are the same
+    sequential = execute("--no-arts", src, cwd=tmp_path)
+    ours = execute("--threads", "4", src, cwd=tmp_path)
+    assert sequential.returncode == 0 and ours.returncode == 0, ours.stderr
+    assert len(ours.stdout.splitlines()) == 103
+    assert ours.stdout == sequential.stdout
+
+
 @needs_gcc
 def test_adjacent_loops_over_their_own_rows_run_as_one_loop_and_the_result_is_gccs(tmp_path):
     names = traced_as_gcc_prints(tmp_path, "fused.c", FUSABLE_LOOPS, 4)

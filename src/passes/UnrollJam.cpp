@@ -1,0 +1,256 @@
+//===- UnrollJam.cpp - chunk loops around a reduction chain, four rows at a time -===//
+//
+// Described in Passes.td (`UnrollJam`); below, how it decides and rewrites.
+//
+// A chunk loop (`scf.for {arts.chunk_loop}`, one task's share of a parallel loop) whose
+// body is
+//
+//   <prologue: allocas, loads, stores, pure ops>
+//   scf.for %j = %a to %b step %s { <loads, stores, pure ops> }    // the inner loop
+//   <epilogue: loads, stores, pure ops>
+//
+// with an inner loop that collect-metadata classified `reduction` (its `arts.metadata`
+// `class`: a value carried from iteration to iteration, `val += w[i][j] * x[j]`) spends
+// its time waiting on that chain: each add waits for the one before. Four iterations of
+// the chunk loop jammed into one run four independent chains through one inner loop:
+//
+//   scf.for %i = %lb to %main step 4*%step {               {arts.unroll_jam = 4}
+//     <prologue(i)> <prologue(i+1)> <prologue(i+2)> <prologue(i+3)>
+//     scf.for %j ... { <inner(i, j)> <inner(i+1, j)> <inner(i+2, j)> <inner(i+3, j)> }
+//     <epilogue(i)> ... <epilogue(i+3)>
+//   }
+//   scf.for %i = %main to %ub step %step { <the body as it was> }  // the rest
+//
+// Each iteration's own operations keep their order, so every chain adds the same values
+// in the same order and the results are bit-for-bit the sequential ones. Only operations of
+// different iterations interleave, which the work-sharing loop allows: iterations of an
+// OpenMP `for` may run at once, so they share no element one of them writes. The pass
+// checks what that rests on in the IR itself: every store is to memory the iteration
+// allocated or to an element computed from the chunk loop's induction variable (a
+// reduction's partial result, written by every iteration, keeps the loop as it is), what
+// those stores write is read only at such an element, and no op has other effects (a
+// call, an atomic).
+//
+//===----------------------------------------------------------------------===//
+
+#include "analysis/IndexForms.h"
+#include "support/ArtsUtils.h"
+#include "support/Debug.h"
+#include "passes/PassDetail.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::arts {
+#define GEN_PASS_DEF_UNROLLJAM
+#include "carts/Passes.h.inc"
+} // namespace mlir::arts
+
+using namespace mlir;
+using namespace mlir::arts;
+
+namespace {
+constexpr const char *kChannel = "unroll-jam";
+constexpr int64_t kFactor = 4;
+
+/// The chunk loop's parts: the ops before the inner loop, the inner loop, the ops after.
+struct Shape {
+  SmallVector<Operation *> prologue, epilogue;
+  scf::ForOp inner;
+};
+
+/// The `class` collect-metadata gave a loop, or an empty string.
+StringRef loopClass(Operation *loop) {
+  auto facts = loop->getAttrOfType<DictionaryAttr>("arts.metadata");
+  if (!facts)
+    return {};
+  auto cls = facts.getAs<StringAttr>("class");
+  return cls ? cls.getValue() : StringRef();
+}
+
+/// Whether `v` is an allocation made inside `loop` (an iteration's own memory).
+bool isOwnAllocation(Value v, scf::ForOp loop) {
+  Operation *def = v.getDefiningOp();
+  return def && isa<memref::AllocaOp, memref::AllocOp>(def) && loop->isAncestor(def);
+}
+
+/// Whether `v` is computed from the chunk loop's induction variable inside the loop.
+bool dependsOnIv(Value v, scf::ForOp loop) {
+  SmallVector<Value> work{v};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value x = work.pop_back_val();
+    if (x == loop.getInductionVar())
+      return true;
+    Operation *def = x.getDefiningOp();
+    if (!def || !loop->isAncestor(def) || !seen.insert(x).second)
+      continue;
+    work.append(def->operand_begin(), def->operand_end());
+  }
+  return false;
+}
+
+/// Whether the element an access names changes with the chunk loop's iteration: its
+/// indices, or the block its memref is (a partitioned datablock's `db_ref`), are computed
+/// from the induction variable.
+bool iterationsOwn(Value memref, ValueRange indices, scf::ForOp loop) {
+  return dependsOnIv(memref, loop) ||
+         llvm::any_of(indices, [&](Value x) { return dependsOnIv(x, loop); });
+}
+
+/// Why the chunk loop cannot be jammed, or nothing; `shape` gets its parts.
+std::optional<std::string> check(scf::ForOp loop, Shape &shape) {
+  Block &body = *loop.getBody();
+  if (loop.getNumResults())
+    return std::string("the loop yields values");
+  for (Operation &op : body.without_terminator()) {
+    if (auto inner = dyn_cast<scf::ForOp>(op)) {
+      if (shape.inner)
+        return std::string("more than one inner loop");
+      shape.inner = inner;
+      continue;
+    }
+    if (op.getNumRegions())
+      return "'" + op.getName().getStringRef().str() + "' at " + locationString(op.getLoc()) +
+             " holds a region";
+    (shape.inner ? shape.epilogue : shape.prologue).push_back(&op);
+  }
+  if (!shape.inner)
+    return std::string("no inner loop");
+  scf::ForOp inner = shape.inner;
+  if (loopClass(inner) != "reduction")
+    return "its inner loop at " + locationString(inner.getLoc()) +
+           " carries no reduction (collect-metadata: '" + loopClass(inner).str() + "')";
+  if (inner.getNumResults())
+    return std::string("the inner loop yields values");
+  for (Value bound : {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()})
+    if (!loop.isDefinedOutsideOfLoop(bound))
+      return std::string("the inner loop's bounds change from iteration to iteration");
+
+  // Every op: a load, a store, an alloca (outside the inner loop) or free of effects and
+  // regions.
+  SmallVector<memref::StoreOp> stores;
+  SmallVector<memref::LoadOp> loads;
+  std::optional<std::string> why;
+  auto visit = [&](Operation *op, bool mayAllocate) {
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      stores.push_back(store);
+    else if (auto load = dyn_cast<memref::LoadOp>(op))
+      loads.push_back(load);
+    else if (!(mayAllocate && isa<memref::AllocaOp>(op)) && !isPureLeafOp(op))
+      why = "'" + op->getName().getStringRef().str() + "' at " + locationString(op->getLoc()) +
+            " has memory effects or a region";
+  };
+  for (Operation *op : shape.prologue)
+    visit(op, /*mayAllocate=*/true);
+  for (Operation &op : inner.getBody()->without_terminator())
+    visit(&op, false);
+  for (Operation *op : shape.epilogue)
+    visit(op, /*mayAllocate=*/true);
+  if (why)
+    return why;
+
+  // Stores: to the iteration's own allocation, or to an element that changes with the
+  // iteration (two iterations writing one element would race, so in a work-sharing loop
+  // that is the iteration's own). A store every iteration makes to one place (a
+  // reduction's partial result) orders them.
+  SmallVector<Value> written;
+  for (memref::StoreOp store : stores) {
+    Value root = viewRoot(store.getMemRef());
+    if (isOwnAllocation(root, loop))
+      continue;
+    if (!iterationsOwn(store.getMemRef(), store.getIndices(), loop))
+      return "the store at " + locationString(store.getLoc()) +
+             " writes one place in every iteration";
+    written.push_back(root);
+  }
+  // Loads of what those stores write: at an element that changes with the iteration too.
+  for (memref::LoadOp load : loads) {
+    Value root = viewRoot(load.getMemRef());
+    if (isOwnAllocation(root, loop) || !llvm::is_contained(written, root))
+      continue;
+    if (!iterationsOwn(load.getMemRef(), load.getIndices(), loop))
+      return "the load at " + locationString(load.getLoc()) +
+             " reads one place every iteration writes";
+  }
+  return std::nullopt;
+}
+
+/// Clones `ops` for chunk iteration `iv` into `builder`'s block.
+void cloneAll(OpBuilder &builder, ArrayRef<Operation *> ops, IRMapping &map) {
+  for (Operation *op : ops)
+    builder.clone(*op, map);
+}
+
+/// Rewrites `loop` as described at the top of the file.
+void jam(scf::ForOp loop, Shape &shape) {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value factor = arith::ConstantIndexOp::create(b, loc, kFactor);
+  Value span = arith::MulIOp::create(b, loc, step, factor);
+  Value extent = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), zero);
+  Value whole = arith::MulIOp::create(b, loc, arith::DivSIOp::create(b, loc, extent, span), span);
+  Value mainUb = arith::AddIOp::create(b, loc, lb, whole);
+
+  auto main = scf::ForOp::create(b, loc, lb, mainUb, span);
+  main->setAttrs(loop->getAttrs());
+  main->setAttr("arts.unroll_jam", b.getI64IntegerAttr(kFactor));
+  OpBuilder in = OpBuilder::atBlockBegin(main.getBody());
+  SmallVector<IRMapping> maps(kFactor);
+  for (int64_t k = 0; k < kFactor; ++k) {
+    Value iv = main.getInductionVar();
+    if (k) {
+      Value offset = arith::MulIOp::create(
+          in, loc, step, arith::ConstantIndexOp::create(in, loc, k));
+      iv = arith::AddIOp::create(in, loc, iv, offset);
+    }
+    maps[k].map(loop.getInductionVar(), iv);
+    cloneAll(in, shape.prologue, maps[k]);
+  }
+  scf::ForOp inner = shape.inner;
+  auto jammed = scf::ForOp::create(in, inner.getLoc(), inner.getLowerBound(),
+                                   inner.getUpperBound(), inner.getStep());
+  jammed->setAttrs(inner->getAttrs());
+  OpBuilder innerB = OpBuilder::atBlockBegin(jammed.getBody());
+  for (int64_t k = 0; k < kFactor; ++k) {
+    maps[k].map(inner.getInductionVar(), jammed.getInductionVar());
+    for (Operation &op : inner.getBody()->without_terminator())
+      innerB.clone(op, maps[k]);
+  }
+  for (int64_t k = 0; k < kFactor; ++k)
+    cloneAll(in, shape.epilogue, maps[k]);
+
+  // The original loop runs what is left.
+  loop.getLowerBoundMutable().assign(mainUb);
+}
+
+struct UnrollJam : arts::impl::UnrollJamBase<UnrollJam> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation()->walk([&](scf::ForOp loop) {
+      if (loop->hasAttr("arts.chunk_loop") && !loop->hasAttr("arts.unroll_jam"))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      Shape shape;
+      if (std::optional<std::string> why = check(loop, shape)) {
+        CARTS_DEBUG(kChannel, loop) << "chunk loop kept: " << *why << "\n";
+        continue;
+      }
+      CARTS_DEBUG(kChannel, loop) << "chunk loop jammed by " << kFactor
+                                  << ": its inner loop at " << locationString(shape.inner.getLoc())
+                                  << " is a reduction chain\n";
+      jam(loop, shape);
+    }
+  }
+};
+} // namespace
