@@ -71,6 +71,7 @@ struct AcquireFacts {
   bool rewritable = true; ///< every access is a load/store through db_ref[0...]
   bool chunked = false;   ///< ... and indexed by the chunk loop's IV in dim 0
   int64_t minOffset = 0, maxOffset = 0;
+  int64_t launches = 0; ///< the chunks its launch loop makes (launchTrips), 0: unknown
   std::string why; ///< why not chunked
 };
 
@@ -98,6 +99,16 @@ bool isSoleChunk(EdtOp task, scf::ForOp chunkLoop) {
     }
   }
   return false;
+}
+
+/// The constant trip count of for-lowering's launch loop around `task` (its chunk count), or
+/// 0 when the task is not created by one or the count is not a constant.
+int64_t launchTrips(EdtOp task) {
+  auto loop = dyn_cast_or_null<scf::ForOp>(task->getParentOp());
+  if (!loop || !loop->hasAttr("arts.launch_loop"))
+    return 0;
+  std::optional<int64_t> trips = constantTripCount(loop);
+  return trips ? *trips : 0;
 }
 
 bool allZero(ValueRange indices) {
@@ -159,6 +170,8 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     bool first = true;
     facts.chunked = static_cast<bool>(facts.chunkLoop);
     facts.soleChunk = facts.chunkLoop && isSoleChunk(facts.task, facts.chunkLoop);
+    // On one node, blocks follow the chunks a loop makes; over several, each node's share.
+    facts.launches = nodes <= 1 && facts.chunkLoop ? launchTrips(facts.task) : 0;
     if (!facts.chunkLoop)
       facts.why = "task has no chunk loop";
     for (Operation *user : facts.view.getUsers()) {
@@ -219,6 +232,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       if (auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers"))
         a.teamWorkers = team.getInt();
     a.chunksPerWorker = chunksPerWorker(f.chunkLoop);
+    a.launches = f.launches;
     a.why = f.why;
     return a;
   }

@@ -650,8 +650,9 @@ def UnrollJam : Pass<"arts-unroll-jam", "ModuleOp"> {
     `val += w[i][j] * x[j]`), and straight-line code again, waits on that
     chain: every add waits for the one before. Four iterations of the chunk
     loop are jammed into one (`arts.unroll_jam = 4`), running four
-    independent chains through one inner loop, and a copy of the original
-    loop runs the iterations left over. Each iteration's operations keep
+    independent chains through one inner loop; of the one to three
+    iterations left, a loop jammed by two takes two and the original loop
+    the last. Each iteration's operations keep
     their order, so results are bit-for-bit those of the loop as written;
     only operations of different iterations interleave, which a work-sharing
     loop's independent iterations allow. Kept as it is: a loop whose stores
@@ -675,7 +676,8 @@ def UnrollJam : Pass<"arts-unroll-jam", "ModuleOp"> {
       scf.for %j = %c0 to %n step %c1 { (the body for i, then i+1, i+2, i+3) }
       (the stores of y[i] .. y[i+3])
     } {arts.chunk_loop, arts.unroll_jam = 4 : i64}
-    scf.for %i = %main to %hi step %c1 { (as before) } {arts.chunk_loop}
+    scf.for %i = %main to %main2 step %c2 { (i, i+1) } {arts.chunk_loop, arts.unroll_jam = 2 : i64}
+    scf.for %i = %main2 to %hi step %c1 { (as before) } {arts.chunk_loop}
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",

@@ -19,7 +19,8 @@
 //     scf.for %j ... { <inner(i, j)> <inner(i+1, j)> <inner(i+2, j)> <inner(i+3, j)> }
 //     <epilogue(i)> ... <epilogue(i+3)>
 //   }
-//   scf.for %i = %main to %ub step %step { <the body as it was> }  // the rest
+//   scf.for %i = %main to %main2 step 2*%step { <the same, two at a time> }
+//   scf.for %i = %main2 to %ub step %step { <the body as it was> }  // the last one
 //
 // Each iteration's own operations keep their order, so every chain adds the same values
 // in the same order and the results are bit-for-bit the sequential ones. Only operations of
@@ -189,24 +190,25 @@ void cloneAll(OpBuilder &builder, ArrayRef<Operation *> ops, IRMapping &map) {
     builder.clone(*op, map);
 }
 
-/// Rewrites `loop` as described at the top of the file.
-void jam(scf::ForOp loop, Shape &shape) {
+/// Puts a loop running `factor` iterations of `loop` at a time before it, as described at the
+/// top of the file; `loop` keeps the iterations left over.
+void jam(scf::ForOp loop, Shape &shape, int64_t factor) {
   Location loc = loop.getLoc();
   OpBuilder b(loop);
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-  Value factor = arith::ConstantIndexOp::create(b, loc, kFactor);
-  Value span = arith::MulIOp::create(b, loc, step, factor);
+  Value times = arith::ConstantIndexOp::create(b, loc, factor);
+  Value span = arith::MulIOp::create(b, loc, step, times);
   Value extent = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, ub, lb), zero);
   Value whole = arith::MulIOp::create(b, loc, arith::DivSIOp::create(b, loc, extent, span), span);
   Value mainUb = arith::AddIOp::create(b, loc, lb, whole);
 
   auto main = scf::ForOp::create(b, loc, lb, mainUb, span);
   main->setAttrs(loop->getAttrs());
-  main->setAttr("arts.unroll_jam", b.getI64IntegerAttr(kFactor));
+  main->setAttr("arts.unroll_jam", b.getI64IntegerAttr(factor));
   OpBuilder in = OpBuilder::atBlockBegin(main.getBody());
-  SmallVector<IRMapping> maps(kFactor);
-  for (int64_t k = 0; k < kFactor; ++k) {
+  SmallVector<IRMapping> maps(factor);
+  for (int64_t k = 0; k < factor; ++k) {
     Value iv = main.getInductionVar();
     if (k) {
       Value offset = arith::MulIOp::create(
@@ -221,12 +223,12 @@ void jam(scf::ForOp loop, Shape &shape) {
                                    inner.getUpperBound(), inner.getStep());
   jammed->setAttrs(inner->getAttrs());
   OpBuilder innerB = OpBuilder::atBlockBegin(jammed.getBody());
-  for (int64_t k = 0; k < kFactor; ++k) {
+  for (int64_t k = 0; k < factor; ++k) {
     maps[k].map(inner.getInductionVar(), jammed.getInductionVar());
     for (Operation &op : inner.getBody()->without_terminator())
       innerB.clone(op, maps[k]);
   }
-  for (int64_t k = 0; k < kFactor; ++k)
+  for (int64_t k = 0; k < factor; ++k)
     cloneAll(in, shape.epilogue, maps[k]);
 
   // The original loop runs what is left.
@@ -249,7 +251,9 @@ struct UnrollJam : arts::impl::UnrollJamBase<UnrollJam> {
       CARTS_DEBUG(kChannel, loop) << "chunk loop jammed by " << kFactor
                                   << ": its inner loop at " << locationString(shape.inner.getLoc())
                                   << " is a reduction chain\n";
-      jam(loop, shape);
+      // four at a time, then the last two or three rows two at a time
+      jam(loop, shape, kFactor);
+      jam(loop, shape, 2);
     }
   }
 };

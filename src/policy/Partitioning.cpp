@@ -36,6 +36,8 @@ PartitionDecision mlir::arts::decidePartition(llvm::ArrayRef<AcquireSummary> acq
     // every block would make one dependence per block (workers x workers per loop, all
     // on the creating thread), where one datablock is one per task.
     d.why = "one node and a task reads every block";
+  else if (nodes <= 1 && d.why.empty() && shares <= 1)
+    d.why = "its loops make one chunk each: one block would be the whole array";
   d.block = d.why.empty();
   d.shares = std::max<int64_t>(shares, 1);
   return d;

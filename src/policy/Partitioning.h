@@ -28,10 +28,15 @@ struct AcquireSummary {
   bool internode = false;    ///< its task may run on any node
   int64_t teamWorkers = 0;   ///< the task's `arts.team_workers`, 0 when absent
   int64_t chunksPerWorker = 1; ///< its chunk loop's `arts.chunks_per_worker` (1 when absent)
+  int64_t launches = 0;      ///< the constant trips of the launch loop creating it, 0: unknown
   std::string why;           ///< why it is not rewritable or not chunked
 
-  /// The static chunks of its loop: a share per worker, each cut in chunksPerWorker.
-  int64_t chunks() const { return teamWorkers * chunksPerWorker; }
+  /// The static chunks of its loop: a share per worker, each cut in chunksPerWorker, or
+  /// fewer where its launch loop makes fewer (for-lowering's floor on a chunk's work).
+  int64_t chunks() const {
+    int64_t planned = teamWorkers * chunksPerWorker;
+    return launches > 0 && launches < planned ? launches : planned;
+  }
 };
 
 struct PartitionDecision {

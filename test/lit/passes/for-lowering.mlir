@@ -370,14 +370,14 @@ func.func @interior_rows() {
 // CHECK-NEXT: arith.minsi %[[FHI]], %[[F50]] : index
 
 // 10 rows of a light body (about 66 operations): at least 63 iterations a chunk, so the
-// whole loop is one chunk, a single task that writes all 4 blocks as `out`: no other chunk
-// shares them, and the exclusive mode orders it after earlier writers in a fused epoch.
+// whole loop is one chunk, a single task. Blocks follow the chunks the loop makes, and one
+// block would be the whole array: the datablock stays coarse, and the task writes it as
+// `out` (no other chunk shares it; the exclusive mode orders it after earlier writers in a
+// fused epoch).
 // CHECK-LABEL: func.func @small_rows()
-// CHECK-DAG: %[[SC0:.*]] = arith.constant 0 : index
-// CHECK-DAG: %[[SC4:.*]] = arith.constant 4 : index
-// CHECK: %[[SG:.*]], %[[SP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[SC4]]] elementSizes[%{{.*}}, %{{.*}}] : memref<?xi64>, memref<?xmemref<?x16xf32>>
+// CHECK: %[[SG:.*]], %[[SP:.*]] = arts.db_alloc <inout> <write> <coarse> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] : memref<?xi64>, memref<?xmemref<10x16xf32>>
 // CHECK-NEXT: arts.epoch {
-// CHECK-NEXT: arts.db_acquire <out> (%[[SG]], %[[SP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[SC0]]] sizes[%[[SC4]]] partition(<block>)
+// CHECK-NEXT: arts.db_acquire <out> (%[[SG]], %[[SP]] : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
 // CHECK-NEXT: arts.edt <task> <intranode>
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
 
@@ -492,15 +492,14 @@ func.func @interior_rows() {
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
-// @rows_fifty
+// @rows_fifty: blocks follow the 3 chunks the loop makes
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 3) block=memref<?x?xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 // @small_rows
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
-// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out: the loop's only chunk, no neighbour shares its blocks
-// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=coarse (its loops make one chunk each: one block would be the whole array)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // @many_small_rows
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<1000x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)

@@ -1,6 +1,7 @@
 // arts-unroll-jam: a chunk loop around an inner loop that collect-metadata classified
 // `reduction` runs four iterations through one inner loop (four independent chains), and a
-// copy of the loop runs the iterations left over; each iteration's operations keep their
+// loop of two at a time and the original loop run the iterations left over; each
+// iteration's operations keep their
 // order. A loop whose inner loop is not a reduction, that stores to one place in every
 // iteration, or that calls something, stays as it is. Decisions on the `unroll-jam` channel.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-unroll-jam)' | FileCheck %s
@@ -9,7 +10,7 @@
 // y[i] = sum_j w[i][j] * x[j] over one chunk [lo, hi): the main loop steps by 4 up to
 // lo + 4 * ((hi - lo) / 4); its body makes four accumulators, one inner loop updates each
 // in turn (iteration i's load, multiply, add and store, then i+1's, ...), and four stores
-// follow. The original loop starts where the main one stops.
+// follow. A loop of two at a time takes what is left, and the original loop the last one.
 // CHECK-LABEL: func.func @matvec
 // CHECK-SAME: (%[[W:.*]]: memref<64x32xf32>, %[[X:.*]]: memref<32xf32>, %[[Y:.*]]: memref<64xf32>, %[[LO:.*]]: index, %[[HI:.*]]: index)
 // CHECK: %[[C4:.*]] = arith.constant 4 : index
@@ -46,7 +47,11 @@
 // CHECK: memref.store %{{.*}}, %[[Y]][%[[I2]]]
 // CHECK: memref.store %{{.*}}, %[[Y]][%[[I3]]]
 // CHECK-NEXT: } {arts.chunk_loop, arts.unroll_jam = 4 : i64}
-// CHECK-NEXT: scf.for %{{.*}} = %[[MAIN]] to %[[HI]] step %{{.*}} {
+// CHECK: %[[MAIN2:.*]] = arith.addi %[[MAIN]], %{{.*}} : index
+// CHECK: scf.for %{{.*}} = %[[MAIN]] to %[[MAIN2]] step %{{.*}} {
+// CHECK-COUNT-2: memref.alloca() : memref<f32>
+// CHECK: } {arts.chunk_loop, arts.unroll_jam = 2 : i64}
+// CHECK-NEXT: scf.for %{{.*}} = %[[MAIN2]] to %[[HI]] step %{{.*}} {
 // CHECK: } {arts.chunk_loop}
 // DEBUG: [unroll-jam] {{.*}}unroll-jam.mlir:[[#@LINE+6]]:{{.*}}: chunk loop jammed by 4: its inner loop at {{.*}}unroll-jam.mlir:[[#@LINE+9]]:{{.*}} is a reduction chain
 func.func @matvec(%w: memref<64x32xf32>, %x: memref<32xf32>, %y: memref<64xf32>, %lo: index, %hi: index) {
