@@ -370,7 +370,9 @@ def DbPartitioning : Pass<"arts-db-partitioning", "ModuleOp"> {
     dimension, by the chunk loop's induction variable (plus a constant) is
     split into blocks of `B = ceil(rows / chunks)` rows, one per static chunk
     (per worker, or per chunk where for-lowering cut a heavy share into
-    several: `arts.chunks_per_worker`); each chunk task
+    several: `arts.chunks_per_worker`; on one node no more blocks than the
+    chunks the launch loop makes, and a datablock whose loops make one chunk
+    each stays coarse); each chunk task
     acquires the blocks its rows fall in, reads not indexed by the chunk keep
     every block (`full_range`), and every access `A[i, j]` becomes
     `db_ref(view)[i / B - first][i mod B, j]`, host accesses included. A write
