@@ -74,9 +74,8 @@ STAGES: tuple[Stage, ...] = (
           "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops; "
           "block selection and index math hoisted out of inner loops first; chunk loops "
           "around a reduction chain (collect-metadata's class) jammed four rows at a time; "
-          "launch loops of "
-          "stable tasks shared with launcher tasks, independent short ones spread over the "
-          "workers",
+          "launch loops of stable tasks shared with launcher tasks, independent short ones "
+          "spread over the workers",
           "needs final task and datablock structure"),
     Stage("arts-to-llvm", ("arts-to-llvm", *LOWERING_PIPELINE.split(",")),
           "runtime ABI calls, main -> mainBody + artsMain + main, then the LLVM dialect",
