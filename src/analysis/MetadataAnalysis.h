@@ -27,6 +27,10 @@ enum class LoopClass { Sequential, Unknown, Reduction, Parallel };
 /// "sequential", "unknown", "reduction", "parallel".
 llvm::StringRef loopClassName(LoopClass c);
 
+/// The attribute collect-metadata attaches its facts as (a dictionary; a loop's `class` is
+/// loopClassName's).
+constexpr llvm::StringLiteral kMetadataAttrName = "arts.metadata";
+
 /// A value combined across iterations with one operator (`kind`: add, mul,
 /// max, umax, band, ...): an iter_arg (`iter_arg#N`) or an array, by key.
 struct ReductionFact {

@@ -28,7 +28,6 @@ using namespace mlir::arts;
 namespace json = llvm::json;
 
 static constexpr llvm::StringLiteral kChannel = "collect-metadata";
-static constexpr llvm::StringLiteral kAttrName = "arts.metadata";
 static constexpr int64_t kFormatVersion = 1;
 
 //===----------------------------------------------------------------------===//
@@ -376,12 +375,12 @@ struct CollectMetadata : arts::impl::CollectMetadataBase<CollectMetadata> {
       if (isa<omp::LoopNestOp>(target) &&
           isa_and_nonnull<omp::LoopWrapperInterface>(target->getParentOp()))
         target = target->getParentOp();
-      target->setAttr(kAttrName, attr);
+      target->setAttr(kMetadataAttrName, attr);
       CARTS_DEBUG(kChannel, r.op) << line << " origin=" << origin << "\n";
       return;
     }
     auto func = cast<FunctionOpInterface>(r.op);
-    func.setArgAttr(r.argument, kAttrName, attr);
+    func.setArgAttr(r.argument, kMetadataAttrName, attr);
     CARTS_DEBUG(kChannel, nullptr) << locationString(func.getArgument(r.argument).getLoc())
                                    << ": argument #" << r.argument << " of @" << func.getName()
                                    << ": " << line << " origin=" << origin << "\n";

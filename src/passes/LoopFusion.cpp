@@ -89,11 +89,6 @@ ForOp soleLoop(EdtOp edt) {
   return loop;
 }
 
-/// Whether `v` is an allocation of its own (memory no other value names unless made from it).
-bool isAllocation(Value v) {
-  return v.getDefiningOp<memref::AllocOp>() || v.getDefiningOp<memref::AllocaOp>();
-}
-
 /// The global `v` is (`memref.get_global`), or an empty name.
 StringRef globalOf(Value v) {
   if (auto global = v.getDefiningOp<memref::GetGlobalOp>())

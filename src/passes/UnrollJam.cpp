@@ -35,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/IndexForms.h"
+#include "analysis/MetadataAnalysis.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
@@ -69,7 +70,7 @@ struct Shape {
 
 /// The `class` collect-metadata gave a loop, or an empty string.
 StringRef loopClass(Operation *loop) {
-  auto facts = loop->getAttrOfType<DictionaryAttr>("arts.metadata");
+  auto facts = loop->getAttrOfType<DictionaryAttr>(kMetadataAttrName);
   if (!facts)
     return {};
   auto cls = facts.getAs<StringAttr>("class");
@@ -78,8 +79,7 @@ StringRef loopClass(Operation *loop) {
 
 /// Whether `v` is an allocation made inside `loop` (an iteration's own memory).
 bool isOwnAllocation(Value v, scf::ForOp loop) {
-  Operation *def = v.getDefiningOp();
-  return def && isa<memref::AllocaOp, memref::AllocOp>(def) && loop->isAncestor(def);
+  return isAllocation(v) && loop->isAncestor(v.getDefiningOp());
 }
 
 /// Whether `v` is computed from the chunk loop's induction variable inside the loop.
@@ -126,7 +126,7 @@ std::optional<std::string> check(scf::ForOp loop, Shape &shape) {
   if (!shape.inner)
     return std::string("no inner loop");
   scf::ForOp inner = shape.inner;
-  if (loopClass(inner) != "reduction")
+  if (loopClass(inner) != loopClassName(LoopClass::Reduction))
     return "its inner loop at " + locationString(inner.getLoc()) +
            " carries no reduction (collect-metadata: '" + loopClass(inner).str() + "')";
   if (inner.getNumResults())

@@ -154,6 +154,10 @@ Value mlir::arts::viewRoot(Value v) {
   return v;
 }
 
+bool mlir::arts::isAllocation(Value v) {
+  return v.getDefiningOp<memref::AllocOp>() || v.getDefiningOp<memref::AllocaOp>();
+}
+
 bool mlir::arts::isPureLeafOp(Operation *op) {
   return isMemoryEffectFree(op) && op->getNumRegions() == 0;
 }

@@ -97,6 +97,10 @@ Value viewRoot(Value v);
 /// Whether `op` has no memory effects and no regions: arithmetic that can move freely.
 bool isPureLeafOp(Operation *op);
 
+/// Whether `v` is an allocation of its own (`memref.alloc`/`alloca`): memory no other value
+/// names unless made from it.
+bool isAllocation(Value v);
+
 /// How an access's leading index relates to a loop's IV: `iv + offset`.
 struct RowOffset {
   int64_t offset = 0;
