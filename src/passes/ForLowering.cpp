@@ -84,7 +84,6 @@ scf::ForOp collapsedInner(ForOp loop) {
   return inner && inner->hasAttr("arts.collapsed") ? inner : nullptr;
 }
 
-
 struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
   using ForLoweringBase::ForLoweringBase;
 
