@@ -2,9 +2,11 @@
 //
 // Description in Passes.td (LoopFusion). Only a loop that reads what the loop before it
 // writes joins it: that removes a wait and a pass over memory, while independent loops
-// already run side by side in one epoch. Safety argument: OpenMP lets the iterations of
-// each work-sharing loop run in any order, so only the barrier between the two loops orders
-// anything, and it orders the first loop's accesses before the second's. The fused
+// already run side by side in one epoch (so a loop that also depends on the loop before
+// those two, fused, would put them one after the other: it stays apart). Safety argument:
+// OpenMP lets the iterations of each work-sharing loop run in any order, so only the
+// barrier between the two loops orders anything, and it orders the first loop's accesses
+// before the second's. The fused
 // iteration i runs the first body's iteration i, then the second's, so the pairs it must
 // keep ordered are those of different iterations: first(i) against second(j), i != j. Every
 // such pair that may touch one element with a write among them indexes one dimension of the
@@ -254,6 +256,44 @@ EdtOp nextTask(EdtOp edt) {
   return {};
 }
 
+/// The parallel task before `edt` with only side-effect-free ops between, or null.
+EdtOp previousTask(EdtOp edt) {
+  for (Operation *op = edt->getPrevNode(); op; op = op->getPrevNode()) {
+    if (auto prev = dyn_cast<EdtOp>(op))
+      return prev;
+    if (!isPureLeafOp(op))
+      return {};
+  }
+  return {};
+}
+
+/// Whether some access of `a` and some access of `b` may touch the same memory with a write
+/// among them (the two loops are ordered in any schedule).
+bool dependent(ArrayRef<Access> a, ArrayRef<Access> b) {
+  for (const Access &x : a)
+    for (const Access &y : b)
+      if ((x.write || y.write) &&
+          (sameMemory(x.root, y.root) || !isKnownMemory(x.root) || !isKnownMemory(y.root)))
+        return true;
+  return false;
+}
+
+/// Why fusing `second` into `first` would order `first` after `before`, the loop before it,
+/// or nothing. Loops that do not depend on each other run side by side in one epoch; a
+/// second loop that depends on both would, fused into the first, make the first wait for
+/// `before` (SwiGLU after W1 and W3: fused into W3 it serialises W1 and W3).
+std::optional<std::string> wouldSerialise(ForOp before, Nest &first, Nest &second) {
+  SmallVector<Access> p, a, b;
+  if (collectAccesses(before, p) || collectAccesses(first.loop, a) ||
+      collectAccesses(second.loop, b))
+    return std::nullopt;
+  if (dependent(p, a) || !dependent(p, b))
+    return std::nullopt;
+  return "it also depends on the loop at " + where(before) +
+         ", which this one does not: fused, this loop would wait for that one instead of "
+         "running beside it";
+}
+
 /// Whether a body has a per-iteration alloca_scope that yields values (not merged).
 bool hasScopeWithResults(Block &body) {
   return llvm::any_of(body.without_terminator(), [](Operation &op) {
@@ -347,6 +387,10 @@ struct LoopFusion : arts::impl::LoopFusionBase<LoopFusion> {
         std::optional<std::string> why = otherSpace(first, second);
         if (!why)
           why = conflict(first, second);
+        if (!why)
+          if (EdtOp before = previousTask(task))
+            if (ForOp beforeLoop = soleLoop(before))
+              why = wouldSerialise(beforeLoop, first, second);
         if (why) {
           CARTS_DEBUG(kChannel, nullptr) << where(other) << ": not fused with the loop at "
                                          << where(loop) << ": " << *why << "\n";

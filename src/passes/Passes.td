@@ -199,11 +199,16 @@ def LoopFusion : Pass<"arts-loop-fusion", "ModuleOp"> {
     globals, are different memory; a write to any other memref (an argument,
     a view, a pointer loaded from memory) or an op with other memory effects
     keeps the loops apart. The bodies' per-iteration `alloca_scope`s become
-    one around the fused body. Repeated while the next loop fuses, so in
-    `h1 = W1 x; h3 = W3 x; h1 = silu(h1) * h3; y = W2 h1; x += y` the SwiGLU
-    loop joins W3's, the residual add W2's, and a loop reading all of `h1`
-    (W2's) does not join the SwiGLU. Channel: `loop-fusion` (each fusion,
-    and why an adjacent loop did not fuse).
+    one around the fused body. A loop that also depends on the loop before
+    the first (it reads or writes what that one writes, or writes what it
+    reads) while the first does not stays apart: fused, the first loop's
+    tasks would wait for that loop's instead of running beside them.
+    Repeated while the next loop fuses, so in
+    `h1 = W1 x; h3 = W3 x; h1 = silu(h1) * h3; y = W2 h1; x += y` W1 and W3
+    stay apart and so does the SwiGLU (it reads W1's `h1`, which W3's loop
+    does not touch), the residual add joins W2's, and a loop reading all of
+    `h1` (W2's) does not join the SwiGLU. Channel: `loop-fusion` (each
+    fusion, and why an adjacent loop did not fuse).
 
     ```mlir
     // before

@@ -113,7 +113,8 @@ func.func @reads_every_element(%x: f32, %n: index) {
 // CHECK-NEXT: ^bb0(%[[I:.*]]: index):
 // CHECK-NEXT: memref.store %{{.*}}, %[[B:.*]][%[[I]]]
 // CHECK-NEXT: memref.load %[[B]][%[[I]]]
-// CHECK-NEXT: memref.store
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: memref.store %{{.*}}, %[[B]][%[[I]]]
 // CHECK-NOT: arts.edt
 // DEBUG: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+21]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+14]]:{{.*}}: other bounds or schedule
 // DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+27]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+20]]:{{.*}}: a memref argument may be the memory of the allocation at {{.*}}loop-fusion.mlir:[[#@LINE+10]]:{{.*}}, and one of the loops writes it
@@ -174,7 +175,67 @@ func.func @kept_apart(%x: f32, %n: index, %m: index, %arg: memref<?xf32>) {
     arts.for (%c0) to (%m) step (%c1) schedule(<static>) {
     ^bb0(%i: index):
       %v = memref.load %b[%i] : memref<?xf32>
-      memref.store %v, %a[%i] : memref<?xf32>
+      %w = arith.addf %v, %x : f32
+      memref.store %w, %b[%i] : memref<?xf32>
+    }
+    arts.barrier
+  }
+  return
+}
+
+// -----
+
+// h1 = W1 x and h3 = W3 x share nothing written (one epoch runs them side by side); the
+// next loop, h1 = silu(h1) * h3, reads both. Fused into W3's loop it would make W3's tasks
+// wait for W1's: kept apart. The loop after it (the elementwise use of h1) reads what it
+// writes and nothing W3's loop does not order: fused into it.
+// CHECK-LABEL: func.func @side_by_side
+// CHECK-COUNT-3: arts.edt <parallel>
+// CHECK-NOT: arts.edt
+// DEBUG: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+21]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+13]]:{{.*}}: it reads nothing the first loop writes
+// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+28]]:{{.*}}: not fused with the loop at {{.*}}loop-fusion.mlir:[[#@LINE+20]]:{{.*}}: it also depends on the loop at {{.*}}loop-fusion.mlir:[[#@LINE+12]]:{{.*}}, which this one does not: fused, this loop would wait for that one instead of running beside it
+// DEBUG-NEXT: [loop-fusion] {{.*}}loop-fusion.mlir:[[#@LINE+37]]:{{.*}}: fused into the loop at {{.*}}loop-fusion.mlir:[[#@LINE+27]]:
+func.func @side_by_side(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %r = arith.constant 0 : i32
+  %x = memref.alloc(%n) : memref<?xf32>
+  %h1 = memref.alloc(%n) : memref<?xf32>
+  %h3 = memref.alloc(%n) : memref<?xf32>
+  %y = memref.alloc(%n) : memref<?xf32>
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      %v = memref.load %x[%i] : memref<?xf32>
+      memref.store %v, %h1[%i] : memref<?xf32>
+    }
+    arts.barrier
+  }
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      %v = memref.load %x[%i] : memref<?xf32>
+      memref.store %v, %h3[%i] : memref<?xf32>
+    }
+    arts.barrier
+  }
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      %a = memref.load %h1[%i] : memref<?xf32>
+      %b = memref.load %h3[%i] : memref<?xf32>
+      %m = arith.mulf %a, %b : f32
+      memref.store %m, %h1[%i] : memref<?xf32>
+    }
+    arts.barrier
+  }
+  arts.edt <parallel> <intranode> route(%r) attributes {no_verify} {
+    arts.for (%c0) to (%n) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      %a = memref.load %h1[%i] : memref<?xf32>
+      %s = arith.addf %a, %one : f32
+      memref.store %s, %y[%i] : memref<?xf32>
     }
     arts.barrier
   }
