@@ -393,11 +393,19 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     auto trips = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_trips");
     auto step = getConstantIntValue(f.chunkLoop.getStep());
     if (!origin || origin.getInt() != 0 || !trips || trips.getInt() != *rows || !step ||
-        *step != 1 || !f.chunkLoop->hasAttr("arts.chunk_static_share"))
+        *step != 1)
       return false;
-    int64_t chunkRows = (*rows + chunks - 1) / chunks;
+    // The rows of a chunk: for-lowering's constant chunk size (also where its floor evened
+    // the chunks out), else a static share's ceil(rows / chunks).
+    int64_t chunkRows;
+    if (auto known = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_rows"))
+      chunkRows = known.getInt();
+    else if (f.chunkLoop->hasAttr("arts.chunk_static_share"))
+      chunkRows = (*rows + chunks - 1) / chunks;
+    else
+      return false;
     int64_t blockRows = std::max<int64_t>((*rows + shares - 1) / shares, 1);
-    return chunkRows % blockRows == 0;
+    return chunkRows > 0 && chunkRows % blockRows == 0;
   }
 
   /// The blocks an acquire of a chunk task takes, as (first, count) computed

@@ -451,6 +451,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       inner->setAttr("arts.chunk_origin", tb.getI64IntegerAttr(*first));
     if (knownTrips)
       inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*knownTrips));
+    if (std::optional<int64_t> size = evaluateConstant(chunkSize); size && !collapsed)
+      inner->setAttr("arts.chunk_rows", tb.getI64IntegerAttr(*size));
     if (!loop.getChunk() && (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
         (minIterations <= 1 ||
          (knownTrips && (*knownTrips + p.workers - 1) / p.workers >= minIterations)))

@@ -27,12 +27,12 @@
 // CHECK-NEXT: %[[ROUTE:.*]] = arith.index_cast %[[R1]] : index to i32
 // CHECK: arts.db_acquire <inout> (%[[G]], %[[P]] : {{.*}}) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK-NEXT: arts.edt <task> <intranode> route(%[[ROUTE]])
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 256 : i64, arts.chunks_per_worker = 8 : i64}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 2 : i64, arts.chunk_static_share, arts.chunk_trips = 256 : i64, arts.chunks_per_worker = 8 : i64}
 // The light loop: 16 chunks of 16 rows, each the blocks 8k .. 8k+7.
 // CHECK: arts.epoch {
 // CHECK-NEXT: scf.for %{{.*}} = %{{.*}} to %[[C16]] step
 // CHECK: arts.db_acquire <inout> (%[[G]], %[[P]] : {{.*}}) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 256 : i64}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 8 : i64, arts.chunk_static_share, arts.chunk_trips = 256 : i64}
 
 // DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share in 8 chunks per worker (about 4128 operations a worker): ceil(trips/(8*workers)) workers=16
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=16

@@ -82,7 +82,7 @@
 // CHECK-NEXT: %{{.*}} = arith.muli %[[K]], %[[C3]] : index
 // CHECK: arts.db_acquire <out> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <internode>
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 3 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
 // The launch loop records a chunk's weight (3 rows of about 8242 operations) for
 // arts-launch-fanout.
 // CHECK: } {arts.chunk_ops = 24726 : i64, arts.launch_loop}
@@ -124,7 +124,7 @@
 // CHECK-NEXT: %[[OROUTE:.*]] = arith.index_cast %[[OSUM]] : index to i32
 // CHECK: arts.db_acquire <out> (%[[OG]], %[[OP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK-NEXT: arts.edt <task> <internode> route(%[[OROUTE]])
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 3 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
 
 // A heavy loop over the interior rows 1 .. 8 (as a stencil sweeps them): chunks of
 // ceil(8 / 4) = 2 rows from row 1 straddle the blocks of 3 rows from row 0, so neighbouring
@@ -140,7 +140,7 @@
 // CHECK-NEXT: %[[ILO:.*]] = arith.addi %[[ISHIFT]], %[[IC1]] : index
 // CHECK: arts.db_acquire <out> (%[[IG]], %[[IP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: scf.for %{{.*}} = %[[ILO]] to
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_static_share, arts.chunk_trips = 8 : i64}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_rows = 2 : i64, arts.chunk_static_share, arts.chunk_trips = 8 : i64}
 
 // Every loop of this module, light (@rows, @small_rows_over_nodes) or heavy, takes the static
 // share with no `at least`.
@@ -379,7 +379,7 @@ func.func @interior_rows() {
 // CHECK-NEXT: arts.epoch {
 // CHECK-NEXT: arts.db_acquire <out> (%[[SG]], %[[SP]] : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
 // CHECK-NEXT: arts.edt <task> <intranode>
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 10 : i64, arts.chunk_trips = 10 : i64}
 
 // The same light body over 1000 rows: the minimum of 63 is below the static share of 250,
 // so the chunks stay the static share, exactly the blocks of 250 rows, written as `out`.
@@ -390,7 +390,7 @@ func.func @interior_rows() {
 // CHECK: scf.for %[[MK:.*]] = %{{.*}} to %[[MC4]] step
 // CHECK-NEXT: %{{.*}} = arith.muli %[[MK]], %[[MC250]] : index
 // CHECK: arts.db_acquire <out> (%[[MG]], %[[MP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 1000 : i64}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 250 : i64, arts.chunk_static_share, arts.chunk_trips = 1000 : i64}
 
 // collapse(2) over i = 1, 3, .. < n and j = 2, 5, .. < m: the chunks cut the product of the
 // trip counts ceil((n - 1) / 2) x ceil((m - 2) / 3), at least ceil(4096 / 4) = 1024
@@ -492,11 +492,11 @@ func.func @interior_rows() {
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
-// @rows_fifty: blocks follow the 3 chunks the loop makes
+// @rows_fifty: blocks follow the 3 chunks the loop makes, each of the chunks' 17 rows (the
+// floor's evened-out chunk size, arts.chunk_rows): chunk b is block b, written `out`
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 3) block=memref<?x?xf32> distributed=no{{$}}
-// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
-// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @small_rows
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=coarse (its loops make one chunk each: one block would be the whole array)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
@@ -717,7 +717,7 @@ func.func @collapsed_reduction(%n: index, %m: index) {
 // CHECK-NEXT: arts.epoch {
 // CHECK-NEXT: arts.db_acquire <out> (%[[TG]], %[[TP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%[[TC0]]] sizes[%[[TC2]]] partition(<block>)
 // CHECK-NEXT: arts.edt <task> <intranode> route(%[[TROUTE]])
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 10 : i64, arts.chunk_trips = 10 : i64}
 
 // DEBUG: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 63 iterations (about 66 operations each), evened out workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<10x16xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x16xf32> distributed=no (no internode task uses it)

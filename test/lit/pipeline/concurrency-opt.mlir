@@ -38,7 +38,7 @@
 // OPT: memref.store %{{.*}}, %[[MEAN:.*]][%[[C]]] : memref<4xf32>
 // OPT: memref.load %[[MEAN]][%[[C]]] : memref<4xf32>
 // OPT: memref.store %{{.*}}, %{{.*}}[%[[C]]] : memref<4xf32>
-// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 4 : i64}
+// OPT: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 4 : i64, arts.chunk_trips = 4 : i64}
 // The collapsed loop runs the 8 image x channel pairs: image k / 4, channel k mod 4;
 // normalize's private inv is made per pair, inside the chunk loop, and the three bodies
 // write out one after the other for each pair.
