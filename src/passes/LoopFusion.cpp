@@ -245,22 +245,13 @@ std::string where(Operation *op) {
   return locationString(op->getLoc());
 }
 
-/// The parallel task after `edt` with only side-effect-free ops between, or null.
-EdtOp nextTask(EdtOp edt) {
-  for (Operation *op = edt->getNextNode(); op; op = op->getNextNode()) {
-    if (auto next = dyn_cast<EdtOp>(op))
-      return next;
-    if (!isPureLeafOp(op))
-      return {};
-  }
-  return {};
-}
-
-/// The parallel task before `edt` with only side-effect-free ops between, or null.
-EdtOp previousTask(EdtOp edt) {
-  for (Operation *op = edt->getPrevNode(); op; op = op->getPrevNode()) {
-    if (auto prev = dyn_cast<EdtOp>(op))
-      return prev;
+/// The task after `edt` (`forward`) or before it, with only side-effect-free ops between,
+/// or null.
+EdtOp adjacentTask(EdtOp edt, bool forward) {
+  auto step = [&](Operation *op) { return forward ? op->getNextNode() : op->getPrevNode(); };
+  for (Operation *op = step(edt); op; op = step(op)) {
+    if (auto task = dyn_cast<EdtOp>(op))
+      return task;
     if (!isPureLeafOp(op))
       return {};
   }
@@ -378,7 +369,7 @@ struct LoopFusion : arts::impl::LoopFusionBase<LoopFusion> {
       ForOp loop = soleLoop(task);
       if (!loop)
         continue;
-      while (EdtOp next = nextTask(task)) {
+      while (EdtOp next = adjacentTask(task, /*forward=*/true)) {
         ForOp other = soleLoop(next);
         if (!other || next.getConcurrency() != task.getConcurrency() ||
             next.getWorkersAttr() != task.getWorkersAttr())
@@ -388,7 +379,7 @@ struct LoopFusion : arts::impl::LoopFusionBase<LoopFusion> {
         if (!why)
           why = conflict(first, second);
         if (!why)
-          if (EdtOp before = previousTask(task))
+          if (EdtOp before = adjacentTask(task, /*forward=*/false))
             if (ForOp beforeLoop = soleLoop(before))
               why = wouldSerialise(beforeLoop, first, second);
         if (why) {
