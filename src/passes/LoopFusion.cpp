@@ -6,16 +6,15 @@
 // those two, fused, would put them one after the other: it stays apart). Safety argument:
 // OpenMP lets the iterations of each work-sharing loop run in any order, so only the
 // barrier between the two loops orders anything, and it orders the first loop's accesses
-// before the second's. The fused
-// iteration i runs the first body's iteration i, then the second's, so the pairs it must
-// keep ordered are those of different iterations: first(i) against second(j), i != j. Every
-// such pair that may touch one element with a write among them indexes one dimension of the
-// same allocation with the induction variable in both bodies, so iterations i and j touch
-// different elements. Accesses of allocations made inside a body are the iteration's own.
-// Two allocations made by different ops, or two different globals, are different memory;
-// any other memref (an argument, a pointer loaded from memory, a view) might be any of them,
-// so a write to it or beside it keeps the loops apart, and so does any other op with memory
-// effects (a call).
+// before the second's. The fused iteration i runs the first body's iteration i, then the
+// second's, so the pairs it must keep ordered are those of different iterations: first(i)
+// against second(j), i != j. Every such pair that may touch one element with a write among
+// them indexes one dimension of the same allocation with the induction variable in both
+// bodies, so iterations i and j touch different elements. Accesses of allocations made
+// inside a body are the iteration's own. Two allocations made by different ops, or two
+// different globals, are different memory; any other memref (an argument, a pointer loaded
+// from memory, a view) might be any of them, so a write to it or beside it keeps the loops
+// apart, and so does any other op with memory effects (a call).
 //
 //===----------------------------------------------------------------------===//
 
