@@ -192,14 +192,11 @@ std::string describe(Value root) {
   return "a memref argument";
 }
 
-/// Why iteration i of `first` and iteration j != i of `second` may conflict, or nothing. The
-/// second task's copies, read before the first loop once fused, must not read what it writes.
-std::optional<std::string> conflict(Nest &first, Nest &second) {
-  SmallVector<Access> a, b;
-  if (std::optional<std::string> why = collectAccesses(first.loop, a))
-    return why;
-  if (std::optional<std::string> why = collectAccesses(second.loop, b))
-    return why;
+/// Why iteration i of `first` and iteration j != i of `second` may conflict, or nothing
+/// (`a`, `b`: their accesses). The second task's copies, read before the first loop once
+/// fused, must not read what it writes.
+std::optional<std::string> conflict(Nest &first, Nest &second, ArrayRef<Access> a,
+                                    ArrayRef<Access> b) {
   for (Operation &op : *second.loop->getBlock()) {
     auto load = dyn_cast<memref::LoadOp>(op);
     if (!load)
@@ -268,14 +265,14 @@ bool dependent(ArrayRef<Access> a, ArrayRef<Access> b) {
   return false;
 }
 
-/// Why fusing `second` into `first` would order `first` after `before`, the loop before it,
-/// or nothing. Loops that do not depend on each other run side by side in one epoch; a
+/// Why fusing the second loop into the first (accesses `b` and `a`) would order the first
+/// after `before`, the loop before it, or nothing. Loops that do not depend on each other run side by side in one epoch; a
 /// second loop that depends on both would, fused into the first, make the first wait for
 /// `before` (SwiGLU after W1 and W3: fused into W3 it serialises W1 and W3).
-std::optional<std::string> wouldSerialise(ForOp before, Nest &first, Nest &second) {
-  SmallVector<Access> p, a, b;
-  if (collectAccesses(before, p) || collectAccesses(first.loop, a) ||
-      collectAccesses(second.loop, b))
+std::optional<std::string> wouldSerialise(ForOp before, ArrayRef<Access> a,
+                                          ArrayRef<Access> b) {
+  SmallVector<Access> p;
+  if (collectAccesses(before, p))
     return std::nullopt;
   if (dependent(p, a) || !dependent(p, b))
     return std::nullopt;
@@ -374,13 +371,18 @@ struct LoopFusion : arts::impl::LoopFusionBase<LoopFusion> {
             next.getWorkersAttr() != task.getWorkersAttr())
           break;
         Nest first(loop), second(other);
+        SmallVector<Access> a, b;
         std::optional<std::string> why = otherSpace(first, second);
         if (!why)
-          why = conflict(first, second);
+          why = collectAccesses(first.loop, a);
+        if (!why)
+          why = collectAccesses(second.loop, b);
+        if (!why)
+          why = conflict(first, second, a, b);
         if (!why)
           if (EdtOp before = adjacentTask(task, /*forward=*/false))
             if (ForOp beforeLoop = soleLoop(before))
-              why = wouldSerialise(beforeLoop, first, second);
+              why = wouldSerialise(beforeLoop, a, b);
         if (why) {
           CARTS_DEBUG(kChannel, nullptr) << where(other) << ": not fused with the loop at "
                                          << where(loop) << ": " << *why << "\n";

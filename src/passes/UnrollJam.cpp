@@ -184,7 +184,7 @@ std::optional<std::string> check(scf::ForOp loop, Shape &shape) {
   return std::nullopt;
 }
 
-/// Clones `ops` for chunk iteration `iv` into `builder`'s block.
+/// Clones `ops`, in order, at `builder`'s insertion point, through `map`.
 void cloneAll(OpBuilder &builder, ArrayRef<Operation *> ops, IRMapping &map) {
   for (Operation *op : ops)
     builder.clone(*op, map);
