@@ -20,6 +20,7 @@ from mlir.dialects import arith, func, llvm, memref, scf
 
 from ..errors import CartsError
 from ..openmp_routines import OPENMP_ROUTINES
+from . import builtins
 from . import clang_support as cs
 from . import typemap as tm
 from .cursor_queries import is_null_constant
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
 
 K = ci.CursorKind
 
-#: libm function (double form) -> MLIR op; the ``f`` suffix selects f32 ("sqrtf").
+#: libm function (double form) -> MLIR op; the ``f`` suffix selects f32 ("sqrtf"). The rest
+#: (copysign, hypot, ...) are calls to libm, as upstream's math-to-libm has no copysign.
 MATH_OPS = {
     "sqrt": "math.sqrt", "exp": "math.exp", "exp2": "math.exp2", "expm1": "math.expm1",
     "log": "math.log", "log2": "math.log2", "log10": "math.log10", "log1p": "math.log1p",
@@ -38,7 +40,7 @@ MATH_OPS = {
     "sinh": "math.sinh", "cosh": "math.cosh", "asin": "math.asin", "acos": "math.acos",
     "atan": "math.atan", "atan2": "math.atan2", "erf": "math.erf", "cbrt": "math.cbrt",
     "floor": "math.floor", "ceil": "math.ceil", "round": "math.round", "trunc": "math.trunc",
-    "fabs": "math.absf", "pow": "math.powf", "fma": "math.fma", "copysign": "math.copysign",
+    "fabs": "math.absf", "pow": "math.powf", "fma": "math.fma",
     "fmax": "arith.maxnumf", "fmin": "arith.minnumf", "fmod": "arith.remf",
 }
 INT_ABS = {"abs", "labs", "llabs"}
@@ -73,6 +75,10 @@ class CallEmitter:
             raise cs.unsupported(c, f"{name} whose result is not cast to a typed pointer")
         if self.module.is_user_function(name):
             return self.user_call(name, callee, args, c)
+        if builtins.builtin_name(name):
+            return builtins.emit(self, name, args, c)
+        if name.startswith("__builtin_") and (math_op_for(name[10:]) or name[10:] in INT_ABS):
+            name = name[10:]  # __builtin_fabs, __builtin_sqrtf, ...: the library function
         if math_op_for(name) is not None or name in INT_ABS:
             return self.math(name, args, c)
         special = {"free": self.free, "memset": self.memset, "memcpy": self.memcpy}.get(name)
@@ -118,9 +124,11 @@ class CallEmitter:
     def math(self, name: str, args: list[ci.Cursor], c: ci.Cursor) -> ir.Value:
         values = [self.expr.rvalue(a) for a in args]
         rtype = self.types.to_mlir(c.type, c)
-        opname = "math.absi" if name in INT_ABS else math_op_for(name)
+        if name in INT_ABS:
+            return self.int_abs(name, values, rtype, c)
+        opname = math_op_for(name)
         expected = 3 if opname == "math.fma" else 2 if opname in (
-            "math.powf", "math.atan2", "math.copysign", "arith.maxnumf", "arith.minnumf", "arith.remf") else 1
+            "math.powf", "math.atan2", "arith.maxnumf", "arith.minnumf", "arith.remf") else 1
         if len(values) != expected:
             raise cs.unsupported(c, f"call to '{name}' with {len(values)} arguments")
         for v in values:
@@ -128,6 +136,20 @@ class CallEmitter:
                 raise cs.unsupported(c, f"'{name}' on {v.type}")
         with self.fn.loc(c):
             return ir.Operation.create(opname, results=[rtype], operands=values).result
+
+    def int_abs(self, name: str, values: list[ir.Value], rtype: ir.Type, c: ci.Cursor) -> ir.Value:
+        """``abs``/``labs``/``llabs`` as ``x < 0 ? 0 - x : x`` (what C defines, wrapping
+        on the most negative value as gcc's code does): arithmetic every later stage knows,
+        which LLVM folds back into its ``abs`` intrinsic."""
+        if len(values) != 1:
+            raise cs.unsupported(c, f"call to '{name}' with {len(values)} arguments")
+        x = values[0]
+        if x.type != rtype:
+            raise cs.unsupported(c, f"'{name}' on {x.type}")
+        with self.fn.loc(c):
+            zero = arith.ConstantOp(rtype, 0).result
+            negative = arith.CmpIOp(arith.CmpIPredicate.slt, x, zero).result
+            return arith.SelectOp(negative, arith.SubIOp(zero, x).result, x).result
 
     # ------------------------------------------------------------------ allocation
 

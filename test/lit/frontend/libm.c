@@ -3,8 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 
-// libm calls are math ops (f suffix: f32); fmax/fmin/fmod are arith ops; abs is
-// math.absi.
+// libm calls are math ops (f suffix: f32); fmax/fmin/fmod are arith ops; abs, labs and
+// llabs are `x < 0 ? 0 - x : x` (upstream's math-to-libm has no math.absi); copysign is a
+// call to libm; the builtins of <math.h>'s macros are arithmetic.
 
 // CHECK-LABEL: func.func @float_forms(
 // CHECK: math.sqrt %{{.*}} : f32
@@ -35,8 +36,29 @@ double double_forms(double x) {
 }
 
 // CHECK-LABEL: func.func @int_abs(
-// CHECK: math.absi %arg0 : i32
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %arg0, %[[ZERO]] : i32
+// CHECK: %[[MINUS:.*]] = arith.subi %[[ZERO]], %arg0 : i32
+// CHECK: arith.select %[[NEG]], %[[MINUS]], %arg0 : i32
+// CHECK-LABEL: func.func @long_abs(
+// CHECK: arith.cmpi slt, %arg0, %{{.*}} : i64
+// CHECK-NOT: math.absi
 int int_abs(int x) { return abs(x); }
+long long_abs(long x) { return labs(x) + llabs(x); }
+
+// CHECK-LABEL: func.func @sign_copy(
+// CHECK: call @copysign(%arg0, %{{.*}}) : (f64, f64) -> f64
+double sign_copy(double x) { return copysign(x, -1.0); }
+
+// isnan: unordered with itself; isinf: |x| == inf; INFINITY and NAN: constants.
+// CHECK-LABEL: func.func @classify(
+// CHECK: arith.cmpf uno, %arg0, %arg0 : f64
+// CHECK: %[[ABS:.*]] = math.absf %arg0 : f64
+// CHECK: %[[INF:.*]] = arith.constant 0x7FF0000000000000 : f64
+// CHECK: arith.cmpf oeq, %[[ABS]], %[[INF]] : f64
+// CHECK: arith.constant 0x7F800000 : f32
+// CHECK-NOT: call @__builtin
+int classify(double x) { return isnan(x) + (isinf(x) != 0) + (x < INFINITY); }
 
 // A float argument of a double function is converted by clang first.
 // CHECK-LABEL: func.func @promoted(
