@@ -27,6 +27,16 @@ namespace {
 /// uses a mutable global variable.
 std::string nodeZeroOnly(EdtOp edt, ModuleOp module) {
   std::string why;
+  // A global the task captures (its get_global hoisted out of the task, as CSE and the
+  // inlining of a helper that takes the array as a pointer leave it) counts as a use.
+  for (Value captured : capturedMemrefs(edt.getBody())) {
+    auto get = viewRoot(captured).getDefiningOp<memref::GetGlobalOp>();
+    if (!get)
+      continue;
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(module, get.getNameAttr());
+    if (global && !global.getConstant())
+      return "it uses the global variable @" + get.getName().str();
+  }
   edt.getBody().walk([&](Operation *op) {
     if (auto ref = dyn_cast<DbRefOp>(op)) {
       if (isa<MemRefType>(cast<MemRefType>(ref.getPayload().getType()).getElementType()))

@@ -192,9 +192,17 @@ std::optional<unsigned> HostSyncWalker::traceToAlloc(Value ptrs) {
 
 DbUses HostSyncWalker::taskAcquires(Operation *op) {
   DbUses uses;
-  op->walk([&](DbAcquireOp acquire) {
+  auto add = [&](DbAcquireOp acquire) {
     if (std::optional<unsigned> db = traceToAlloc(acquire.getSourcePtrs()))
       uses[*db] |= acquire.getMode() != ArtsMode::in;
+  };
+  op->walk(add);
+  // An acquire made before the epoch (a task created by host code, as a taskloop's
+  // is) counts where the task that takes it runs.
+  op->walk([&](EdtOp task) {
+    for (Value operand : task->getOperands())
+      if (auto acquire = operand.getDefiningOp<DbAcquireOp>(); acquire && !op->isAncestor(acquire))
+        add(acquire);
   });
   return uses;
 }

@@ -50,6 +50,11 @@ func.func @f(%n: index) {
 // GLOBAL: [concurrency] {{.*}}global.mlir:6:3: {{.*}} intranode (config: {{.*}}) on node 0: it uses the global variable @mark
 // GLOBAL: [concurrency] {{.*}}global.mlir:12:3: {{.*}} internode (config: {{.*}})
 // GLOBAL-NOT: on node 0
+// The same global captured from outside the task (CSE hoists get_global; a helper given the
+// array as a pointer, once inlined, leaves it outside too), through a cast: node 0 as well.
+// RUN: carts-opt %t/captured.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=CAPTURED
+// CAPTURED: [concurrency] {{.*}}captured.mlir:6:3: {{.*}} intranode (config: {{.*}}) on node 0: it uses the global variable @mark
+// CAPTURED: arts.edt <parallel> <intranode>
 // RUN: carts-opt %t/pointer.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency,for-lowering 2>&1 | FileCheck %s --check-prefix=PTR
 // PTR: [concurrency] {{.*}}pointer.mlir:7:3: parallel task workers=4 threads=2 nodes=2 intranode (config: {{.*}}) on node 0: it dereferences a pointer held in a datablock
 // PTR: [for-lowering] {{.*}}pointer.mlir:10:5: arts.for planned: {{.*}} % 1 distributed=no (node 0's memory: node 0)
@@ -90,6 +95,21 @@ func.func @h(%n: index) {
   arts.edt <parallel> <intranode> route(%r) {
     %t = memref.get_global @table : memref<2xi32>
     %v = memref.load %t[%c0] : memref<2xi32>
+    arts.barrier
+  }
+  return
+}
+
+//--- captured.mlir
+memref.global "private" @mark : memref<2xi32> = dense<0>
+func.func @k(%n: index) {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %m = memref.get_global @mark : memref<2xi32>
+  arts.edt <parallel> <intranode> route(%r) {
+    %d = memref.cast %m : memref<2xi32> to memref<?xi32>
+    %v = arith.constant 1 : i32
+    memref.store %v, %d[%c0] : memref<?xi32>
     arts.barrier
   }
   return

@@ -471,3 +471,40 @@ func.func @no_datablock() {
   return
 }
 }
+
+// -----
+
+// A task whose acquire the host made before the epoch (a taskloop's, created by host code)
+// and which writes a distributed table: the host fetches before it reads the table again.
+// CHECK-LABEL: func.func @acquired_before_epoch
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc
+// CHECK: arts.db_acquire <concurrent>
+// CHECK: arts.epoch
+// CHECK: arts.db_sync <fetch> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?xi64>>)
+// CHECK-NEXT: memref.load
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @acquired_before_epoch(%x: i64) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c2] elementSizes[%c4]
+      {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?xi64>>
+  %ag, %ap = arts.db_acquire <concurrent> (%g, %p : memref<?xi64>, memref<?xmemref<?xi64>>)
+      partition(<block>) {full_range} : memref<?xi64>, memref<?xmemref<?xi64>>
+  %e = arts.epoch {
+    arts.edt <task> <intranode> route(%r) (%ap : memref<?xmemref<?xi64>>) {
+    ^bb0(%view: memref<?xmemref<?xi64>>):
+      %blk = arts.db_ref %view[%c1] : memref<?xmemref<?xi64>> -> memref<?xi64>
+      memref.store %x, %blk[%c0] : memref<?xi64>
+      arts.db_release(%view : memref<?xmemref<?xi64>>)
+    }
+  }
+  %host = arts.db_ref %p[%c1] : memref<?xmemref<?xi64>> -> memref<?xi64>
+  %v = memref.load %host[%c0] : memref<?xi64>
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?xi64>>)
+  return %v : i64
+}
+}
