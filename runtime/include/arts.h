@@ -199,6 +199,12 @@ ARTS_API void artsSetEntryPoints(void (*artsMain)(int, char **),
                                  void (*initPerNode)(uint32_t, int, char **),
                                  void (*initPerWorker)(uint32_t, uint32_t, int, char **));
 ARTS_API int artsRT(int argc, char **argv);
+/* exit() of a program (ours; the compiled program calls it instead of the C library's). On
+   one node it is the C library's exit. On several nodes the process is a node of a larger
+   run and must outlive the program: the output is flushed, the run ends on every node (a
+   node other than 0 tells node 0), the calling task and every task waiting for an epoch stop
+   where they are, and artsRT returns `code`. */
+ARTS_API void cartsExit(int code) __attribute__((noreturn));
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include "transport.h"
 
 #include <pthread.h>
+#include <setjmp.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -448,6 +449,8 @@ typedef struct rt_worker {
   _Alignas(RT_CACHE_LINE) _Atomic(rt_edt *) pool_returned;
   /* Parked on `rt.park_word` with a bit of its own (scheduler.c). */
   _Alignas(RT_CACHE_LINE) _Atomic int sleeping;
+  /* cartsExit on several nodes leaves the program's code through here (worker_main). */
+  jmp_buf exit_jmp;
 } __attribute__((aligned(RT_CACHE_LINE))) rt_worker;
 
 /* trace=FILE (trace.c): open the file before the workers start, record each task a worker
@@ -470,6 +473,9 @@ int rt_sched_help_until(rt_epoch *e);
 /* Wake every parked worker (an epoch a worker waits on ended, or shutdown). */
 void rt_sched_wake_all(void);
 void rt_request_shutdown(void);
+/* The program called exit(code) on some node: end the run with that status (node 0 tells
+   the others). */
+void rt_request_exit(int code);
 
 /* ------------------------------------------------------------------ the node runtime */
 
@@ -477,6 +483,8 @@ typedef struct rt_state {
   _Atomic int running;
   _Atomic int started; /* initPerNode is over: keys are minted per worker */
   _Atomic int shutdown;
+  _Atomic int exited;    /* the program called exit(): artsRT returns exit_code */
+  _Atomic int exit_code;
   rt_config cfg;
   uint32_t node;
   uint32_t nodes;

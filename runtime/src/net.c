@@ -26,6 +26,7 @@ enum {
   M_EPOCH_ADD,      /* epoch */
   M_EPOCH_DONE,     /* epoch */
   M_SHUTDOWN,
+  M_EXIT, /* code: the program called exit() on the sending node */
 };
 
 typedef struct {
@@ -273,6 +274,11 @@ void rt_net_shutdown_all(void) {
       send(n, M_SHUTDOWN, NULL, 0, NULL, 0);
 }
 
+void rt_net_exit(int code) {
+  uint64_t args[] = {(uint64_t)(uint32_t)code};
+  send(0, M_EXIT, args, 1, NULL, 0);
+}
+
 void rt_net_run_started(void) {
   pthread_mutex_lock(&net.lock);
   net.accepting = 1;
@@ -406,6 +412,9 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
     return;
   case M_SHUTDOWN:
     rt_request_shutdown();
+    return;
+  case M_EXIT:
+    rt_request_exit((int)(uint32_t)a[0]);
     return;
   default:
     rt_fatal_plain("a message of unknown kind %u from node %u", kind, src);

@@ -489,6 +489,8 @@ int rt_sched_help_until(rt_epoch *e) {
   uint64_t start = rt.cfg.profile ? rt_now_ns() : 0;
   while (!atomic_load_explicit(&e->done, memory_order_acquire)) {
     if (atomic_load_explicit(&rt.shutdown, memory_order_relaxed)) {
+      if (atomic_load_explicit(&rt.exited, memory_order_acquire))
+        longjmp(w->exit_jmp, 1); /* the waiting task must not go on after exit() */
       ok = 0;
       break;
     }
@@ -520,6 +522,24 @@ void rt_sched_run_ready_while(rt_epoch *e, int64_t above) {
   }
   give_up_next(w);
   atomic_store_explicit(&w->busy, was_busy, memory_order_relaxed);
+}
+
+void rt_request_exit(int code) {
+  int first = 0;
+  if (atomic_compare_exchange_strong(&rt.exited, &first, 1))
+    atomic_store(&rt.exit_code, code);
+  rt_request_shutdown();
+}
+
+void cartsExit(int code) {
+  fflush(NULL);
+  rt_worker *w = rt_tls_worker;
+  if (!rt.net || !atomic_load(&rt.running) || !w)
+    exit(code); /* one node: the process is the program's */
+  if (rt.node != 0)
+    rt_net_exit(code);
+  rt_request_exit(code);
+  longjmp(w->exit_jmp, 1);
 }
 
 void rt_request_shutdown(void) {
@@ -559,6 +579,10 @@ static int gate_wait(void) {
 
 static void *worker_main(void *arg) {
   rt_worker *w = arg;
+  if (setjmp(w->exit_jmp)) { /* the program called exit() on several nodes */
+    rt_tls_worker = NULL;
+    return NULL;
+  }
   rt_tls_worker = w;
   tls_worker_id = w->id;
   rt_edt_pool_prime(w);
@@ -693,6 +717,8 @@ static void reset_state(const rt_config *cfg) {
   rt.net = rt_net_installed();
   atomic_store(&rt.started, 0);
   atomic_store(&rt.shutdown, 0);
+  atomic_store(&rt.exited, 0);
+  atomic_store(&rt.exit_code, 0);
   atomic_store(&rt.init_key, 1);
   atomic_store(&rt.run_seq, 0);
   atomic_store(&rt.sleepers, 0);
@@ -786,6 +812,8 @@ int artsRT(int argc, char **argv) {
     status = 1;
   teardown();
   tls_worker_id = 0;
+  if (atomic_load(&rt.exited))
+    status = atomic_load(&rt.exit_code);
   atomic_store(&in_artsRT, 0);
   return status;
 }

@@ -69,6 +69,8 @@ void rt_net_epoch_add(uint32_t node, artsGuid_t epoch);
 void rt_net_epoch_done(uint32_t node, artsGuid_t epoch);
 /* Tell every other node to stop (node 0, once). */
 void rt_net_shutdown_all(void);
+/* Tell node 0 that the program called exit(code) on this node. */
+void rt_net_exit(int code);
 
 /* Counters for cartsNodeStats. */
 void rt_net_count_task_run(void);

@@ -646,6 +646,17 @@ void Lowering::generateEntryPoints(const EntryPoints &entry) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The program's `exit` becomes the runtime's `cartsExit`, which is the C library's on
+/// one node and, on several, ends the run without ending the node's process.
+void redirectExit(ModuleOp module, SymbolTable &symbols) {
+  auto exitFn = symbols.lookup<func::FuncOp>("exit");
+  if (!exitFn || !exitFn.isExternal() || symbols.lookup("cartsExit"))
+    return;
+  if (failed(symbols.rename(exitFn, "cartsExit")))
+    return;
+  CARTS_DEBUG(kChannel, exitFn) << "exit -> cartsExit\n";
+}
+
 struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -683,6 +694,7 @@ struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
     for (Operation *op : ops)
       if (!lowering.fused(op))
         lowering.lower(op);
+    redirectExit(module, symbols);
     if (entry->main)
       lowering.generateEntryPoints(*entry);
     else

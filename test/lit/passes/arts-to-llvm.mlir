@@ -518,6 +518,22 @@ func.func @initPerNode(%node: i32, %argc: i32, %argv: !llvm.ptr) {
   return
 }
 
+// -----
+
+// exit() is the runtime's cartsExit: the C library's on one node; on several it ends the
+// run without ending the node's process.
+// CHECK-LABEL: func.func private @cartsExit(i32)
+// CHECK-LABEL: func.func @mainBody() -> i32
+// CHECK: call @cartsExit(%{{.*}}) : (i32) -> ()
+// CHECK-NOT: @exit
+// DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:1: exit -> cartsExit
+func.func private @exit(i32)
+func.func @main() -> i32 {
+  %c2 = arith.constant 2 : i32
+  func.call @exit(%c2) : (i32) -> ()
+  return %c2 : i32
+}
+
 //--- program.mlir
 
 // The whole stage: with the upstream conversion after the pass, only the LLVM dialect is
