@@ -55,12 +55,16 @@ static OrderedSplit orderedSplitOf(omp::OrderedRegionOp op) {
     }
   }
   DenseSet<Value> usedBefore;
+  DenseSet<Operation *> beforeOps(split.before.begin(), split.before.end());
   for (Operation *inner : split.before)
     inner->walk([&](Operation *o) { usedBefore.insert(o->getOperands().begin(), o->getOperands().end()); });
   for (Operation *inner : split.after)
     inner->walk([&](Operation *o) {
       for (Value v : o->getOperands()) {
-        if (v.getParentBlock() == &body && !isa<BlockArgument>(v) && !pureOfIv.contains(v))
+        // Only what the part before the region computes crosses; a value the part from the
+        // region on computes itself (`a[i] * 2.0` after it) moves with it.
+        Operation *def = v.getDefiningOp();
+        if (def && beforeOps.contains(def) && !pureOfIv.contains(v))
           split.values.insert(v);
         else if (auto alloca = v.getDefiningOp<memref::AllocaOp>())
           if (!ws->isAncestor(alloca) && usedBefore.contains(v))

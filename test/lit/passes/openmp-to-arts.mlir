@@ -182,6 +182,42 @@ func.func @ordered(%n: index, %a: memref<?xi64>, %h: memref<i64>) {
 
 // -----
 
+// A value computed after the ordered region from what that part itself loads (`a[i] * 2`)
+// moves with it: no buffer slot, nothing stored before it is defined.
+// CHECK-LABEL: func.func @ordered_then_update
+// CHECK-NOT: memref.alloc(
+// CHECK: arts.for
+// CHECK: arts.edt <single>
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: memref.store %{{.*}}, %{{.*}}[] : memref<i64>
+// CHECK: %[[X:.*]] = memref.load %{{.*}}[%[[J]]] : memref<?xf64>
+// CHECK: %[[Y:.*]] = arith.mulf %[[X]], %{{.*}} : f64
+// CHECK: memref.store %[[Y]], %{{.*}}[%[[J]]] : memref<?xf64>
+func.func @ordered_then_update(%n: index, %a: memref<?xf64>, %h: memref<i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %two = arith.constant 2.0 : f64
+  omp.parallel {
+    omp.wsloop ordered(0) {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %k = arith.index_cast %i : index to i64
+        omp.ordered.region {
+          memref.store %k, %h[] : memref<i64>
+          omp.terminator
+        }
+        %x = memref.load %a[%i] : memref<?xf64>
+        %y = arith.mulf %x, %two : f64
+        memref.store %y, %a[%i] : memref<?xf64>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // omp.sections in a team: each section a single task (no barrier of its own), then the
 // construct's barrier.
 // CHECK-LABEL: func.func @sections
