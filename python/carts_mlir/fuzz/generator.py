@@ -41,9 +41,11 @@ TYPE_FEATURES = ("int", "long", "float", "double")
 CONSTRUCT_FEATURES = (
     "parfor", "schedule", "collapse", "reduction", "prodred", "minmax", "bitred", "private",
     "firstprivate", "lastprivate", "region", "single", "master", "barrier", "nowait",
-    "partial", "critical", "atomic", "tasks", "blocktasks", "taskloop", "sections", "helper",
-    "hoststore", "timeloop")
-BODY_FEATURES = ("libm", "abs", "stencil", "nested", "ifelse", "intops", "calls", "loopforms")
+    "partial", "critical", "atomic", "tasks", "blocktasks", "taskclauses", "taskloop",
+    "sections", "helper", "hoststore", "timeloop", "regionloop", "regionred", "globalred",
+    "pingpong", "ordered", "ifclause", "exit")
+BODY_FEATURES = ("libm", "abs", "stencil", "nested", "ifelse", "intops", "calls", "arraycalls",
+                 "privarray", "whileloops", "loopforms", "large")
 ALL_FEATURES = STORAGE_FEATURES + TYPE_FEATURES + CONSTRUCT_FEATURES + BODY_FEATURES
 
 #: Integer kinds, then floating kinds, in the order of C's usual arithmetic conversions.
@@ -196,7 +198,8 @@ class Generator:
 
     def make_sizes(self) -> None:
         r = self.r
-        self.sizes["N"] = r.choice([r.randint(8, 40), r.randint(40, 160)])
+        self.sizes["N"] = r.choice([r.randint(8, 40), r.randint(40, 160)]
+                                   + ([r.randint(160, 1200)] if self.has("large") else []))
         self.sizes["M"] = r.randint(5, 60)
         self.sizes["R"] = r.randint(2, 12)
         self.sizes["C"] = r.randint(2, 14)
@@ -334,7 +337,15 @@ class Generator:
             a = r.choice(pool)
             if a is ctx.target:
                 return Ex(a.at(*[d.var for d in ctx.dims]), a.ctype, VB)
-            return Ex(self.read(a, ctx), a.ctype, VB)
+            text = self.read(a, ctx)
+            if a.rank == 1 and self.chance(0.15, "arraycalls"):
+                name = f"rd_{a.ctype}"
+                self.mixers_used.add(name)
+                self.mixer_defs.setdefault(name, (
+                    f"static {a.ctype} {name}({a.ctype} *p, int k)\n{{\n"
+                    f"  return p[k] * 2 + 1;\n}}"))
+                return Ex(f"{name}({a.name}, {text[len(a.name) + 1:-1]})", a.ctype, 2 * VB + 1)
+            return Ex(text, a.ctype, VB)
         if what == "scalar":
             s = r.choice(ctx.scalars)
             return Ex(s.name, s.ctype, VB)
@@ -525,8 +536,21 @@ class Generator:
                 L = src.dims[0]
                 base = ctx.dims[0].var if ctx.dims else "0"
                 width = r.randint(2, 6)
-                out.open(f"for (int w = 0; w < {width}; w++)")
-                out.line(f"{acc} += (long){src.at(f'({base} + w) % {L}')} * {r.randint(1, 3)};")
+                read = src.at(f"({base} + w) % {L}")
+                form = r.choice(["for", "while", "break", "continue"] if self.has("whileloops")
+                                else ["for"])
+                if form == "while":
+                    out.line("int w = 0;")
+                    out.open(f"while (w < {width})")
+                    out.line(f"{acc} += (long){read} * {r.randint(1, 3)};")
+                    out.line("w++;")
+                else:
+                    out.open(f"for (int w = 0; w < {width}; w++)")
+                    if form in ("break", "continue"):
+                        out.open(f"if ({read} {r.choice(['<', '>'])} {r.randint(-300, 300)})")
+                        out.line(f"{form};")
+                        out.close()
+                    out.line(f"{acc} += (long){read} * {r.randint(1, 3)};")
                 bound = VB * width * 3
             else:
                 out.open("for (int w = 0; w < 4; w++)")
@@ -536,6 +560,18 @@ class Generator:
             ctx = Ctx(ctx.dims, ctx.target, ctx.readable, ctx.scalars,
                       ctx.locals + [Ex(acc, "long", bound)])
             used.append(ctx.locals[-1])
+        if self.chance(0.15, "privarray"):
+            pv, size = self.fresh("pv"), r.randint(2, 5)
+            kind = r.choice(self.types())
+            out.line(f"{kind} {pv}[{size}];")
+            out.open(f"for (int w = 0; w < {size}; w++)")
+            inner = Ctx(ctx.dims, ctx.target, ctx.readable, ctx.scalars,
+                        ctx.locals + [Ex("w", "int", size)])
+            out.line(f"{pv}[w] = {self.wrap(self.expr(inner, 1, kind), kind)};")
+            out.close()
+            pick = Ex(f"({pv}[0] - {pv}[{size - 1}])", kind, 2 * VB)
+            ctx = Ctx(ctx.dims, ctx.target, ctx.readable, ctx.scalars, ctx.locals + [pick])
+            used.append(Ex(f"{pv}[0]", kind, VB))
         if r.random() < 0.25:
             v = self.fresh("v")
             e = self.expr(ctx, depth, hint)
@@ -545,7 +581,7 @@ class Generator:
             used.append(ctx.locals[-1])
         e = self.expr(ctx, depth, hint)
         for loc in used:  # every local of the body is used
-            if not re.search(rf"\b{loc.text}\b", e.text):
+            if not re.search(rf"\b{re.escape(loc.text)}(?!\w)", e.text):
                 e = Ex(f"({loc.text} < {r.randint(-5, 5)} ? -{e.text} : {e.text})", e.kind, e.bound)
         out.line(f"{lhs} = {self.wrap(e, target.ctype)};")
 
@@ -564,6 +600,9 @@ class Generator:
         if self.chance(0.3, "firstprivate"):
             s = r.choice(self.scalars)
             clauses += f" firstprivate({s.name})"
+        if self.chance(0.2, "ifclause"):
+            clauses += r.choice([f" if({t.dims[0]} > {r.randint(1, 30)})", " num_threads(2)",
+                                 " num_threads(1)", f" if({r.randint(0, 1)})"])
         priv = last = None
         if self.chance(0.3, "private"):
             priv = Scalar(self.fresh("tmp"), r.choice(self.types()))
@@ -632,14 +671,18 @@ class Generator:
             ctype = r.choice(self.types())
             if op in ("^", "|", "&"):
                 ctype = r.choice([t for t in ("int", "long") if t in self.f] or ["long"])
-            name = self.fresh("r")
             init = {"+": "0", "*": "1", "min": "100000000", "max": "(-100000000)",
                     "^": "0", "|": "0", "&": "(-1)"}[op]
             e = self.expr(ctx, 2, ctype)
             form = r.choice(["if", "tern", "fn"] if ctype == "double" and self.has("libm")
                             else ["if", "tern"])
+            if self.chance(0.25, "globalred"):
+                name = self.fresh("gr")
+                self.globals.append(f"static {ctype} {name} = {init};")
+            else:
+                name = self.fresh("r")
+                self.decl.line(f"{ctype} {name} = {init};")
             reds.append((op, ctype, name, init, e, form))
-            self.decl.line(f"{ctype} {name} = {init};")
 
         def loop(o: Out, pragma: str | None, suffix: str) -> None:
             if pragma is not None:
@@ -702,6 +745,7 @@ class Generator:
         kinds = ["for"] * 3
         kinds += ["single"] if self.has("single") else []
         kinds += ["master"] if self.has("master", "barrier") else []
+        kinds += ["reduction"] if self.has("regionred") else []
         partial_done = False
         for _ in range(r.randint(2, 4)):
             kind = r.choice(kinds + (["partial"] if self.has("partial", "critical")
@@ -717,6 +761,19 @@ class Generator:
                 else:
                     self.region_for(out, t, self.readable([t]), region_locals, "")
                     written.append(t)
+            elif kind == "reduction":
+                red = Scalar(self.fresh("rr"), r.choice(["long"] + [t for t in ("double",)
+                                                                    if t in self.f]))
+                self.decl.line(f"{red.ctype} {red.name} = 0;")
+                src = r.choice(self.arrays)
+                out.pragma(f"for reduction(+: {red.name})" + self.schedule())
+                ctx = self.source_loop(out, src)
+                ctx.locals += region_locals
+                out.line(f"{red.name} += {self.wrap(self.expr(ctx, 2, red.ctype), red.ctype)};")
+                out.close()
+                if src.rank == 2:
+                    out.close()
+                printed.append(red)
             elif kind in ("single", "master"):
                 t = r.choice(self.arrays)
                 s = r.choice(self.scalars)
@@ -854,6 +911,10 @@ class Generator:
         out.brace()
         written: list[Arr] = []
         updated: list[Scalar] = []
+        group = self.chance(0.25, "taskclauses")
+        if group:
+            out.pragma("taskgroup")
+            out.brace()
         for _ in range(r.randint(2, 5)):
             if task_scalars and r.random() < 0.25:
                 s = r.choice(task_scalars)
@@ -876,6 +937,9 @@ class Generator:
             deps = f"depend({r.choice(['out', 'inout'])}: {self.dep_item(t)})"
             if srcs:
                 deps += f" depend(in: {', '.join(self.dep_item(a) for a in srcs)})"
+            if self.chance(0.3, "taskclauses"):
+                deps += " " + r.choice(["if(0)", "if(1)", f"if({t.dims[0]} > 20)", "final(1)",
+                                        "untied", "mergeable", f"priority({r.randint(0, 3)})"])
             if t.rank == 1 and self.chance(0.3, "blocktasks"):
                 nb = r.randint(2, 4)
                 out.open(f"for (int b = 0; b < {nb}; b++)")
@@ -903,7 +967,10 @@ class Generator:
                     out.close()
                 out.close()
             written.append(t)
-        out.pragma("taskwait")
+        if group:
+            out.close()
+        else:
+            out.pragma("taskwait")
         out.close()
         out.close()
         return written, updated
@@ -974,6 +1041,28 @@ class Generator:
         pairs = [g for g in groups.values() if len(g) >= 2]
         name = self.fresh("kern")
         fn = Out(0)
+        rows = [a for a in self.arrays if a.storage == "rows"]
+        if rows and r.random() < 0.3:
+            m = r.choice(rows)
+            M_ = Arr("m", m.ctype, "param", ("r", "c"))
+            fn.line(f"static void {name}({m.ctype} **m, int r, int c)")
+            fn.line("{")
+            fn.ind = 1
+            fn.pragma("parallel for" + (" collapse(2)" if self.chance(0.5, "collapse") else "")
+                      + self.schedule())
+            fn.open("for (int i = 0; i < r; i++)")
+            fn.open("for (int j = 0; j < c; j++)")
+            self.sizes_extra.update(r=self.value("R"), c=self.value("C"))
+            self.store(fn, M_, Ctx([Dim("i", "r"), Dim("j", "c")], M_, [],
+                                   [x for x in self.scalars if x.glob]), ["i", "j"])
+            del self.sizes_extra["r"], self.sizes_extra["c"]
+            fn.close()
+            fn.close()
+            fn.ind = 0
+            fn.line("}")
+            self.helpers.append("\n".join(fn.lines))
+            out.line(f"{name}({m.name}, R, C);")
+            return [m], []
         if pairs and r.random() < 0.7:
             p, q = r.sample(r.choice(pairs), 2)
             P = Arr("p", p.ctype, "param", ("n",))
@@ -1054,6 +1143,106 @@ class Generator:
         out.close()
         return [A, B], []
 
+    def same_pairs(self, storages=("local", "malloc", "global")) -> list[list[Arr]]:
+        """Groups of 1-D arrays of one extent and type (two of them can swap roles)."""
+        groups: dict[tuple[str, str], list[Arr]] = {}
+        for a in self.arrays:
+            if a.rank == 1 and a.storage in storages:
+                groups.setdefault((a.dims[0], a.ctype), []).append(a)
+        return [g for g in groups.values() if len(g) >= 2]
+
+    def phase_pingpong(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
+        """A time loop over two buffers swapped through pointers each step."""
+        r = self.r
+        pairs = self.same_pairs(("local", "malloc"))
+        if not pairs:
+            return self.phase_timeloop(out)
+        A, B = r.sample(r.choice(pairs), 2)
+        cur, nxt, tmp = self.fresh("cur"), self.fresh("nxt"), self.fresh("sw")
+        L, T = A.dims[0], A.ctype
+        out.brace()
+        out.line(f"{T} *{cur} = {A.name};")
+        out.line(f"{T} *{nxt} = {B.name};")
+        steps = r.choice([2, 4]) if r.random() < 0.7 else 3
+        out.open(f"for (int t = 0; t < {steps}; t++)")
+        out.pragma("parallel for" + self.schedule())
+        out.open(f"for (int i = 1; i < {L} - 1; i++)")
+        C_, N_ = Arr(cur, T, "param", (L,)), Arr(nxt, T, "param", (L,))
+        self.store(out, N_, Ctx([Dim("i", L, True, True)], N_, [C_], list(self.scalars),
+                                [Ex("t", "int", steps)]), ["i"],
+                   must=(Ex(f"{cur}[i]", T, VB),))
+        out.close()
+        out.line(f"{nxt}[0] = {cur}[0];")
+        out.line(f"{nxt}[{L} - 1] = {cur}[{L} - 1];")
+        out.line(f"{T} *{tmp} = {cur};")
+        out.line(f"{cur} = {nxt};")
+        out.line(f"{nxt} = {tmp};")
+        out.close()
+        out.close()
+        return [A, B], []
+
+    def phase_regionloop(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
+        """A parallel region whose body is a time loop holding work-sharing loops."""
+        r = self.r
+        ones = [a for a in self.arrays if a.rank == 1]
+        groups = [g for g in self.same_pairs(("local", "malloc", "global", "rows"))]
+        if groups:
+            A, B = r.sample(r.choice(groups), 2)
+        else:
+            A, B = r.sample(self.arrays, 2) if len(self.arrays) >= 2 else (ones[0], ones[0])
+            if A is B:
+                return self.phase_parfor(out)
+        steps = r.randint(2, 4)
+        out.pragma("parallel")
+        out.brace()
+        out.open(f"for (int t = 0; t < {steps}; t++)")
+        for dst, src in ((B, A), (A, B)):
+            out.pragma("for" + self.schedule())
+            if dst.rank == 1:
+                header, dim = self.loop_1d(dst.dims[0])
+                dims = [dim]
+                out.open(header)
+            else:
+                dims = [Dim("i", "R"), Dim("j", "C")]
+                out.open("for (int i = 0; i < R; i++)")
+                out.open("for (int j = 0; j < C; j++)")
+            self.store(out, dst, Ctx(dims, dst, [src], list(self.scalars), [Ex("t", "int", steps)]),
+                       [d.var for d in dims])
+            out.close()
+            if dst.rank == 2:
+                out.close()
+        out.close()
+        out.close()
+        return [A, B], []
+
+    def phase_ordered(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
+        """A loop whose ``ordered`` block keeps a running value in iteration order."""
+        r = self.r
+        ones = [a for a in self.arrays if a.rank == 1]
+        if len(ones) < 2:
+            return self.phase_parfor(out)
+        t, p = r.sample(ones, 2)
+        run = Scalar(self.fresh("run"), "long")
+        self.decl.line(f"long {run.name} = 0;")
+        out.pragma("parallel for ordered" + self.schedule())
+        header, dim = self.loop_1d(t.dims[0])
+        out.open(header)
+        ctx = Ctx([dim], t, self.readable([t, p]), list(self.scalars))
+        self.store(out, t, ctx, [dim.var])
+        out.pragma("ordered")
+        out.brace()
+        out.line(f"{run.name} = ({run.name} * 3 + (long){t.at(dim.var)}) % 1000003;")
+        if p.dims[0] == t.dims[0] and r.random() < 0.5:
+            out.line(f"{p.at(dim.var)} = ({p.ctype})({run.name} % {VB});")
+            written = [t, p]
+        else:
+            written = [t]
+        if self.value(t.dims[0]) <= 40 and r.random() < 0.4:
+            out.line(f'printf("ord %d %ld\\n", {dim.var}, {run.name});')
+        out.close()
+        out.close()
+        return written, [run]
+
     # ------------------------------------------------------------------ program
 
     def make_mixers(self) -> None:
@@ -1078,10 +1267,11 @@ class Generator:
 
     WEIGHTS = {"parfor": 6, "reduction": 3, "region": 3, "critical": 1, "atomic": 1,
                "tasks": 2, "taskloop": 1, "sections": 1, "helper": 1, "hoststore": 2,
-               "timeloop": 1}
+               "timeloop": 1, "pingpong": 1, "regionloop": 1, "ordered": 1}
 
     def program(self) -> str:
         self.sizes_extra: dict[str, int] = {}
+        self.globals: list[str] = []
         self.make_sizes()
         self.make_arrays()
         self.make_mixers()
@@ -1117,20 +1307,22 @@ class Generator:
                 tail.line(f"free({a.name});")
             elif a.storage == "malloc":
                 tail.line(f"free({a.name});")
+        end = "exit({});" if self.chance(0.2, "exit") else "return {};"
         tail.open("if (fails)")
         tail.line(f'printf("FAIL fuzz {self.seed} %d\\n", fails);')
-        tail.line("return 1;")
+        tail.line(end.format(1))
         tail.close()
         tail.line(f'printf("ok fuzz {self.seed}\\n");')
-        tail.line("return 0;")
+        tail.line(end.format(0))
         if self.f == frozenset(ALL_FEATURES):
             text = [f"// carts fuzz program, seed {self.seed}"]
         else:
             text = [f"// carts fuzz program, seed {self.seed}, without "
                     + ",".join(f for f in ALL_FEATURES if f not in self.f)]
-        text += self.declare()
+        text += self.declare() + self.globals + ([""] if self.globals else [])
+        code = "\n".join(self.helpers + self.body.lines + self.decl.lines)
         for name, h in self.mixer_defs.items():
-            if name in self.mixers_used:
+            if re.search(rf"\b{name}\(", code):
                 text += [h, ""]
         for h in self.helpers:
             text += [h, ""]
