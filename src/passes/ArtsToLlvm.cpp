@@ -646,6 +646,33 @@ void Lowering::generateEntryPoints(const EntryPoints &entry) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Every `memref.alloca_scope` left (a private copy made per iteration of a chunk loop
+/// that holds its own allocas, so canonicalize cannot inline it) becomes its body between
+/// a stack save and restore, as the memref lowering would do later. Done here, while the
+/// body is still one block: the scf-to-cf conversion that comes first would split it into
+/// several, which the op does not allow.
+void inlineAllocaScopes(ModuleOp module) {
+  SmallVector<memref::AllocaScopeOp> scopes;
+  module.walk([&](memref::AllocaScopeOp scope) { scopes.push_back(scope); }); // inner first
+  for (memref::AllocaScopeOp scope : scopes) {
+    Location loc = scope.getLoc();
+    Block &body = scope.getBodyRegion().front();
+    auto ret = cast<memref::AllocaScopeReturnOp>(body.getTerminator());
+    bool allocates = !body.getOps<memref::AllocaOp>().empty();
+    OpBuilder b(scope);
+    Value saved;
+    if (allocates)
+      saved = LLVM::StackSaveOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()));
+    SmallVector<Value> results(ret.getResults());
+    scope->getBlock()->getOperations().splice(Block::iterator(scope), body.getOperations(),
+                                              body.begin(), Block::iterator(ret));
+    if (allocates)
+      LLVM::StackRestoreOp::create(b, loc, saved);
+    scope->replaceAllUsesWith(results);
+    scope->erase();
+  }
+}
+
 /// The program's `exit` becomes the runtime's `cartsExit`, which is the C library's on
 /// one node and, on several, ends the run without ending the node's process.
 void redirectExit(ModuleOp module, SymbolTable &symbols) {
@@ -695,6 +722,7 @@ struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
       if (!lowering.fused(op))
         lowering.lower(op);
     redirectExit(module, symbols);
+    inlineAllocaScopes(module);
     if (entry->main)
       lowering.generateEntryPoints(*entry);
     else

@@ -520,6 +520,38 @@ func.func @initPerNode(%node: i32, %argc: i32, %argv: !llvm.ptr) {
 
 // -----
 
+// An alloca_scope left inside a loop (per-iteration private copies) is its body between a
+// stack save and restore, while the body is still one block; a scope without allocas is
+// just its body.
+// CHECK-LABEL: func.func @scopes
+// CHECK: scf.for
+// CHECK-NEXT: %[[SP:.*]] = llvm.intr.stacksave : !llvm.ptr
+// CHECK-NEXT: %[[A:.*]] = memref.alloca() : memref<i32>
+// CHECK-NEXT: memref.store %{{.*}}, %[[A]][] : memref<i32>
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[A]][] : memref<i32>
+// CHECK-NEXT: llvm.intr.stackrestore %[[SP]] : !llvm.ptr
+// CHECK-NEXT: memref.store %[[V]], %{{.*}}[] : memref<i32>
+// CHECK-NOT: memref.alloca_scope
+func.func @scopes(%out: memref<i32>, %x: i32) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.alloca_scope -> i32 {
+      %a = memref.alloca() : memref<i32>
+      memref.store %x, %a[] : memref<i32>
+      %l = memref.load %a[] : memref<i32>
+      memref.alloca_scope.return %l : i32
+    }
+    memref.alloca_scope {
+      memref.store %v, %out[] : memref<i32>
+    }
+  }
+  return
+}
+
+// -----
+
 // exit() is the runtime's cartsExit: the C library's on one node; on several it ends the
 // run without ending the node's process.
 // CHECK-LABEL: func.func private @cartsExit(i32)
