@@ -65,10 +65,14 @@ def _analyze(argv: list[str]) -> int:
                 "scaling": "kernel time of one C file over thread counts, ours and OpenMP's",
                 "trace": "where a run's tasks ran and waited (the runtime's trace=FILE)"}
     if not argv or argv[0] in ("-h", "--help"):
-        print("usage: carts analyze <analysis> [args...]\n\nanalyses:")
+        stream = sys.stdout if argv else sys.stderr
+        print("usage: carts analyze <analysis> [args...]\n\nanalyses:", file=stream)
         for name, what in analyses.items():
-            print(f"  {name:<10} {what}")
-        return 0 if argv else 2
+            print(f"  {name:<10} {what}", file=stream)
+        if argv:
+            return 0
+        print("error: an analysis is required", file=stream)
+        return 2
     if argv[0] not in analyses:
         raise CartsError(f"unknown analysis '{argv[0]}' (analyses: {', '.join(analyses)})")
     if argv[0] == "scaling":
@@ -116,9 +120,12 @@ def usage() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0] in ("-h", "--help"):
+    if not argv:
+        print(f"{usage()}\nerror: a command is required", file=sys.stderr)
+        return 2
+    if argv[0] in ("-h", "--help"):
         print(usage())
-        return 0 if argv else 2
+        return 0
     name, rest = argv[0], argv[1:]
     if name not in COMMANDS:
         print(f"error: unknown command '{name}'\n{usage()}", file=sys.stderr)

@@ -3,9 +3,12 @@ leaves a partial one."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import CartsError
@@ -74,6 +77,36 @@ def check_destination(path: str | os.PathLike, inputs=()) -> Path:
         except OSError:
             continue
     return target
+
+
+def check_creatable_directory(path: str | os.PathLike, what: str = "output") -> Path:
+    """A located error now if ``path`` cannot be (or become) a directory: it is a file, or
+    some directory above it is."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise CartsError(f"cannot write {what}: it is a file, not a directory", str(target))
+    if not target.exists() and _below_a_file(target):
+        raise CartsError(f"cannot write {what}: a directory above it is a file", str(target))
+    return target
+
+
+@contextlib.contextmanager
+def created_directory(path: str | os.PathLike) -> Iterator[Path]:
+    """Make ``path`` (and its missing parents) for the body; if the body fails, remove what
+    was made here, with whatever the body had put in it, so that a failed run leaves nothing
+    behind. Directories that existed before are kept as they were."""
+    target = check_creatable_directory(path).absolute()
+    missing = next((p for p in [*reversed(target.parents), target] if not p.exists()), None)
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CartsError(f"cannot make the directory: {err.strerror or err}", str(path)) from None
+    try:
+        yield target
+    except BaseException:
+        if missing is not None:
+            shutil.rmtree(missing, ignore_errors=True)
+        raise
 
 
 def _below_a_file(directory: Path) -> bool:

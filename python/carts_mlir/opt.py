@@ -18,12 +18,13 @@ directory when the result goes to stdout; ``--metadata-file`` names it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .files import read_source, write_atomically
+from .files import check_creatable_directory, created_directory, read_source, write_atomically
 from . import env, ir, pipeline
 from .arguments import ArgumentParser
 from .errors import CartsError, guarded
@@ -115,6 +116,13 @@ def parse_options(argv: list[str], prog: str) -> Options:
         pipeline.stage(opts.start_from)  # an empty or unknown name is an error
     if opts.all_stages and not opts.output:
         raise CartsError("--all-stages needs -o <directory>")
+    if opts.output and opts.all_stages:
+        check_creatable_directory(opts.output)
+    elif opts.output:
+        parent = Path(opts.output).absolute().parent
+        if (parent.exists() and not parent.is_dir()) or any(p.is_file() for p in parent.parents):
+            raise CartsError("cannot write output: its directory is not a directory",
+                             opts.output)
     if opts.pass_pipeline and (opts.stop or opts.start_from or opts.all_stages):
         raise CartsError("--pass-pipeline cannot be combined with stage flags")
     if opts.graph and (opts.split_input_file or opts.verify_diagnostics):
@@ -189,12 +197,21 @@ def run(opts: Options) -> int:
 
         _plugin.set_debug_channels(opts.debug_only)
     chunks = split_chunks(text, opts.split_input_file)
-    if any(st.name == "collect-metadata" for st in selected_stages(opts)):
-        metadata = opts.metadata_path()
-        if metadata.is_dir():
-            raise CartsError("cannot use as the metadata file: it is a directory", str(metadata))
-        # the output's directory, which is created for the output anyway
-        metadata.absolute().parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as made:
+        if any(st.name == "collect-metadata" for st in selected_stages(opts)):
+            metadata = opts.metadata_path()
+            if metadata.is_dir():
+                raise CartsError("cannot use as the metadata file: it is a directory",
+                                 str(metadata))
+            # the output's directory, which is created for the output anyway; gone again
+            # if the run fails
+            made.enter_context(created_directory(metadata.absolute().parent))
+        return _run_chunks(opts, chunks, name)
+
+
+def _run_chunks(opts: Options, chunks: list[str], name: str) -> int:
+    from . import diagnostics_check
+
     if opts.verify_diagnostics:
         return diagnostics_check.verify_chunks(chunks, name, lambda c: process_chunk(c, name, opts))
     outputs, stage_dumps, graphs = [], [], []

@@ -79,3 +79,13 @@ def test_a_known_c_standard_is_passed_on(workdir):
     (workdir / "ok.c").write_text("int main(void) {\n  return 0;\n}\n")
     r = run("carts", "cgeist", "ok.c", "-S", "-std=gnu11", cwd=workdir)
     assert r.code == 0 and "func.func @main" in r.stdout, r.stderr
+
+
+@pytest.mark.parametrize("args, message", [([], "a command is required"),
+                                           (["benchmarks"], "an action is required"),
+                                           (["analyze"], "an analysis is required")])
+def test_no_command_prints_the_usage_and_an_error(workdir, args, message):
+    r = run("carts", *args, cwd=workdir)
+    expect_error(r, message, code=2)
+    assert "usage: carts" in r.stderr
+    assert r.stdout == ""

@@ -72,3 +72,58 @@ def test_emit_llvm_leaves_nothing_when_the_native_link_fails_after_the_jit(workd
             env={"CC": "cc -Wl,--no-such-linker-flag"})
     expect_error(r, "linking ok_arts failed: .*ld returned 1")
     expect_only(workdir, "ok.c")
+
+
+OPS_MLIR = "func.func @f() {\n  return\n}\n"
+REFUSED_C = "int main(void) {\n  int *p = 0;\n  goto end;\nend:\n  return *p;\n}\n"
+
+
+@pytest.mark.parametrize("flags, target, why", [
+    ([], "afile/out.mlir", "its directory is not a directory"),
+    ([], "afile/sub/out.mlir", "its directory is not a directory"),
+    (["--all-stages"], "afile", "it is a file, not a directory"),
+    (["--all-stages"], "afile/stages", "a directory above it is a file"),
+])
+def test_an_output_below_or_onto_a_file(workdir, flags, target, why):
+    (workdir / "ok.mlir").write_text(OPS_MLIR)
+    (workdir / "afile").write_text("x")
+    r = run("carts-opt", "ok.mlir", *flags, "-o", target, cwd=workdir)
+    expect_error(r, f"cannot write output: {why}", location=target.replace(".", r"\."))
+    expect_only(workdir, "ok.mlir", "afile")
+    assert (workdir / "afile").read_text() == "x"
+
+
+@pytest.mark.parametrize("target", ["stages", "deep/er/stages"])
+def test_all_stages_of_refused_input_leave_no_directory(workdir, target):
+    # openmp-to-arts refuses the ordered(n) loop below after collect-metadata has run
+    (workdir / "bad.mlir").write_text(DOACROSS_MLIR)
+    r = run("carts-opt", "bad.mlir", "--all-stages", "-o", target, cwd=workdir)
+    expect_error(r, "doacross")
+    expect_only(workdir, "bad.mlir")
+    assert not (workdir / target.split("/")[0]).exists()
+
+
+def test_all_stages_into_an_existing_directory_keep_it(workdir):
+    (workdir / "bad.mlir").write_text(DOACROSS_MLIR)
+    (workdir / "stages").mkdir()
+    (workdir / "stages" / "mine.txt").write_text("kept")
+    r = run("carts-opt", "bad.mlir", "--all-stages", "-o", "stages", cwd=workdir)
+    expect_error(r, "doacross")
+    expect_only(workdir, "bad.mlir", "stages/mine.txt")
+
+
+DOACROSS_MLIR = """func.func @f(%n: index, %a: memref<?xindex>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  omp.parallel {
+    omp.wsloop ordered(1) {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        memref.store %i, %a[%i] : memref<?xindex>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+"""

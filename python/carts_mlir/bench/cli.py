@@ -53,6 +53,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -188,7 +189,8 @@ def benchmarks_main(argv: list[str]) -> int:
     except SystemExit as done:  # --help
         return int(done.code or 0)
     if args.action is None:
-        parser.print_help()
+        parser.print_usage(sys.stderr)
+        print("error: an action is required (list, run or build)", file=sys.stderr)
         return 2
     root = args.examples.absolute() if args.examples is not None else default_examples_root()
     if args.action == "list":
