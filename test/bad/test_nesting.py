@@ -34,6 +34,21 @@ def test_an_expression_of_thousands_of_terms(workdir):
     assert (r.code, r.stderr) == (4000 % 7, "")
 
 
+def test_a_loop_body_of_twenty_thousand_terms_parses(workdir):
+    # libclang's own parsing thread (8 MiB of stack) overflowed on this chain; the front end
+    # parses on its deep stack instead
+    terms = " + ".join(f"a[i] * {k % 7 + 1}" for k in range(20_000))
+    (workdir / "p.c").write_text(
+        "int main(void) {\n  double a[16], b[16];\n"
+        "  for (int i = 0; i < 16; i++) a[i] = i;\n"
+        f"#pragma omp parallel for\n  for (int i = 0; i < 16; i++)\n    b[i] = {terms};\n"
+        "  return (int)(b[15] / 1e6);\n}\n")
+    r = run("carts", "cgeist", "p.c", "-fopenmp", "-S", "-o", "p.mlir", cwd=workdir)
+    assert (r.code, r.stderr) == (0, "")
+    text = (workdir / "p.mlir").read_text()
+    assert text.count("arith.addf") == 19_999 and "omp.wsloop" in text
+
+
 def test_mlir_nested_beyond_the_limit_is_located(workdir):
     depth = 20_001
     (workdir / "deep.mlir").write_text("module {\n" * depth + "}\n" * depth)

@@ -292,6 +292,10 @@ def parse(path: str, options: ParseOptions) -> ci.TranslationUnit:
         raise CartsError("no such file", path)
     read_source(path)  # a directory, an unreadable file or bytes that are not UTF-8
     check_standard(options)
+    # libclang parses on a thread of its own with an 8 MiB stack, which a long chain of
+    # binary operators (a loop body of 20,000 terms) overflows; without that thread it
+    # parses on the caller's, which is the front end's deep stack.
+    os.environ.setdefault("LIBCLANG_NOTHREADS", "1")
     index = ci.Index.create()
     try:
         tu = index.parse(
