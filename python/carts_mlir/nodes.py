@@ -348,6 +348,37 @@ def _import_ray():
     return ray
 
 
+#: Tries of ``ray.init`` and the pause before each retry: on a loaded machine Ray's own
+#: start-up waits (30 s for the raylet to register, 60 s for the GCS) can run out.
+RAY_START_PAUSES_S = (0.0, 2.0, 5.0)
+#: Ray's wait for a GCS request, raised from its 60 s unless the environment sets it: the
+#: raylets and workers Ray starts read it from the environment they inherit.
+RAY_GCS_TIMEOUT_S = "180"
+
+
+def start_ray(ray, options: dict, what: str, pauses: tuple[float, ...] = RAY_START_PAUSES_S,
+              sleep=time.sleep) -> None:
+    """``ray.init(**options)``, tried again after a failed start (Ray cleaned up in between);
+    a one-line CartsError naming ``what`` and Ray's reason when every try failed."""
+    os.environ.setdefault("RAY_gcs_server_request_timeout_seconds", RAY_GCS_TIMEOUT_S)
+    reason = ""
+    for attempt, pause in enumerate(pauses):
+        if pause:
+            sleep(pause)
+        try:
+            ray.init(**options)
+            return
+        except Exception as err:  # noqa: BLE001 - Ray's start-up errors have no common type
+            text = str(err).strip()
+            reason = text.splitlines()[0] if text else type(err).__name__
+            try:
+                ray.shutdown()  # whatever this try started
+            except Exception:  # noqa: BLE001
+                pass
+    raise CartsError(f"cannot {what} (tried {len(pauses)} times; the machine may be "
+                     f"overloaded): {reason}")
+
+
 class NodeCluster:
     """``nodes`` node actors with ``threads`` workers each, on a local Ray instance or, with
     ``address``, on an existing cluster (one actor per distinct Ray node). Reusable for
@@ -370,9 +401,11 @@ class NodeCluster:
                                logging_level=logging.ERROR)
                 if address:
                     _check_reachable(address)
-                    ray.init(address=address, **options)
+                    options["address"] = address
                 else:  # a new local instance, even if another one runs on this machine
-                    ray.init(address="local", num_cpus=max(2, os.cpu_count() or 1), **options)
+                    options.update(address="local", num_cpus=max(2, os.cpu_count() or 1))
+                start_ray(ray, options, "connect to the Ray cluster at " + address if address
+                          else "start a local Ray instance")
                 self.owns_ray = True
                 self._hold_ray_reports()
             self._start_actors(address is not None if distinct_nodes is None else distinct_nodes)

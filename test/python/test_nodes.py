@@ -266,3 +266,64 @@ def test_a_node_killed_mid_run_ends_the_run_naming_it(ray_cluster, tmp_path):
         ended = time.monotonic()
     assert "node 1" in failure.value.message
     assert ended - started < 3.0 + 10.0
+
+
+class _FlakyStart:
+    """Stands in for the ray module in start_ray's loop: ``init`` fails ``failures`` times
+    the way Ray's start-up does on a loaded machine, then succeeds."""
+
+    def __init__(self, failures: int):
+        self.failures, self.inits, self.shutdowns = failures, 0, 0
+
+    def init(self, **options):
+        self.inits += 1
+        if self.inits <= self.failures:
+            raise Exception("The current node timed out during startup. This could happen "
+                            "because some of the raylet failed to startup.\nmore")
+
+    def shutdown(self):
+        self.shutdowns += 1
+
+
+def test_ray_start_up_is_tried_again_and_then_reported_in_one_line():
+    from carts_mlir.errors import CartsError
+    from carts_mlir.nodes import start_ray
+
+    pauses = []
+    flaky = _FlakyStart(failures=2)
+    start_ray(flaky, {"address": "local"}, "start a local Ray instance", sleep=pauses.append)
+    assert (flaky.inits, flaky.shutdowns, pauses) == (3, 2, [2.0, 5.0])
+
+    never = _FlakyStart(failures=10)
+    with pytest.raises(CartsError) as caught:
+        start_ray(never, {}, "start a local Ray instance", sleep=lambda s: None)
+    message = str(caught.value)
+    assert never.inits == 3 and "\n" not in message
+    assert message.startswith("cannot start a local Ray instance (tried 3 times")
+    assert message.endswith("The current node timed out during startup. This could happen "
+                            "because some of the raylet failed to startup.")
+
+
+def test_two_runs_on_nodes_at_once_on_one_machine(tmp_path):
+    """Each `carts execute --nodes` starts its own local Ray instance; two at once both
+    finish with their own program's answer."""
+    procs = []
+    for k, value in enumerate((11, 13)):
+        src = write(tmp_path, f"p{k}.c", "#include <stdio.h>\nint main(void) {\n  long a[8];\n"
+                    "#pragma omp parallel for\n  for (int i = 0; i < 8; i++) a[i] = i * "
+                    f"{value};\n  long s = 0;\n  for (int i = 0; i < 8; i++) s += a[i];\n"
+                    '  printf("%ld\\n", s);\n  return 0;\n}\n')
+        procs.append(subprocess.Popen(
+            [sys.executable, "-m", "carts_mlir", "execute", str(src), "--nodes", "2",
+             "--threads", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=tmp_path))
+    try:
+        outputs = [p.communicate(timeout=300) for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    for p, (out, err), value in zip(procs, outputs, (11, 13)):
+        assert p.returncode == 0, err
+        assert out == f"{28 * value}\n", (out, err)
