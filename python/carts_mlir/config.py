@@ -18,7 +18,11 @@ MAX_THREADS = 4096
 MAX_NODES = 256
 """The runtime's limits (``runtime/src/config.c``)."""
 
-_COUNTS = {"threads": MAX_THREADS, "nodeCount": MAX_NODES}
+MAX_NODE_TIMEOUT_S = 3600
+"""``nodeTimeout``: seconds without an answer after which a node is declared lost (several
+nodes; read by the driver, not the runtime)."""
+
+_COUNTS = {"threads": MAX_THREADS, "nodeCount": MAX_NODES, "nodeTimeout": MAX_NODE_TIMEOUT_S}
 
 
 def config_path() -> Path | None:

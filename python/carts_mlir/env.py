@@ -8,6 +8,8 @@ VARIABLES: dict[str, str] = {
     "CARTS_PLUGIN": "path of libCartsPlugin.so to load instead of the installed one",
     "CARTS_RUNTIME": "path of libcartsrt.so (the native ARTS runtime) to load instead of the installed one",
     "CARTS_DEBUG_ONLY": "default for --debug-only (comma-separated channels)",
+    "nodeTimeout": "seconds a node may leave the driver's ping unanswered before the run ends "
+                   "without it (1..3600, default 10; also arts.cfg's nodeTimeout)",
 }
 
 

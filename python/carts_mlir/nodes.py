@@ -40,6 +40,11 @@ STAT_NAMES = ("tasks_run", "tasks_received", "messages_sent", "bytes_sent", "mes
 
 #: After node 0 has returned, how long the other nodes get to stop.
 STOP_GRACE_S = 10.0
+#: How long a node may leave a ping unanswered before the run ends without it (a hung
+#: host, a stopped process, a network cut); ``nodeTimeout`` in arts.cfg or the environment.
+NODE_TIMEOUT_S = 10
+#: How often each node is pinged while the driver waits for it.
+PING_EVERY_S = 1.0
 #: How often the driver looks at the actors while a run lasts.
 POLL_S = 0.2
 #: Batches up to this size travel as bytes inside the call; larger ones as numpy arrays,
@@ -175,6 +180,10 @@ class Node:
     def connect(self, peers: list) -> int:
         self.peers = peers
         return os.getpid()
+
+    def ping(self) -> int:
+        """The driver's liveness check: answered on a thread of its own while a run lasts."""
+        return self.node
 
     # -- the run ----------------------------------------------------------------------------
 
@@ -386,11 +395,12 @@ class NodeCluster:
     started Ray, Ray too."""
 
     def __init__(self, nodes: int, threads: int | None = None, address: str | None = None,
-                 distinct_nodes: bool | None = None):
+                 distinct_nodes: bool | None = None, node_timeout: float | None = None):
         ray = _import_ray()
         self.ray = ray
         self.nodes = nodes
         self.threads = threads
+        self.node_timeout = configured_node_timeout() if node_timeout is None else node_timeout
         self.owns_ray = False
         self.actors: list = []
         self.run_count = 0
@@ -475,11 +485,14 @@ class NodeCluster:
         results: list = [None] * len(refs)
         pending = list(refs)
         started, node0_done = time.monotonic(), None
+        pings: dict[int, tuple] = {}  # node -> (outstanding ping, when it was sent)
         while pending:
             ready, pending = ray.wait(pending, num_returns=1, timeout=POLL_S)
             for ref in ready:
                 results[index[ref]] = self._result(ref, index[ref], what)
             now = time.monotonic()
+            if getattr(self, "pids", None):  # the actors are up: each must keep answering
+                self._watch(pings, now, what)
             if node0_ends_run and node0_done is None and results[0] is not None:
                 node0_done = now
             if node0_done is not None and pending and now - node0_done > STOP_GRACE_S:
@@ -489,6 +502,25 @@ class NodeCluster:
             if timeout is not None and pending and now - started > timeout:
                 raise NodeFailure(f"{what} did not finish within {timeout:g}s")
         return results
+
+    def _watch(self, pings: dict[int, tuple], now: float, what: str) -> None:
+        """Ping every node about once a second; one that leaves a ping unanswered for
+        ``node_timeout`` seconds ends the run (its actor's death, if it died, shows up
+        through the call it was running instead)."""
+        for node, actor in enumerate(self.actors):
+            ref, sent = pings.get(node, (None, 0.0))
+            if ref is not None:
+                done, _ = self.ray.wait([ref], timeout=0)
+                if not done:
+                    if now - sent > self.node_timeout:
+                        raise NodeFailure(f"node {node} (pid {self._pid(node)}) stopped "
+                                          f"answering: no reply for {self.node_timeout:g}s "
+                                          f"during {what}", node=node)
+                    continue
+                pings[node] = (None, now)
+                continue
+            if now - sent >= PING_EVERY_S:
+                pings[node] = (actor.ping.remote(), now)
 
     def _result(self, ref, node: int, what: str):
         try:
@@ -578,6 +610,21 @@ class NodeCluster:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def configured_node_timeout(config: dict[str, tuple[str, str]] | None = None) -> int:
+    """Seconds a node may go without answering: env ``nodeTimeout``, else arts.cfg's
+    ``nodeTimeout``, else NODE_TIMEOUT_S."""
+    from .config import MAX_NODE_TIMEOUT_S, check_count, read_config
+
+    from . import env
+
+    value = env.get("nodeTimeout")
+    if value:
+        return check_count(value, "environment variable nodeTimeout", MAX_NODE_TIMEOUT_S)
+    value, where = (read_config() if config is None else config).get("nodeTimeout",
+                                                                        (None, None))
+    return check_count(value, "nodeTimeout", MAX_NODE_TIMEOUT_S, where) if value else NODE_TIMEOUT_S
 
 
 def configured_nodes(config: dict[str, tuple[str, str]] | None = None) -> int:

@@ -327,3 +327,86 @@ def test_two_runs_on_nodes_at_once_on_one_machine(tmp_path):
     for p, (out, err), value in zip(procs, outputs, (11, 13)):
         assert p.returncode == 0, err
         assert out == f"{28 * value}\n", (out, err)
+
+
+LONG_PROGRAM = """\
+#include <stdio.h>
+int main(void) {
+  double a[64];
+  for (int i = 0; i < 64; i++) a[i] = 0.0;
+  for (int r = 0; r < 1000000; r++) {
+#pragma omp parallel for
+    for (int i = 0; i < 64; i++) a[i] += 1.0;
+  }
+  printf("%f\\n", a[0]);
+  return 0;
+}
+"""
+
+
+def test_a_node_that_stops_answering_ends_the_run_naming_it(ray_cluster, tmp_path):
+    """SIGSTOP on a node's actor (a hung host, a network cut): the run ends within the
+    configured timeout plus a little, naming the node and its pid, and the cluster's close
+    leaves nothing of it running."""
+    import os
+    import signal as signals
+
+    src = write(tmp_path, "long.c", LONG_PROGRAM)
+    llvm_ir = compile_for(src, 2, 1)
+    cluster = NodeCluster(2, threads=1, address=ray_cluster.address, distinct_nodes=True,
+                          node_timeout=3)
+    stopped = None
+    try:
+        outcome: dict = {}
+
+        def body():
+            try:
+                outcome["run"] = cluster.run(llvm_ir, [str(src)], timeout=120)
+            except NodeFailure as failure:
+                outcome["failure"] = failure
+
+        runner = threading.Thread(target=body)
+        runner.start()
+        time.sleep(3.0)  # well into the run: JIT done, epochs crossing nodes
+        stopped = cluster.pids[1]
+        os.kill(stopped, signals.SIGSTOP)
+        since = time.monotonic()
+        runner.join(timeout=60)
+        waited = time.monotonic() - since
+        assert not runner.is_alive(), "the run did not end"
+        failure = outcome.get("failure")
+        assert failure is not None, outcome
+        assert str(failure).startswith(f"node 1 (pid {stopped}) stopped answering"), str(failure)
+        assert failure.node == 1
+        assert waited < 3 + 8, waited
+    finally:
+        cluster.close()  # kills the actors, the stopped one too
+        if stopped is not None:
+            gone = _wait_gone(stopped, 30)
+            if not gone:  # do not leave it behind for the next test
+                os.kill(stopped, signals.SIGKILL)
+                os.kill(stopped, signals.SIGCONT)
+    assert stopped is None or gone, f"the stopped node's process {stopped} is still running"
+
+
+def _wait_gone(pid: int, seconds: float) -> bool:
+    import os
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.5)
+    return False
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "soon", "3601"])
+def test_a_node_timeout_out_of_bounds_is_refused(value, monkeypatch):
+    from carts_mlir.errors import CartsError
+    from carts_mlir.nodes import configured_node_timeout
+
+    monkeypatch.setenv("nodeTimeout", value)
+    with pytest.raises(CartsError, match=r"nodeTimeout must be an integer in 1\.\.3600"):
+        configured_node_timeout({})
