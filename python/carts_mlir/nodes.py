@@ -142,6 +142,9 @@ class Node:
         self.threads: int | None = None
         self.lock = threading.Lock()
         self.run_id = 0           # the run this node is in (0: none yet)
+        # The program's output goes to files on this node's host (another host has its own
+        # /tmp): they travel back in run()'s result, or through NodeLogs after a crash.
+        self.log_dir = tempfile.mkdtemp(prefix=f"carts-node{node}-")
         self.pending: dict[tuple[int, int], dict[int, object]] = {}  # (run, src) -> seq -> batch
         self.expected: dict[tuple[int, int], int] = {}
 
@@ -177,9 +180,9 @@ class Node:
         self.threads = threads
         return time.perf_counter() - started
 
-    def connect(self, peers: list) -> int:
+    def connect(self, peers: list) -> tuple[int, str]:
         self.peers = peers
-        return os.getpid()
+        return os.getpid(), self.log_dir
 
     def ping(self) -> int:
         """The driver's liveness check: answered on a thread of its own while a run lasts."""
@@ -187,7 +190,7 @@ class Node:
 
     # -- the run ----------------------------------------------------------------------------
 
-    def run(self, run_id: int, argv: list[str], log_dir: str) -> dict:
+    def run(self, run_id: int, argv: list[str]) -> dict:
         from .jit.launch import thread_environment
 
         if self.program is None:
@@ -207,8 +210,8 @@ class Node:
         early.start()
         pump = threading.Thread(target=self._pump, args=(run_id,), name="carts-pump", daemon=True)
         pump.start()
-        out_path = Path(log_dir) / f"node{self.node}.out"
-        err_path = Path(log_dir) / f"node{self.node}.err"
+        out_path = Path(self.log_dir) / "out"
+        err_path = Path(self.log_dir) / "err"
         try:
             with _redirected(out_path, err_path), thread_environment(self.threads):
                 code = self.program.run_main(list(argv))
@@ -218,8 +221,8 @@ class Node:
         early.join()
         stats = (ctypes.c_uint64 * len(STAT_NAMES))()
         self.lib.cartsNodeStats(stats)
-        return {"node": self.node, "code": code, "stdout": out_path.read_text(errors="replace"),
-                "stderr": err_path.read_text(errors="replace"),
+        return {"node": self.node, "code": code, "stdout": _take(out_path),
+                "stderr": _take(err_path),
                 "stats": dict(zip(STAT_NAMES, (int(v) for v in stats)))}
 
     def _pump(self, run_id: int) -> None:
@@ -302,6 +305,34 @@ class _NativeProgram:
         return int(code)
 
 
+def _take(path: Path) -> str:
+    """A file's text, the file removed."""
+    try:
+        return path.read_text(errors="replace")
+    finally:
+        path.unlink(missing_ok=True)
+
+
+class NodeLogs:
+    """A small actor beside each node actor, on the same Ray node: it reads what a node that
+    died wrote before (its files are on that node's host, not the driver's) and removes the
+    node's files when the cluster closes."""
+
+    def read(self, path: str) -> str:
+        try:
+            return Path(path).read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def remove(self, directory: str) -> None:
+        for path in Path(directory).glob("*"):
+            path.unlink(missing_ok=True)
+        try:
+            os.rmdir(directory)
+        except OSError:
+            pass
+
+
 class _redirected:
     """Send this process's stdout and stderr (file descriptors 1 and 2, where the program's
     C stdio writes) to files for the duration of a run."""
@@ -365,6 +396,12 @@ RAY_START_PAUSES_S = (0.0, 2.0, 5.0)
 RAY_GCS_TIMEOUT_S = "180"
 
 
+#: Ray's words when one of its own start-up waits ran out (the raylet's registration, the
+#: GCS connection): worth another try.
+_START_UP_TIMEOUT = re.compile(r"timed out|Timed out|Failed to connect to GCS|GCS has become "
+                               r"overloaded|DEADLINE_EXCEEDED")
+
+
 def start_ray(ray, options: dict, what: str, pauses: tuple[float, ...] = RAY_START_PAUSES_S,
               sleep=time.sleep) -> None:
     """``ray.init(**options)``, tried again after a failed start (Ray cleaned up in between);
@@ -380,6 +417,8 @@ def start_ray(ray, options: dict, what: str, pauses: tuple[float, ...] = RAY_STA
         except Exception as err:  # noqa: BLE001 - Ray's start-up errors have no common type
             text = str(err).strip()
             reason = text.splitlines()[0] if text else type(err).__name__
+            if not _START_UP_TIMEOUT.search(text):
+                raise  # a bad address, a missing token: trying again changes nothing
             try:
                 ray.shutdown()  # whatever this try started
             except Exception:  # noqa: BLE001
@@ -403,8 +442,9 @@ class NodeCluster:
         self.node_timeout = configured_node_timeout() if node_timeout is None else node_timeout
         self.owns_ray = False
         self.actors: list = []
+        self.logs: list = []      # a NodeLogs actor per node, on the node's Ray node
+        self.log_dirs: list[str] = []
         self.run_count = 0
-        self.log_dir = tempfile.mkdtemp(prefix="carts-nodes-")
         try:
             if not ray.is_initialized():
                 options = dict(include_dashboard=False, log_to_driver=False,
@@ -468,12 +508,17 @@ class NodeCluster:
                                  f"{len(alive)} live node(s)")
             strategies = [NodeAffinitySchedulingStrategy(node_id, soft=False)
                           for node_id in alive[: self.nodes]]
+        logs_class = ray.remote(NodeLogs)
         for k in range(self.nodes):
             options = dict(num_cpus=0, max_concurrency=self.nodes + 4, max_restarts=0)
             if strategies[k] is not None:
                 options["scheduling_strategy"] = strategies[k]
             self.actors.append(actor_class.options(**options).remote(k, self.nodes, runtime_path))
-        self.pids = self._get([a.connect.remote(self.actors) for a in self.actors], "start")
+            placement = {"scheduling_strategy": strategies[k]} if strategies[k] is not None else {}
+            self.logs.append(logs_class.options(num_cpus=0, max_restarts=0, **placement).remote())
+        started = self._get([a.connect.remote(self.actors) for a in self.actors], "start")
+        self.log_dirs = [log_dir for _, log_dir in started]
+        self.pids = [pid for pid, _ in started]
 
     def _get(self, refs: list, what: str, timeout: float | None = None,
              node0_ends_run: bool = False) -> list:
@@ -529,7 +574,8 @@ class NodeCluster:
             cause = err.cause if isinstance(getattr(err, "cause", None), CartsError) else None
             if cause is not None:
                 raise CartsError(cause.message) from None
-            raise NodeFailure(f"node {node} failed to {what}: {_first_line(err)}") from None
+            raise NodeFailure(f"node {node} failed during {what}: {_cause_line(err)}",
+                              node=node) from None
         except self.ray.exceptions.RayError as err:
             raise self._death(node, what, err) from None
 
@@ -552,10 +598,14 @@ class NodeCluster:
         return str(pids[node]) if pids and pids[node] else "?"
 
     def _node_log(self, node: int, stream: str) -> str:
-        """What node ``node`` has written to its ``out`` or ``err`` file in this run."""
+        """What node ``node`` has written to its ``out`` or ``err`` file in this run, read on
+        its own host."""
+        if node >= len(self.log_dirs) or node >= len(self.logs):
+            return ""
         try:
-            return (Path(self.log_dir) / f"node{node}.{stream}").read_text(errors="replace")
-        except OSError:
+            return self.ray.get(self.logs[node].read.remote(f"{self.log_dirs[node]}/{stream}"),
+                                timeout=10)
+        except Exception:  # noqa: BLE001 - the host is gone too: nothing to show
             return ""
 
     def run(self, llvm_ir: str, argv: list[str], opt_level: int = 3,
@@ -579,8 +629,8 @@ class NodeCluster:
     def _run(self, argv: list[str], jit: list[float], timeout: float | None) -> ClusterRun:
         self.run_count += 1
         started = time.monotonic()
-        results = self._get([a.run.remote(self.run_count, list(argv), self.log_dir)
-                             for a in self.actors], "the run", timeout, node0_ends_run=True)
+        results = self._get([a.run.remote(self.run_count, list(argv)) for a in self.actors],
+                            "the run", timeout, node0_ends_run=True)
         wall = time.monotonic() - started
         nodes = [NodeResult(r["node"], r["code"], r["stdout"], r["stderr"], r["stats"], jit[k])
                  for k, r in enumerate(results)]
@@ -594,16 +644,26 @@ class NodeCluster:
             except Exception:
                 pass
         self.actors = []
+        removed = []
+        for logs, log_dir in zip(self.logs, self.log_dirs):
+            try:
+                removed.append(logs.remove.remote(log_dir))
+            except Exception:  # noqa: BLE001
+                pass
+        try:
+            ray.wait(removed, num_returns=len(removed), timeout=5)
+        except Exception:  # noqa: BLE001
+            pass
+        for logs in self.logs:
+            try:
+                ray.kill(logs)
+            except Exception:
+                pass
+        self.logs = []
         if self.owns_ray and ray.is_initialized():
             ray.shutdown()
             self.owns_ray = False
         self._release_ray_reports()
-        for path in Path(self.log_dir).glob("*"):
-            path.unlink(missing_ok=True)
-        try:
-            os.rmdir(self.log_dir)
-        except OSError:
-            pass
 
     def __enter__(self) -> "NodeCluster":
         return self
@@ -656,6 +716,20 @@ def format_stats(run: ClusterRun) -> str:
     lines = ["  ".join(cell.rjust(w) for cell, w in zip(r, widths)) for r in rows]
     return "carts execute: per-node counters (run wall time %.3fs)\n%s" % (run.wall_s,
                                                                           "\n".join(lines))
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _cause_line(err: BaseException) -> str:
+    """What went wrong inside a node's call, in one line: the exception the call raised
+    (Ray's wrapper only names the actor and its pid, in colour)."""
+    cause = getattr(err, "cause", None)
+    if isinstance(cause, BaseException):
+        text = _ANSI.sub("", str(cause)).strip()
+        first = text.splitlines()[0] if text else ""
+        return f"{type(cause).__name__}: {first}" if first else type(cause).__name__
+    return _ANSI.sub("", _first_line(err))
 
 
 def _first_line(err: BaseException) -> str:

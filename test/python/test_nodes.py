@@ -303,6 +303,16 @@ def test_ray_start_up_is_tried_again_and_then_reported_in_one_line():
     assert message.endswith("The current node timed out during startup. This could happen "
                             "because some of the raylet failed to startup.")
 
+    class _BadAddress(_FlakyStart):
+        def init(self, **options):
+            self.inits += 1
+            raise ValueError("Invalid address format: nonsense")
+
+    bad = _BadAddress(failures=0)
+    with pytest.raises(ValueError):
+        start_ray(bad, {}, "connect", sleep=lambda s: None)
+    assert bad.inits == 1  # not worth another try
+
 
 def test_two_runs_on_nodes_at_once_on_one_machine(tmp_path):
     """Each `carts execute --nodes` starts its own local Ray instance; two at once both
@@ -410,3 +420,80 @@ def test_a_node_timeout_out_of_bounds_is_refused(value, monkeypatch):
     monkeypatch.setenv("nodeTimeout", value)
     with pytest.raises(CartsError, match=r"nodeTimeout must be an integer in 1\.\.3600"):
         configured_node_timeout({})
+
+
+def _can_make_private_tmp() -> bool:
+    import os
+
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs tmpfs /tmp"],
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@needs_gcc
+@pytest.mark.skipif(not _can_make_private_tmp(), reason="needs root and unshare -m")
+def test_a_node_with_its_own_tmp_joined_through_a_ray_address(tmp_path):
+    """A second Ray node in its own mount namespace with a tmpfs on /tmp sees nothing of the
+    driver's /tmp, as a node on another host would: `ray start --head` here, `ray start
+    --address` inside the namespace, then `carts execute --ray-address` runs batchnorm on
+    both with gcc's checksum."""
+    import os
+    import signal as signals
+
+    ray_bin = Path(sys.executable).parent / "ray"
+    port = _free_port()
+    env = {**os.environ, "RAY_AUTH_MODE": "token"}
+    common = ["--num-cpus=1", "--disable-usage-stats", "--block"]
+    started = []
+    try:
+        started.append(subprocess.Popen(
+            [str(ray_bin), "start", "--head", f"--port={port}", "--include-dashboard=false",
+             *common], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+            start_new_session=True))
+        joined = (f"mount -t tmpfs tmpfs /tmp && exec {ray_bin} start "
+                  f"--address=127.0.0.1:{port} {' '.join(common)}")
+        started.append(subprocess.Popen(["unshare", "-m", "sh", "-c", joined], env=env,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+                                        start_new_session=True))
+        deadline = time.monotonic() + 120
+        while True:  # both nodes registered
+            status = subprocess.run([str(ray_bin), "status", "--address", f"127.0.0.1:{port}"],
+                                    env=env, capture_output=True, text=True)
+            active = status.stdout.split("Active:")[-1].split("Pending:")[0]
+            if status.returncode == 0 and active.count("node_") >= 2:
+                break
+            assert time.monotonic() < deadline, status.stdout + status.stderr
+            time.sleep(2)
+        path = next(p for p in EXAMPLE_FILES if p.stem == "batchnorm")
+        done = subprocess.run(
+            [sys.executable, "-m", "carts_mlir", "execute", str(path), "-O3", "-DMINI_DATASET",
+             "-I", str(INCLUDE), "--nodes", "2", "--threads", "1", "--stats",
+             "--ray-address", f"127.0.0.1:{port}"],
+            capture_output=True, text=True, timeout=300, cwd=tmp_path, env=env)
+        assert done.returncode == 0, done.stderr
+        expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DMINI_DATASET")
+        assert checksum(done.stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
+        table = done.stderr[done.stderr.index("per-node counters"):].splitlines()[2:4]
+        assert all(int(row.split()[1]) > 0 for row in table), table  # both nodes ran tasks
+    finally:
+        for proc in started:  # `ray start --block` stops what it started on SIGTERM
+            try:
+                os.killpg(proc.pid, signals.SIGTERM)
+            except ProcessLookupError:
+                pass
+        for proc in started:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signals.SIGKILL)
+                proc.wait()
