@@ -128,8 +128,10 @@ def _reduce(argv: list[str]) -> int:
                    help="where it fails: tN (carts execute --threads N) or nN (--nodes N)")
     p.add_argument("--status", choices=("wrong", "refused", "crash", "hang"),
                    help="the failure to keep (default: what the program does now)")
-    p.add_argument("--same-signature", action="store_true",
-                   help="also keep the failure's signature (its normalised message)")
+    p.add_argument("--any-signature", dest="same_signature", action="store_false",
+                   default=None,
+                   help="keep only the status, not the failure's signature (its normalised "
+                        "message; kept by default for refusals and crashes)")
     p.add_argument("--timeout", type=float, default=60, help="seconds per carts run")
     p.add_argument("-o", "--output", help="write the result here (default: stdout)")
     a = p.parse_args(argv)

@@ -465,7 +465,7 @@ def summarize(results: list[ProgramResult], cfgs: list[str]) -> dict:
                                                             "configs": set()})
                 entry["count"] += 1
                 entry["configs"].add(o.config)
-                if len(entry["seeds"]) < 10:
+                if len(entry["seeds"]) < 10 and r.seed not in entry["seeds"]:
                     entry["seeds"].append(r.seed)
     for entry in signatures.values():
         entry["configs"] = sorted(entry["configs"])
