@@ -29,7 +29,11 @@
 // another node. Its accesses select their block once per row of the chunk loop.
 // With more than one node, block tables used by internode tasks are marked
 // `distributed`: block b is owned by the node the rule routes
-// chunk b to. Their GUIDs are reserved in initPerNode, which cannot see
+// chunk b to. A distributed table that tasks read with a halo is cut finer
+// (policy's haloBlockRows: blocks of a few rows dividing each share), so that a
+// stencil task fetches from another node the rows next to its chunk, not the
+// neighbour's whole share; the owner rule over the finer blocks still gives
+// each block its chunk's node. Their GUIDs are reserved in initPerNode, which cannot see
 // mainBody's values, so the block count and the block's byte size must be
 // compile-time constants (and the size must fit the 32-bit byte count of a
 // put or get); otherwise the table stays on node 0 and the debug line says why.
@@ -276,6 +280,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       return;
     }
     int64_t shares = decision.shares;
+    // On several nodes, a stencil's tasks read a few rows of the blocks next to theirs:
+    // smaller blocks make that a halo instead of the neighbour's whole block.
+    int64_t halo = 0;
+    for (AcquireFacts &f : acquires)
+      if (f.chunked && f.acquire.getMode() == ArtsMode::in)
+        halo = std::max<int64_t>({halo, -f.minOffset, f.maxOffset});
 
     // Mechanism: blocks of B rows.
     Location loc = alloc.getLoc();
@@ -285,8 +295,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     Value rows = alloc.getElementSizes().front();
     Value rowsPerBlock, blocks;
     std::optional<int64_t> staticRows = evaluateConstant(rows);
+    int64_t haloRows = 0;
+    if (staticRows && nodes > 1 && decision.internode)
+      haloRows = haloBlockRows(*staticRows, shares, nodes * workersPerNode, halo);
     if (staticRows) {
-      int64_t perBlock = std::max<int64_t>((*staticRows + shares - 1) / shares, 1);
+      int64_t perBlock = haloRows ? haloRows
+                                  : std::max<int64_t>((*staticRows + shares - 1) / shares, 1);
       rowsPerBlock = arith::ConstantIndexOp::create(b, loc, perBlock);
       blocks = arith::ConstantIndexOp::create(
           b, loc, std::max<int64_t>((*staticRows + perBlock - 1) / perBlock, 1));
@@ -315,8 +329,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     if (distributed)
       setOwnerRule(blocked, {nodes, workersPerNode});
     CARTS_DEBUG("db-partitioning", alloc)
-        << "alloc " << blockType << " -> partition=block blocks=ceil(rows / " << shares
-        << ") block=" << newBlockType << " distributed=" << (distributed ? "yes" : "no")
+        << "alloc " << blockType << " -> partition=block blocks="
+        << (haloRows ? std::to_string(*staticRows / haloRows) + " of " +
+                           std::to_string(haloRows) + " rows (halo of " + std::to_string(halo) +
+                           " rows across nodes; " + std::to_string(shares) + " shares)"
+                     : "ceil(rows / " + std::to_string(shares) + ")")
+        << " block=" << newBlockType << " distributed=" << (distributed ? "yes" : "no")
         << (distributed ? " owner " + describeRoute(nodes, workersPerNode, nodes) : std::string())
         << (localWhy.empty() ? std::string() : " (" + localWhy + ")")
         << "\n";

@@ -343,6 +343,64 @@ func.func @distributed_halo_read() {
 
 // -----
 
+// Two nodes, a stencil over 32 rows in 4 shares of 8: the blocks are cut to 4 rows (the
+// smallest divisor of a share holding the halo and at least 4 rows), so chunk 1 (rows 8-15)
+// reads blocks 1-4: from its neighbours only the 4-row blocks next to its own, not their
+// whole share. The owner rule keeps every block on its chunk's node. The table it only
+// writes keeps one block per share (chunk 1 writes block 1).
+// CHECK-LABEL: func.func @distributed_halo_blocks
+// CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C8]]] elementSizes[%[[C4]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C4]]] elementSizes[%[[C8]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C1]]] sizes[%[[C4]]] partition(<block>)
+// CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<32x16xf32> -> partition=block blocks=8 of 4 rows (halo of 1 rows across nodes; 4 shares) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @distributed_halo_blocks() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %one = arith.constant 1 : i32
+  %r = arith.constant 0 : i32
+  %lo = arith.constant 8 : index
+  %hi = arith.constant 16 : index
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c32, %c16] : memref<?xi64>, memref<?xmemref<32x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c32, %c16] : memref<?xi64>, memref<?xmemref<32x16xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<32x16xf32>>) : memref<?xi64>, memref<?xmemref<32x16xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<32x16xf32>>) : memref<?xi64>, memref<?xmemref<32x16xf32>>
+  arts.edt <task> <internode> route(%r) (%qa, %qb : memref<?xmemref<32x16xf32>>, memref<?xmemref<32x16xf32>>) attributes {arts.team_workers = 4 : i64} {
+  ^bb0(%va: memref<?xmemref<32x16xf32>>, %vb: memref<?xmemref<32x16xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<32x16xf32>> -> memref<32x16xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<32x16xf32>> -> memref<32x16xf32>
+    scf.for %i = %lo to %hi step %c1 {
+      %i32 = arith.index_cast %i : index to i32
+      scf.for %j = %c0 to %c16 step %c1 {
+        %up32 = arith.subi %i32, %one : i32
+        %up = arith.index_cast %up32 : i32 to index
+        %down32 = arith.addi %i32, %one : i32
+        %down = arith.index_cast %down32 : i32 to index
+        %x = memref.load %a[%up, %j] : memref<32x16xf32>
+        %y = memref.load %a[%i, %j] : memref<32x16xf32>
+        %z = memref.load %a[%down, %j] : memref<32x16xf32>
+        %xy = arith.addf %x, %y : f32
+        %xyz = arith.addf %xy, %z : f32
+        memref.store %xyz, %b[%i, %j] : memref<32x16xf32>
+      }
+    } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 32 : i64}
+    arts.db_release(%va : memref<?xmemref<32x16xf32>>)
+    arts.db_release(%vb : memref<?xmemref<32x16xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<32x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<32x16xf32>>)
+  return
+}
+}
+
+// -----
+
 // Chunk 1 of a loop over all 18 rows from row 0, at the static share of 4 workers (rows
 // 5-9), is exactly block 1 (B = 5): the write takes block 1 alone, as `out`.
 // CHECK-LABEL: func.func @aligned_chunk_write
