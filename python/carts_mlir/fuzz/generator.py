@@ -43,7 +43,7 @@ CONSTRUCT_FEATURES = (
     "firstprivate", "lastprivate", "region", "single", "master", "barrier", "nowait",
     "partial", "critical", "atomic", "tasks", "blocktasks", "taskclauses", "taskloop",
     "sections", "helper", "hoststore", "timeloop", "regionloop", "regionred", "globalred",
-    "pingpong", "ordered", "ifclause", "exit")
+    "pingpong", "ordered", "ifclause", "exit", "chain")
 BODY_FEATURES = ("libm", "abs", "stencil", "nested", "ifelse", "intops", "calls", "arraycalls",
                  "privarray", "whileloops", "loopforms", "large")
 ALL_FEATURES = STORAGE_FEATURES + TYPE_FEATURES + CONSTRUCT_FEATURES + BODY_FEATURES
@@ -736,12 +736,14 @@ class Generator:
         written: list[Arr] = []
         printed: list[Scalar] = []
         region_locals: list[Ex] = []
+        declared = None
         if r.random() < 0.3:
             name = self.fresh("sc")
             kind = r.choice(self.types())
             c = self.const(kind, 1, 5)
             out.line(f"{kind} {name} = {c.text};")
             region_locals.append(Ex(name, kind, c.bound))
+            declared = (len(out.lines) - 1, name)
         kinds = ["for"] * 3
         kinds += ["single"] if self.has("single") else []
         kinds += ["master"] if self.has("master", "barrier") else []
@@ -810,6 +812,9 @@ class Generator:
                 out.line(f"{total} += {part};")
                 out.close()
                 printed.append(Scalar(total, "long"))
+        if declared is not None and not any(re.search(rf"\b{declared[1]}\b", line)
+                                            for line in out.lines[declared[0] + 1:]):
+            del out.lines[declared[0]]  # the region's local was never used
         out.close()
         return written, printed
 
@@ -1143,6 +1148,34 @@ class Generator:
         out.close()
         return [A, B], []
 
+    def phase_chain(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
+        """Two or three ``parallel for``s in a row over arrays of one extent, with one
+        header and schedule, each reading what the one before wrote (often at ``i``: loops
+        the compiler may fuse)."""
+        r = self.r
+        groups: dict[str, list[Arr]] = {}
+        for a in self.arrays:
+            if a.rank == 1:
+                groups.setdefault(a.dims[0], []).append(a)
+        groups_ = [g for g in groups.values() if len(g) >= 2]
+        if not groups_:
+            return self.phase_parfor(out)
+        group = r.choice(groups_)
+        targets = r.sample(group, min(len(group), r.randint(2, 3)))
+        L = targets[0].dims[0]
+        header, dim = self.loop_1d(L, "i", interior=self.chance(0.3, "stencil"))
+        clauses = self.schedule()
+        prev = None
+        for t in targets:
+            out.pragma("parallel for" + clauses)
+            out.open(header)
+            must = (Ex(prev.at(dim.var), prev.ctype, VB),) if prev is not None else ()
+            self.store(out, t, Ctx([dim], t, self.readable([t]), list(self.scalars)),
+                       [dim.var], must=must)
+            out.close()
+            prev = t
+        return targets, []
+
     def same_pairs(self, storages=("local", "malloc", "global")) -> list[list[Arr]]:
         """Groups of 1-D arrays of one extent and type (two of them can swap roles)."""
         groups: dict[tuple[str, str], list[Arr]] = {}
@@ -1267,7 +1300,7 @@ class Generator:
 
     WEIGHTS = {"parfor": 6, "reduction": 3, "region": 3, "critical": 1, "atomic": 1,
                "tasks": 2, "taskloop": 1, "sections": 1, "helper": 1, "hoststore": 2,
-               "timeloop": 1, "pingpong": 1, "regionloop": 1, "ordered": 1}
+               "timeloop": 1, "pingpong": 1, "regionloop": 1, "ordered": 1, "chain": 3}
 
     def program(self) -> str:
         self.sizes_extra: dict[str, int] = {}
@@ -1280,25 +1313,28 @@ class Generator:
         if not kinds:
             kinds = ["hoststore"]
         out = self.body
-        for _ in range(self.r.randint(3, 7)):
+        arrays: list[Arr] = []        # written since the last checkpoint
+        scalars: list[Scalar] = []
+        for _ in range(self.r.randint(3, 8)):
             kind = self.r.choice(kinds)
-            written, printed = getattr(self, f"phase_{kind}")(out)
             tag = self.tag()
-            seen: list[Arr] = []
-            for a in written:
-                if all(a is not x for x in seen):
-                    seen.append(a)
+            out.line(f"// {tag}: {kind}")
+            written, printed = getattr(self, f"phase_{kind}")(out)
+            arrays += [a for a in written if all(a is not x for x in arrays)]
+            scalars += [x for x in printed if all(x.name != y.name for y in scalars)]
+            # A checkpoint (host code reading what the phases wrote) after some phases
+            # only: phases in a row leave the compiler free to fuse and overlap them.
+            if self.r.random() < 0.4:
+                for a in arrays:
                     self.checksum(out, a, tag)
-            names: set[str] = set()
-            for s in printed:
-                if s.name not in names:
-                    names.add(s.name)
-                    self.print_scalar(out, s.name, s.ctype, tag)
+                for x in scalars:
+                    self.print_scalar(out, x.name, x.ctype, tag)
+                arrays, scalars = [], []
         tail = Out(1)
-        for a in self.arrays:
+        for a in self.arrays + [b for b in arrays if all(b is not x for x in self.arrays)]:
             self.checksum(tail, a, "end")
-        for s in self.scalars:
-            self.print_scalar(tail, s.name, s.ctype, "end")
+        for x in self.scalars + [y for y in scalars if all(y.name != z.name for z in self.scalars)]:
+            self.print_scalar(tail, x.name, x.ctype, "end")
         for a in self.arrays:
             if a.storage == "rows":
                 tail.open("for (int i = 0; i < R; i++)")
