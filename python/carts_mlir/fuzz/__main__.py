@@ -52,6 +52,8 @@ def _run(argv: list[str]) -> int:
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     p.add_argument("--threads", default="2", help="thread counts, comma list (default 2)")
     p.add_argument("--nodes", default="", help="node counts, comma list (default none)")
+    p.add_argument("--node-threads", type=int, default=1,
+                   help="workers per node in the node configurations (default 1)")
     p.add_argument("--node-every", type=int, default=1,
                    help="run the node configurations on every K-th program (default 1)")
     p.add_argument("--out", default="fuzz-out", help="where failures and the summary go")
@@ -72,6 +74,7 @@ def _run(argv: list[str]) -> int:
     summary = campaign(list(range(a.seed, a.seed + a.n)), features=features,
                        threads=_ints(a.threads), nodes=_ints(a.nodes), node_every=a.node_every,
                        out=out, timeout=a.timeout, share_cluster=not a.no_shared_cluster,
+                       node_threads=a.node_threads,
                        log=lambda line: print(line, flush=True))
     print(format_summary(summary))
     print(f"time: {time.monotonic() - started:.0f}s; failures and summary in {out}/")
@@ -125,7 +128,7 @@ def _reduce(argv: list[str]) -> int:
                                 description="Shrink a program while it fails the same way.")
     p.add_argument("source", help="the failing C program")
     p.add_argument("--config", required=True,
-                   help="where it fails: tN (carts execute --threads N) or nN (--nodes N)")
+                   help="where it fails: tN (carts execute --threads N), nN (--nodes N --threads 1) or nNxT (--nodes N --threads T)")
     p.add_argument("--status", choices=("wrong", "refused", "crash", "hang"),
                    help="the failure to keep (default: what the program does now)")
     p.add_argument("--any-signature", dest="same_signature", action="store_false",

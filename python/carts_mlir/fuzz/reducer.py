@@ -387,11 +387,11 @@ def reduce_failure(text: str, config: str, *, status: str | None = None,
     work = Path(workdir or tempfile.mkdtemp(prefix="carts-reduce-"))
     work.mkdir(parents=True, exist_ok=True)
     gcc = Gcc(work / "gcc-cache")
-    kind, count = config[0], int(config[1:])
-    if kind not in "tn":
-        raise ValueError(f"unknown configuration {config!r} (tN or nN)")
-    # a hang is tested with a shorter timeout
-    carts = Carts(timeout=timeout)
+    m = re.fullmatch(r"([tn])(\d+)(?:x(\d+))?", config)
+    if not m or (m.group(1) == "t" and m.group(3)):
+        raise ValueError(f"unknown configuration {config!r} (tN, nN or nNxT)")
+    kind, count = m.group(1), int(m.group(2))
+    carts = Carts(timeout=timeout, node_threads=int(m.group(3) or 1))
     counter = [0]
 
     def outcome(candidate: str, ref):

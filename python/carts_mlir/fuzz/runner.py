@@ -320,8 +320,11 @@ class Carts:
 
     # -- several nodes
 
+    def node_config(self, nodes: int) -> str:
+        return f"n{nodes}" if self.node_threads == 1 else f"n{nodes}x{self.node_threads}"
+
     def nodes(self, path: Path, nodes: int, ref: Reference) -> Outcome:
-        config = f"n{nodes}"
+        config = self.node_config(nodes)
         if not self.share_cluster:
             return self._nodes_shell(path, nodes, ref)
         started = time.monotonic()
@@ -357,7 +360,7 @@ class Carts:
     def _nodes_shell(self, path: Path, nodes: int, ref: Reference) -> Outcome:
         cmd = [*self.carts, "execute", path.name, "--nodes", str(nodes), "--threads",
                str(self.node_threads)]
-        return self._outcome(f"n{nodes}", cmd, path, ref)
+        return self._outcome(self.node_config(nodes), cmd, path, ref)
 
     def _cluster_run(self, llvm_ir: str, path: Path, nodes: int) -> Proc:
         from ..errors import CartsError
@@ -420,8 +423,9 @@ class ProgramResult:
     seconds: float = 0.0
 
 
-def configs(threads: list[int], nodes: list[int]) -> list[str]:
-    return [f"t{t}" for t in threads] + [f"n{n}" for n in nodes]
+def configs(threads: list[int], nodes: list[int], node_threads: int = 1) -> list[str]:
+    suffix = "" if node_threads == 1 else f"x{node_threads}"
+    return [f"t{t}" for t in threads] + [f"n{n}{suffix}" for n in nodes]
 
 
 def test_program(text: str, workdir: Path, gcc: Gcc, carts: Carts, threads: list[int],
@@ -494,7 +498,7 @@ def format_summary(summary: dict) -> str:
 
 def campaign(seeds: list[int], *, features, threads: list[int], nodes: list[int],
              node_every: int = 1, out: Path, timeout: float = 120, cache: Path | None = None,
-             share_cluster: bool = True, log=print) -> dict:
+             share_cluster: bool = True, node_threads: int = 1, log=print) -> dict:
     """Generate and test one program per seed; failures go to ``out``; returns the
     summary (also written to ``out/summary.json``)."""
     from .generator import generate
@@ -503,9 +507,10 @@ def campaign(seeds: list[int], *, features, threads: list[int], nodes: list[int]
     gcc = Gcc(cache or out / "gcc-cache")
     results: list[ProgramResult] = []
     work = Path(tempfile.mkdtemp(prefix="carts-fuzz-"))
-    cfgs = configs(threads, nodes)
+    cfgs = configs(threads, nodes, node_threads)
     try:
-        with Carts(timeout=timeout, share_cluster=share_cluster) as carts:
+        with Carts(timeout=timeout, share_cluster=share_cluster,
+                   node_threads=node_threads) as carts:
             for k, seed in enumerate(seeds):
                 started = time.monotonic()
                 text = generate(seed, features)
