@@ -650,10 +650,11 @@ class NodeCluster:
                 removed.append(logs.remove.remote(log_dir))
             except Exception:  # noqa: BLE001
                 pass
-        try:
-            ray.wait(removed, num_returns=len(removed), timeout=5)
-        except Exception:  # noqa: BLE001
-            pass
+        if removed:  # (an empty wait would start a Ray instance of its own)
+            try:
+                ray.wait(removed, num_returns=len(removed), timeout=5)
+            except Exception:  # noqa: BLE001
+                pass
         for logs in self.logs:
             try:
                 ray.kill(logs)
