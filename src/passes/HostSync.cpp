@@ -128,6 +128,9 @@ private:
   std::optional<unsigned> traceToAlloc(Value ptrs);
 
   SmallVector<DbAllocOp> allocs;
+  /// Per allocation: the host access that last made it dirty, where the flush it needs
+  /// can go (right after it, before whatever host code follows, such as a kernel timer).
+  DenseMap<unsigned, Operation *> lastDirtying;
   /// Per allocation: `distributed` (blocks on their owners, shadows on the host).
   llvm::BitVector distributed;
   DenseMap<Operation *, unsigned> allocIndex;
@@ -279,8 +282,10 @@ void HostSyncWalker::visitAccess(Operation *op, SyncState &state, Mode mode) {
       sync(op, db, SyncKind::fetch, mode, "before host access");
       state.stale.reset(db);
     }
-    if (writes && (distributed.test(db) || state.shared.test(db)))
+    if (writes && (distributed.test(db) || state.shared.test(db))) {
       state.dirty.set(db);
+      lastDirtying[db] = op;
+    }
   }
 }
 
@@ -290,7 +295,16 @@ void HostSyncWalker::visitEpoch(Operation *op, SyncState &state, Mode mode) {
   DbUses acquired = taskAcquires(op);
   for (auto [db, writes] : acquired)
     if (state.dirty.test(db)) {
-      sync(op, db, SyncKind::flush, mode, "before epoch");
+      // As early as the program order allows: right after the host's last write when it is
+      // in the epoch's block (nothing in between touches the table), else before the epoch.
+      Operation *last = lastDirtying.lookup(db);
+      if (last && last->getBlock() == op->getBlock() && last->isBeforeInBlock(op) &&
+          last->getNextNode() != op)
+        sync(last->getNextNode(), db, SyncKind::flush, mode,
+             "after the host's last write, ahead of the epoch at " +
+                 locationString(op->getLoc()));
+      else
+        sync(op, db, SyncKind::flush, mode, "before epoch");
       state.dirty.reset(db);
     }
   // A table on node 0 gets its tasks' writes back before the epoch ends, but

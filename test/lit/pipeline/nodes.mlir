@@ -1,6 +1,7 @@
 // Two nodes on batchnorm (mini, 2 workers per node): x and out are split into blocks owned by
-// the node their chunks run on. After the epochs stage the host's init of x is flushed before
-// the first epoch (which reads x) and out is fetched before the checksum loop, after the last
+// the node their chunks run on. After the epochs stage the host's init of x is flushed right
+// after the loop that writes it, before the kernel timer starts and the first epoch (which
+// reads x) runs, and out is fetched before the checksum loop, after the last
 // epoch writing it; nothing else syncs. Pre-lowering reserves both tables in initPerNode with
 // owner routes b % 2, builds the host tables from the globals, and turns the syncs into
 // epochs of puts and gets; arts-to-llvm calls the runtime and registers initPerNode.
@@ -20,6 +21,9 @@
 // EPOCHS: memref.store
 // EPOCHS-NOT: arts.db_sync
 // EPOCHS: arts.db_sync <flush> (%[[XG]], %[[XP]] : memref<?xi64>, memref<?xmemref<?x4x64xf32>>)
+// EPOCHS-NEXT: scf.for
+// EPOCHS-NOT: arts.db_sync
+// EPOCHS: call @omp_get_wtime
 // EPOCHS-NEXT: arts.epoch
 // EPOCHS-NOT: arts.db_sync
 // EPOCHS-COUNT-1: arts.epoch
@@ -37,7 +41,7 @@
 // node holds a copy yet), so they need no flush.
 // SYNC: [host-sync] {{.*}}batchnorm.c:225:27: datablock on node 0: host code reads it at 0 and may write it at 1 places
 // SYNC: [host-sync] {{.*}}batchnorm.c:226:26: datablock on node 0: host code reads it at 0 and may write it at 1 places
-// SYNC: [host-sync] {{.*}}batchnorm.c:156:1: flush {{.*}}batchnorm.c:221:16 before epoch
+// SYNC: [host-sync] {{.*}}: flush {{.*}}batchnorm.c:221:16 after the host's last write, ahead of the epoch at {{.*}}batchnorm.c:{{[0-9]+}}:{{[0-9]+}}
 // SYNC-NOT: flush
 // SYNC: [host-sync] {{.*}}batchnorm.c:242:3: fetch {{.*}}batchnorm.c:222:18 before host access
 // SYNC-NOT: flush
@@ -54,11 +58,13 @@
 // LOWERED: scf.if
 // LOWERED: "llvm.intr.memset"
 // LOWERED: memref.get_global @__arts_db_guids_1
-// The flush: one epoch of puts of 1 x 4 x 64 floats, before the mean's epoch.
+// The flush: one epoch of puts of 1 x 4 x 64 floats, before the kernel timer and the mean's
+// epoch.
 // LOWERED: %[[F:.*]] = arts.create_epoch
 // LOWERED: arts.put_in_db_epoch %{{.*}}, epoch(%[[F]]), db(%{{.*}}), offset(%{{.*}}), bytes(%c1024_i32) : !llvm.ptr
 // LOWERED: arts.wait_on_epoch %[[F]]
-// LOWERED-NEXT: %[[E0:.*]] = arts.create_epoch
+// LOWERED: call @omp_get_wtime
+// LOWERED: %[[E0:.*]] = arts.create_epoch
 // LOWERED: arts.edt_create @__arts_edt_0({{.*}}) epoch(%[[E0]])
 // LOWERED: arts.edt_create @__arts_edt_1
 // LOWERED: arts.wait_on_epoch
