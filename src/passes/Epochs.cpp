@@ -4,8 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
+
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_EPOCHS
@@ -17,25 +20,61 @@ using namespace mlir::arts;
 
 namespace {
 
+/// Whether `op` launches a task that no epoch inside `op` already waits for (a loop whose
+/// tasks are all in epochs of its own is synchronised by them).
 bool launchesTasks(Operation *op) {
   bool found = false;
-  op->walk([&](EdtOp) {
+  op->walk([&](EdtOp edt) {
+    for (Operation *p = edt->getParentOp(); p && p != op->getParentOp(); p = p->getParentOp())
+      if (isa<EpochOp>(p))
+        return WalkResult::advance();
     found = true;
     return WalkResult::interrupt();
   });
   return found;
 }
 
+/// Whether a result of `op` is used after `last` (in `last`'s block, or nested in an op
+/// after it).
+bool usedAfter(Operation *op, Operation *last) {
+  Block *block = last->getBlock();
+  for (Value result : op->getResults())
+    for (Operation *user : result.getUsers()) {
+      Operation *ancestor = block->findAncestorOpInBlock(*user);
+      if (ancestor && last->isBeforeInBlock(ancestor))
+        return true;
+    }
+  return false;
+}
+
 /// Moves [first, last] (ops of one block) into a new epoch placed at `first`.
 LogicalResult wrapInEpoch(Operation *first, Operation *last, Operation *reportAt) {
-  Block *block = first->getBlock();
+  // Host arithmetic in the range whose value is used after it (a global's address, a
+  // constant computed between two loops) moves out ahead of the range: pure, and computed
+  // from values defined before the range, it may run before the tasks.
+  SmallPtrSet<Operation *, 8> inRange;
+  for (Operation *op = first;; op = op->getNextNode()) {
+    inRange.insert(op);
+    if (op == last)
+      break;
+  }
+  for (Operation *op = first, *next = nullptr; op != last->getNextNode(); op = next) {
+    next = op->getNextNode();
+    if (op == first || op == last || !isPureLeafOp(op) || !usedAfter(op, last))
+      continue;
+    if (llvm::any_of(op->getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && inRange.contains(def);
+        }))
+      continue;
+    op->moveBefore(first);
+    inRange.erase(op);
+  }
   // Values the range defines must not be used after it (the epoch has no results).
   for (Operation *op = first;; op = op->getNextNode()) {
-    for (Value result : op->getResults())
-      for (Operation *user : result.getUsers())
-        if (user->getBlock() == block && last->isBeforeInBlock(block->findAncestorOpInBlock(*user)))
-          return reportAt->emitError("cannot group the tasks before this barrier into an epoch: "
-                                     "a value they define is used after it");
+    if (usedAfter(op, last))
+      return reportAt->emitError("cannot group the tasks before this barrier into an epoch: "
+                                 "a value they define is used after it");
     if (op == last)
       break;
   }

@@ -46,6 +46,7 @@ const llvm::StringLiteral kChannel = "openmp-to-arts";
 
 void Converter::convertAll() {
   convertCriticals(); // first: an update they become may then become a loop's reduction
+  shadowGlobalReductions();
   splitParallelIfs();
   hoistLoopsOutOfParallel();
   SmallVector<omp::OrderedRegionOp> ordered;

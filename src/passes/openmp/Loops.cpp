@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/openmp/Converter.h"
+#include "support/ArtsUtils.h"
 #include "support/Debug.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -264,6 +266,49 @@ void Converter::hoistLoopsOutOfParallel() {
       if (&inner != op.getOperation() && &inner != yield)
         rewriter.moveOpBefore(&inner, end);
     worklist.push_back(op);
+  }
+}
+
+} // namespace mlir::arts::openmp
+
+namespace mlir::arts::openmp {
+
+void Converter::shadowGlobalReductions() {
+  SmallVector<std::pair<Operation *, OpOperand *>> found;
+  auto collect = [&](Operation *op, MutableOperandRange vars) {
+    for (OpOperand &operand : vars) {
+      auto get = viewRoot(operand.get()).getDefiningOp<memref::GetGlobalOp>();
+      if (get && operand.get() == get.getResult() && get.getType().getRank() == 0)
+        found.push_back({op, &operand});
+    }
+  };
+  module.walk([&](omp::WsloopOp op) { collect(op, op.getReductionVarsMutable()); });
+  module.walk([&](omp::ParallelOp op) { collect(op, op.getReductionVarsMutable()); });
+  for (auto [op, operand] : found) {
+    Value global = operand->get();
+    auto type = cast<MemRefType>(global.getType());
+    // The copy lives around the outermost construct the reduction belongs to: the team
+    // for a loop inside a parallel region, else the loop or region itself.
+    Operation *outer = op;
+    if (auto team = op->getParentOfType<omp::ParallelOp>())
+      outer = team;
+    Location loc = op->getLoc();
+    auto get = global.getDefiningOp<memref::GetGlobalOp>();
+    rewriter.setInsertionPoint(outer);
+    Value address = rewriter.clone(*get)->getResult(0); // the get may be inside the team
+    Value shadow = memref::AllocaOp::create(rewriter, loc, type);
+    Value initial = memref::LoadOp::create(rewriter, loc, address);
+    memref::StoreOp::create(rewriter, loc, initial, shadow);
+    rewriter.setInsertionPointAfter(outer);
+    Value combined = memref::LoadOp::create(rewriter, loc, shadow);
+    memref::StoreOp::create(rewriter, loc, combined, address);
+    // Inside the construct every use of the global is the copy's (the program sees the
+    // variable's reduced value only after the construct, as OpenMP defines).
+    rewriter.replaceUsesWithIf(global, shadow, [&](OpOperand &use) {
+      return outer->isAncestor(use.getOwner());
+    });
+    CARTS_DEBUG(kChannel, op) << "reduction into global @" << get.getName()
+                              << " -> a local copy around the construct\n";
   }
 }
 

@@ -42,6 +42,7 @@ static OrderedSplit orderedSplitOf(omp::OrderedRegionOp op) {
     (seen ? split.after : split.before).push_back(&inner);
   }
   auto ws = op->getParentOfType<omp::WsloopOp>();
+  Operation *team = ws->getParentOfType<omp::ParallelOp>();
   // `i` as an int, `i * 2`: cheaper to compute again than to keep.
   DenseSet<Value> pureOfIv;
   for (Operation *inner : split.before) {
@@ -67,7 +68,11 @@ static OrderedSplit orderedSplitOf(omp::OrderedRegionOp op) {
         if (def && beforeOps.contains(def) && !pureOfIv.contains(v))
           split.values.insert(v);
         else if (auto alloca = v.getDefiningOp<memref::AllocaOp>())
-          if (!ws->isAncestor(alloca) && usedBefore.contains(v))
+          // Per-thread storage is the team's (an alloca inside the parallel region, outside
+          // the loop); an array of the function around the region is shared memory, which
+          // the part after the region reads where the part before it wrote.
+          if (team && team->isAncestor(alloca) && !ws->isAncestor(alloca) &&
+              usedBefore.contains(v))
             split.storage.insert(v);
       }
     });

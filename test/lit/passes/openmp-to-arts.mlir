@@ -218,6 +218,85 @@ func.func @ordered_then_update(%n: index, %a: memref<?xf64>, %h: memref<i64>) {
 
 // -----
 
+// A reduction into a global scalar reduces into a local copy made before the team and
+// stored back after it (a global is no datablock).
+// CHECK-LABEL: func.func @global_reduction
+// CHECK: memref.get_global @total : memref<i64>
+// CHECK-NEXT: %[[G:.*]] = memref.get_global @total : memref<i64>
+// CHECK-NEXT: %[[COPY:.*]] = memref.alloca() : memref<i64>
+// CHECK-NEXT: %[[V:.*]] = memref.load %[[G]][] : memref<i64>
+// CHECK-NEXT: memref.store %[[V]], %[[COPY]][] : memref<i64>
+// CHECK: arts.edt <parallel>
+// CHECK: arts.for {{.*}} reduction([#arts.reduction<add>] %[[COPY]] : memref<i64>)
+// CHECK: arts.barrier
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[R:.*]] = memref.load %[[COPY]][] : memref<i64>
+// CHECK-NEXT: memref.store %[[R]], %[[G]][] : memref<i64>
+omp.declare_reduction @add_i64 : i64 init {
+^bb0(%arg: i64):
+  %z = arith.constant 0 : i64
+  omp.yield(%z : i64)
+} combiner {
+^bb0(%a: i64, %b: i64):
+  %s = arith.addi %a, %b : i64
+  omp.yield(%s : i64)
+}
+memref.global "private" @total : memref<i64> = dense<5>
+func.func @global_reduction(%n: index, %a: memref<?xi64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = memref.get_global @total : memref<i64>
+  omp.parallel {
+    omp.wsloop reduction(@add_i64 %t -> %acc : memref<i64>) {
+      omp.loop_nest (%i) : index = (%c0) to (%n) step (%c1) {
+        %x = memref.load %a[%i] : memref<?xi64>
+        %old = memref.load %acc[] : memref<i64>
+        %new = arith.addi %old, %x : i64
+        memref.store %new, %acc[] : memref<i64>
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// An ordered region reading an array of the function around the team (shared memory):
+// nothing to keep per iteration, the part after the region reads it after the loop.
+// CHECK-LABEL: func.func @ordered_shared_array
+// CHECK-NOT: memref.alloc(
+// CHECK: arts.for
+// CHECK: memref.store %{{.*}}, %[[A:.*]][%{{.*}}] : memref<8xi64>
+// CHECK: arts.edt <single>
+// CHECK: scf.for %[[J:.*]] =
+// CHECK: memref.load %[[A]][%[[J]]] : memref<8xi64>
+func.func @ordered_shared_array(%h: memref<i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = memref.alloca() : memref<8xi64>
+  omp.parallel {
+    omp.wsloop ordered(0) {
+      omp.loop_nest (%i) : index = (%c0) to (%c8) step (%c1) {
+        %k = arith.index_cast %i : index to i64
+        memref.store %k, %a[%i] : memref<8xi64>
+        omp.ordered.region {
+          %x = memref.load %a[%i] : memref<8xi64>
+          memref.store %x, %h[] : memref<i64>
+          omp.terminator
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // omp.sections in a team: each section a single task (no barrier of its own), then the
 // construct's barrier.
 // CHECK-LABEL: func.func @sections
