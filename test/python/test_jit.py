@@ -194,3 +194,14 @@ def test_openmp_environment_does_not_change_the_sequential_path(tmp_path):
     result = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--no-arts", str(src)],
                             capture_output=True, text=True, env=env)
     assert result.stdout == "1\n"
+
+
+def test_a_lowering_failure_is_located_as_other_errors():
+    from carts_mlir.errors import CartsError
+    from carts_mlir.jit import mlir_to_llvm_ir
+
+    text = "func.func @f(%c: i32) -> i32 {\n  %a = math.absi %c : i32\n  return %a : i32\n}\n"
+    with pytest.raises(CartsError) as caught:
+        mlir_to_llvm_ir(text)
+    first = caught.value.render().splitlines()[0]
+    assert re.fullmatch(r".*:2:8: error: failed to legalize operation 'math\.absi'.*", first), first

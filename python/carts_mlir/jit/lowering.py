@@ -72,7 +72,11 @@ def lower_to_llvm_dialect(module: ir.Module, pipeline: str = LOWERING_PIPELINE) 
         try:
             pm.run(module.operation)
         except ir.MLIRError as err:
-            raise CartsError(f"lowering to the LLVM dialect failed: {err}") from None
+            from ..ir import DiagnosedError, _diagnostics_of
+
+            # located as every other stage's errors: `file:line:col: error: ...`
+            raise DiagnosedError("lowering to the LLVM dialect failed",
+                                 _diagnostics_of(err)) from None
 
 
 def translate_to_llvm_ir(module: ir.Module) -> str:
