@@ -638,11 +638,7 @@ class NodeCluster:
 
     def close(self) -> None:
         ray = self.ray
-        for actor in self.actors:
-            try:
-                ray.kill(actor)
-            except Exception:
-                pass
+        self._kill(self.actors)
         self.actors = []
         removed = []
         for logs, log_dir in zip(self.logs, self.log_dirs):
@@ -655,16 +651,19 @@ class NodeCluster:
                 ray.wait(removed, num_returns=len(removed), timeout=5)
             except Exception:  # noqa: BLE001
                 pass
-        for logs in self.logs:
-            try:
-                ray.kill(logs)
-            except Exception:
-                pass
+        self._kill(self.logs)
         self.logs = []
         if self.owns_ray and ray.is_initialized():
             ray.shutdown()
             self.owns_ray = False
         self._release_ray_reports()
+
+    def _kill(self, actors: list) -> None:
+        for actor in actors:
+            try:
+                self.ray.kill(actor)
+            except Exception:  # noqa: BLE001 - already gone
+                pass
 
     def __enter__(self) -> "NodeCluster":
         return self
