@@ -36,7 +36,8 @@ VB = 1009
 #: No intermediate value is larger in magnitude (floats are exact up to 2**24).
 LIMIT = 4_000_000
 
-STORAGE_FEATURES = ("local1d", "local2d", "global1d", "global2d", "gscalar", "malloc1d", "rows")
+STORAGE_FEATURES = ("local1d", "local2d", "global1d", "global2d", "gscalar", "malloc1d", "rows",
+                    "flat")
 TYPE_FEATURES = ("int", "long", "float", "double")
 CONSTRUCT_FEATURES = (
     "parfor", "schedule", "collapse", "reduction", "prodred", "minmax", "bitred", "private",
@@ -45,7 +46,8 @@ CONSTRUCT_FEATURES = (
     "sections", "helper", "hoststore", "timeloop", "regionloop", "regionred", "globalred",
     "pingpong", "ordered", "ifclause", "exit", "chain")
 BODY_FEATURES = ("libm", "abs", "stencil", "nested", "ifelse", "intops", "calls", "arraycalls",
-                 "privarray", "whileloops", "loopforms", "large")
+                 "privarray", "whileloops", "loopforms", "large", "runtimesize", "twotargets",
+                 "rowptr")
 ALL_FEATURES = STORAGE_FEATURES + TYPE_FEATURES + CONSTRUCT_FEATURES + BODY_FEATURES
 
 #: Integer kinds, then floating kinds, in the order of C's usual arithmetic conversions.
@@ -82,6 +84,9 @@ class Arr:
         return len(self.dims)
 
     def at(self, *idx: str) -> str:
+        if self.storage == "flat":  # a 2-D array in one malloc'd block, row-major
+            i, j = (x if re.fullmatch(r"\w+", x) else f"({x})" for x in idx)
+            return f"{self.name}[{i} * {self.dims[1]} + {j}]"
         return self.name + "".join(f"[{i}]" for i in idx)
 
 
@@ -209,7 +214,7 @@ class Generator:
         storages1 = [s for s, f in (("local", "local1d"), ("global", "global1d"),
                                     ("malloc", "malloc1d")) if f in self.f]
         storages2 = [s for s, f in (("local", "local2d"), ("global", "global2d"),
-                                    ("rows", "rows")) if f in self.f]
+                                    ("rows", "rows"), ("flat", "flat")) if f in self.f]
         n1 = r.randint(3, 6)
         n2 = r.randint(1, 3) if storages2 else 0
         for k in range(n1):
@@ -248,6 +253,8 @@ class Generator:
                 d.line(f"{a.ctype} {a.name}{''.join(f'[{x}]' for x in a.dims)};")
             elif a.storage == "malloc":
                 d.line(f"{a.ctype} *{a.name} = ({a.ctype} *)malloc({a.dims[0]} * sizeof({a.ctype}));")
+            elif a.storage == "flat":
+                d.line(f"{a.ctype} *{a.name} = ({a.ctype} *)malloc(R * C * sizeof({a.ctype}));")
             elif a.storage == "rows":
                 t = a.ctype
                 d.line(f"{t} **{a.name} = ({t} **)malloc(R * sizeof({t} *));")
@@ -482,20 +489,30 @@ class Generator:
 
     # ------------------------------------------------------------------ loops
 
+    def bound(self, extent: str) -> str:
+        """``extent`` in a loop header: the macro, or sometimes a variable holding it that
+        the compiler cannot see through (``int nN = N + (argc > 1000);``)."""
+        if extent in self.sizes and self.chance(0.4, "runtimesize"):
+            self.runtime_sizes.add(extent)
+            return f"n{extent}"
+        return extent
+
     def loop_1d(self, extent: str, var: str = "i", interior: bool = False) -> tuple[str, Dim]:
         r = self.r
+        dim_extent = extent
+        extent = self.bound(extent)
         if interior:
-            return f"for (int {var} = 1; {var} < {extent} - 1; {var}++)", Dim(var, extent, True, True)
+            return f"for (int {var} = 1; {var} < {extent} - 1; {var}++)", Dim(var, dim_extent, True, True)
         form = r.choice(["plain"] * 4 + (["rev", "step", "le", "from1"] if self.has("loopforms") else []))
         if form == "rev":
-            return f"for (int {var} = {extent} - 1; {var} >= 0; {var}--)", Dim(var, extent)
+            return f"for (int {var} = {extent} - 1; {var} >= 0; {var}--)", Dim(var, dim_extent)
         if form == "step":
-            return f"for (int {var} = 0; {var} < {extent}; {var} += 2)", Dim(var, extent)
+            return f"for (int {var} = 0; {var} < {extent}; {var} += 2)", Dim(var, dim_extent)
         if form == "le":
-            return f"for (int {var} = 0; {var} <= {extent} - 1; {var}++)", Dim(var, extent)
+            return f"for (int {var} = 0; {var} <= {extent} - 1; {var}++)", Dim(var, dim_extent)
         if form == "from1":
-            return f"for (int {var} = 1; {var} < {extent}; {var}++)", Dim(var, extent, True)
-        return f"for (int {var} = 0; {var} < {extent}; {var}++)", Dim(var, extent)
+            return f"for (int {var} = 1; {var} < {extent}; {var}++)", Dim(var, dim_extent, True)
+        return f"for (int {var} = 0; {var} < {extent}; {var}++)", Dim(var, dim_extent)
 
     def schedule(self) -> str:
         if not self.chance(0.5, "schedule"):
@@ -595,7 +612,10 @@ class Generator:
         r = self.r
         t = r.choice(self.arrays)
         clauses = self.schedule()
-        readable = self.readable([t])
+        # a second array written by the same iterations, from the first one's element
+        others = [a for a in self.arrays if a is not t and a.dims == t.dims and a.rank == 1]
+        t2 = r.choice(others) if others and self.chance(0.25, "twotargets") else None
+        readable = self.readable([t] if t2 is None else [t, t2])
         printed: list[Scalar] = []
         if self.chance(0.3, "firstprivate"):
             s = r.choice(self.scalars)
@@ -622,11 +642,15 @@ class Generator:
             if self.chance(0.5, "collapse"):
                 clauses += " collapse(2)"
         out.pragma("parallel for" + clauses)
+        row = None
         if t.rank == 1:
             out.open(header)
         else:
-            out.open(f"for (int i = {1 if dims[0].lo1 else 0}; i < R; i++)")
-            out.open(f"for (int j = 0; j < C{' - 1' if dims[1].hi1 else ''}; j++)")
+            out.open(f"for (int i = {1 if dims[0].lo1 else 0}; i < {self.bound('R')}; i++)")
+            if t.storage == "rows" and "collapse" not in clauses and self.chance(0.5, "rowptr"):
+                row = Arr(self.fresh("row"), t.ctype, "param", ("C",))
+                out.line(f"{t.ctype} *{row.name} = {t.name}[i];")
+            out.open(f"for (int j = 0; j < {self.bound('C')}{' - 1' if dims[1].hi1 else ''}; j++)")
         ctx = Ctx(dims, t, readable, list(self.scalars))
         must: tuple[Ex, ...] = ()
         if priv is not None:
@@ -636,11 +660,20 @@ class Generator:
         if last is not None:
             e = self.expr(ctx, 1, last.ctype)
             out.line(f"{last.name} = {self.wrap(e, last.ctype)};")
-        self.store(out, t, ctx, [d.var for d in dims], must=must)
+        if row is not None:
+            self.store(out, row, ctx, ["j"], must=must)
+        else:
+            self.store(out, t, ctx, [d.var for d in dims], must=must)
+        written = [t]
+        if t2 is not None:
+            ctx2 = Ctx(dims, t2, readable, list(self.scalars))
+            self.store(out, t2, ctx2, [d.var for d in dims], must=(Ex(t.at(dims[0].var),
+                                                                      t.ctype, VB),))
+            written.append(t2)
         out.close()
         if t.rank == 2:
             out.close()
-        return [t], printed
+        return written, printed
 
     def phase_reduction(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
         """A ``parallel for`` with one or two reductions, checked against the same loop run
@@ -830,8 +863,8 @@ class Generator:
             out.open(header)
         else:
             dims = [Dim("i", "R"), Dim("j", "C")]
-            out.open("for (int i = 0; i < R; i++)")
-            out.open("for (int j = 0; j < C; j++)")
+            out.open(f"for (int i = 0; i < {self.bound('R')}; i++)")
+            out.open(f"for (int j = 0; j < {self.bound('C')}; j++)")
         self.store(out, t, Ctx(dims, t, readable, list(self.scalars), list(region_locals)),
                    [d.var for d in dims])
         out.close()
@@ -902,7 +935,7 @@ class Generator:
         """Tasks created by one thread, ordered by ``depend`` on every array and scalar two of
         them share; arrays other tasks write are read only through ``depend(in)``."""
         r = self.r
-        pool = [a for a in self.arrays if a.storage in ("local", "malloc")]
+        pool = [a for a in self.arrays if a.storage in ("local", "malloc", "flat")]
         if not pool:
             return self.phase_parfor(out)
         locals_ = [s for s in self.scalars if not s.glob]
@@ -1305,6 +1338,7 @@ class Generator:
     def program(self) -> str:
         self.sizes_extra: dict[str, int] = {}
         self.globals: list[str] = []
+        self.runtime_sizes: set[str] = set()
         self.make_sizes()
         self.make_arrays()
         self.make_mixers()
@@ -1341,7 +1375,7 @@ class Generator:
                 tail.line(f"free({a.name}[i]);")
                 tail.close()
                 tail.line(f"free({a.name});")
-            elif a.storage == "malloc":
+            elif a.storage in ("malloc", "flat"):
                 tail.line(f"free({a.name});")
         end = "exit({});" if self.chance(0.2, "exit") else "return {};"
         tail.open("if (fails)")
@@ -1362,7 +1396,12 @@ class Generator:
                 text += [h, ""]
         for h in self.helpers:
             text += [h, ""]
-        text += ["int main(void)", "{"]
+        if self.runtime_sizes:
+            text += ["int main(int argc, char **argv)", "{", "  (void)argv;"]
+            text += [f"  int n{x} = {x} + (argc > 1000);" for x in self.sizes
+                     if x in self.runtime_sizes]
+        else:
+            text += ["int main(void)", "{"]
         text += self.decl.lines + self.body.lines + tail.lines
         text.append("}")
         return "\n".join(text) + "\n"
