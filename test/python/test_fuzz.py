@@ -252,6 +252,6 @@ def test_reducer_keeps_a_program_that_gcc_compiles(tmp_path):
 
     small, _ = reduce_text(text, predicate)
     assert predicate(small)
-    assert len(small.splitlines()) * 4 < len(text.splitlines())
+    assert len(small.splitlines()) <= 10 < len(text.splitlines())
     assert "omp task" not in small and "printf" not in small
-    assert "int main(void)" in small
+    assert re.search(r"^int main\(", small, re.M)
