@@ -44,7 +44,7 @@ CONSTRUCT_FEATURES = (
     "firstprivate", "lastprivate", "region", "single", "master", "barrier", "nowait",
     "partial", "critical", "atomic", "tasks", "blocktasks", "taskclauses", "taskloop",
     "sections", "helper", "hoststore", "timeloop", "regionloop", "regionred", "globalred",
-    "pingpong", "ordered", "ifclause", "exit", "chain")
+    "pingpong", "ordered", "ifclause", "exit", "chain", "capture", "sectionred", "rectasks")
 BODY_FEATURES = ("libm", "abs", "stencil", "nested", "ifelse", "intops", "calls", "arraycalls",
                  "privarray", "whileloops", "loopforms", "large", "runtimesize", "twotargets",
                  "rowptr")
@@ -503,7 +503,10 @@ class Generator:
         extent = self.bound(extent)
         if interior:
             return f"for (int {var} = 1; {var} < {extent} - 1; {var}++)", Dim(var, dim_extent, True, True)
-        form = r.choice(["plain"] * 4 + (["rev", "step", "le", "from1"] if self.has("loopforms") else []))
+        form = r.choice(["plain"] * 4 + (["rev", "step", "le", "from1", "ne"]
+                                         if self.has("loopforms") else []))
+        if form == "ne":
+            return f"for (int {var} = 0; {var} != {extent}; {var}++)", Dim(var, dim_extent)
         if form == "rev":
             return f"for (int {var} = {extent} - 1; {var} >= 0; {var}--)", Dim(var, dim_extent)
         if form == "step":
@@ -518,8 +521,9 @@ class Generator:
         if not self.chance(0.5, "schedule"):
             return ""
         r = self.r
-        kind = r.choice(["static", "dynamic", "guided"])
-        chunk = f", {r.randint(1, 8)}" if r.random() < 0.5 else ""
+        kind = r.choice(["static", "dynamic", "guided"] * 3 + ["runtime", "auto"])
+        chunk = f", {r.randint(1, 8)}" if r.random() < 0.5 and kind not in ("runtime", "auto") \
+            else ""
         return f" schedule({kind}{chunk})"
 
     def readable(self, exclude: list[Arr]) -> list[Arr]:
@@ -918,18 +922,123 @@ class Generator:
         out.open(f"for (int i = 0; i < {bins}; i++)")
         out.line(f"{hist.name}[i] = 0;")
         out.close()
-        out.pragma("parallel for" + self.schedule())
+        section = self.chance(0.3, "sectionred")
+        ticket = None
+        if src.rank == 1 and self.chance(0.3, "capture"):
+            # tickets handed out by atomic capture: which iteration gets which depends on the
+            # schedule, the set of tickets does not
+            ticket = Scalar(self.fresh("tk"), "int")
+            mark = Arr(self.fresh("mk"), "int", "local", (src.dims[0],))
+            self.decl.line(f"int {ticket.name} = 0;")
+            self.decl.line(f"int {mark.name}[{src.dims[0]}];")
+            out.open(f"for (int i = 0; i < {src.dims[0]}; i++)")
+            out.line(f"{mark.name}[i] = 0;")
+            out.close()
+        clause = f" reduction(+: {hist.name}[:{bins}])" if section else ""
+        out.pragma("parallel for" + clause + self.schedule())
         ctx = self.source_loop(out, src)
         v = self.fresh("v")
         out.line(f"long {v} = {self.wrap(self.expr(ctx, 2, 'long'), 'long')};")
-        out.pragma(r.choice(["atomic", "atomic update"]))
+        if not section:
+            out.pragma(r.choice(["atomic", "atomic update"]))
         out.line(f"{hist.name}[({v} % {bins} + {bins}) % {bins}] += 1;")
         out.pragma("atomic")
         out.line(f"{cnt.name} += {v};" if cnt.ctype == "long" else f"{cnt.name} += (double){v};")
+        if ticket is not None:
+            got = self.fresh("got")
+            out.line(f"int {got};")
+            out.pragma("atomic capture")
+            if r.random() < 0.5:
+                out.line(f"{got} = {ticket.name}++;")
+            else:
+                out.brace()
+                out.line(f"{got} = {ticket.name};")
+                out.line(f"{ticket.name} += 1;")
+                out.close()
+            out.line(f"{mark.name}[{got}] += 1;")
         out.close()
         if src.rank == 2:
             out.close()
+        if ticket is not None:
+            return [hist, mark], [cnt, ticket]
         return [hist], [cnt]
+
+    def phase_rectasks(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
+        """Divide and conquer with tasks in functions of the program: one fills an array's
+        halves in two tasks, another sums them the same way."""
+        r = self.r
+        ones = [a for a in self.arrays if a.rank == 1]
+        if not ones:
+            return self.phase_parfor(out)
+        a = r.choice(ones)
+        T = a.ctype
+        fill, total = self.fresh("tfill"), self.fresh("tsum")
+        cut = r.randint(2, 16)
+        P = Arr("p", T, "param", ("hi",))
+        self.sizes_extra["hi"] = self.value(a.dims[0])
+        fn = Out(0)
+        fn.line(f"static void {fill}({T} *p, int lo, int hi)")
+        fn.line("{")
+        fn.ind = 1
+        fn.open(f"if (hi - lo <= {cut})")
+        fn.open("for (int k = lo; k < hi; k++)")
+        self.store(fn, P, Ctx([Dim("k", "hi")], P, [], [x for x in self.scalars if x.glob]),
+                   ["k"], depth=1)
+        fn.close()
+        fn.line("return;")
+        fn.close()
+        fn.line("int mid = lo + (hi - lo) / 2;")
+        fn.pragma("task")
+        fn.brace()
+        fn.line(f"{fill}(p, lo, mid);")
+        fn.close()
+        fn.pragma("task")
+        fn.brace()
+        fn.line(f"{fill}(p, mid, hi);")
+        fn.close()
+        fn.pragma("taskwait")
+        fn.ind = 0
+        fn.line("}")
+        del self.sizes_extra["hi"]
+        self.helpers.append("\n".join(fn.lines))
+        fn = Out(0)
+        fn.line(f"static long {total}({T} *p, int lo, int hi)")
+        fn.line("{")
+        fn.ind = 1
+        fn.open(f"if (hi - lo <= {cut})")
+        fn.line("long s = 0;")
+        fn.open("for (int k = lo; k < hi; k++)")
+        fn.line(f"s += (long)p[k] * (k % {r.randint(2, 9)} + 1);")
+        fn.close()
+        fn.line("return s;")
+        fn.close()
+        fn.line("int mid = lo + (hi - lo) / 2;")
+        fn.line("long x = 0;")
+        fn.line("long y = 0;")
+        fn.pragma("task shared(x)")
+        fn.brace()
+        fn.line(f"x = {total}(p, lo, mid);")
+        fn.close()
+        fn.pragma("task shared(y)")
+        fn.brace()
+        fn.line(f"y = {total}(p, mid, hi);")
+        fn.close()
+        fn.pragma("taskwait")
+        fn.line("return x + y;")
+        fn.ind = 0
+        fn.line("}")
+        self.helpers.append("\n".join(fn.lines))
+        result = Scalar(self.fresh("ts"), "long")
+        self.decl.line(f"long {result.name} = 0;")
+        out.pragma("parallel")
+        out.brace()
+        out.pragma("single")
+        out.brace()
+        out.line(f"{fill}({a.name}, 0, {a.dims[0]});")
+        out.line(f"{result.name} = {total}({a.name}, 0, {a.dims[0]});")
+        out.close()
+        out.close()
+        return [a], [result]
 
     def phase_tasks(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
         """Tasks created by one thread, ordered by ``depend`` on every array and scalar two of
@@ -1119,6 +1228,12 @@ class Generator:
             fn.ind = 0
             fn.line("}")
             self.helpers.append("\n".join(fn.lines))
+            if p.ctype == q.ctype and r.random() < 0.5:  # called again, the arrays swapping roles
+                out.open(f"for (int t = 0; t < {r.randint(2, 3)}; t++)")
+                out.line(f"{name}({p.name}, {q.name}, {p.dims[0]});")
+                out.line(f"{name}({q.name}, {p.name}, {p.dims[0]});")
+                out.close()
+                return [p, q], []
             out.line(f"{name}({p.name}, {q.name}, {p.dims[0]});")
             return [p], []
         src = r.choice([a for a in self.arrays if a.rank == 1])
@@ -1333,7 +1448,8 @@ class Generator:
 
     WEIGHTS = {"parfor": 6, "reduction": 3, "region": 3, "critical": 1, "atomic": 1,
                "tasks": 2, "taskloop": 1, "sections": 1, "helper": 1, "hoststore": 2,
-               "timeloop": 1, "pingpong": 1, "regionloop": 1, "ordered": 1, "chain": 3}
+               "timeloop": 1, "pingpong": 1, "regionloop": 1, "ordered": 1, "chain": 3,
+               "rectasks": 1}
 
     def program(self) -> str:
         self.sizes_extra: dict[str, int] = {}
