@@ -82,7 +82,8 @@ def test_generation_is_a_function_of_the_seed():
 
 
 def test_features_can_be_turned_off():
-    off = "tasks,taskloop,ordered,atomic,critical,abs,global1d,global2d,gscalar,globalred"
+    off = ("tasks,rectasks,taskloop,ordered,atomic,critical,abs,global1d,global2d,gscalar,"
+           "globalred")
     features = parse_features("all", off)
     assert not features & set(off.split(","))
     for seed in range(40):
