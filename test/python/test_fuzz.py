@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from carts_mlir.fuzz import generator
 from carts_mlir.fuzz.generator import ALL_FEATURES, generate, parse_features
 from carts_mlir.fuzz.reducer import reduce_text, simpler
 from carts_mlir.fuzz.runner import Carts, Gcc, Proc, Reference, classify, diff

@@ -420,7 +420,7 @@ def reduce_failure(text: str, config: str, *, status: str | None = None,
         carts.timeout = min(timeout, 30)
 
     def predicate(candidate: str) -> bool:
-        exe, log_text = gcc.build(candidate)
+        exe, _ = gcc.build(candidate)
         if exe is None:
             return False
         try:
