@@ -1,5 +1,6 @@
-// Reductions into global scalars: a combined parallel for with + and max, and an omp for
-// inside a parallel region, each starting from the global's value before the loop.
+// Reductions into global scalars: a combined parallel for with + and max, and two omp for
+// loops inside one parallel region reducing into the same global, each starting from the
+// global's value before it.
 #include <stdio.h>
 
 #define N 100
@@ -23,6 +24,9 @@ int main(void) {
 #pragma omp for reduction(+ : acc)
     for (int i = 0; i < N; i++)
       acc += 0.25 * a[i];
+#pragma omp for reduction(+ : acc)
+    for (int i = 0; i < N; i++)
+      acc += 0.5 * a[i];
   }
   long expect_total = 5;
   int expect_top = -1;
@@ -32,6 +36,8 @@ int main(void) {
     expect_top = a[i] > expect_top ? a[i] : expect_top;
     expect_acc += 0.25 * a[i];
   }
+  for (int i = 0; i < N; i++)
+    expect_acc += 0.5 * a[i];
   if (total != expect_total || top != expect_top || acc != expect_acc) {
     printf("FAIL omp_reduction_global %ld %d %.2f\n", total, top, acc);
     return 1;

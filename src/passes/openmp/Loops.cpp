@@ -286,6 +286,9 @@ void Converter::shadowGlobalReductions() {
   module.walk([&](omp::ParallelOp op) { collect(op, op.getReductionVarsMutable()); });
   for (auto [op, operand] : found) {
     Value global = operand->get();
+    auto get = global.getDefiningOp<memref::GetGlobalOp>();
+    if (!get)
+      continue; // a second reduction of the same team: already the copy made for the first
     auto type = cast<MemRefType>(global.getType());
     // The copy lives around the outermost construct the reduction belongs to: the team
     // for a loop inside a parallel region, else the loop or region itself.
@@ -293,7 +296,6 @@ void Converter::shadowGlobalReductions() {
     if (auto team = op->getParentOfType<omp::ParallelOp>())
       outer = team;
     Location loc = op->getLoc();
-    auto get = global.getDefiningOp<memref::GetGlobalOp>();
     rewriter.setInsertionPoint(outer);
     Value address = rewriter.clone(*get)->getResult(0); // the get may be inside the team
     Value shadow = memref::AllocaOp::create(rewriter, loc, type);
