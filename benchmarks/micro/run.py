@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build and run the native runtime's micro-benchmarks (benchmarks/micro/*.c; a *_omp.c file
-is the -fopenmp reference of a measurement) and report their medians next to the targets of
-spec/runtime.md. Reports, never asserts.
+is the -fopenmp reference of a measurement) and report their medians next to the runtime's targets
+(METRICS below). Reports, never asserts.
 
     python benchmarks/micro/run.py [--threads 2] [--library path/to/libcartsrt.so] [--runs 3]
 

@@ -2,7 +2,7 @@
  * arts.h: the ARTS v1 C API as implemented by libcartsrt.
  *
  * One header shared by the compiler's lowering (which emits calls with exactly these
- * signatures) and the runtime. Semantics: spec/runtime.md of the project; the notes below
+ * signatures) and the runtime. Semantics: the README's runtime notes; the notes below
  * say what this implementation fixes where the contract leaves a choice.
  *
  * GUIDs (64 bits, NULL_GUID = 0):

@@ -1,5 +1,5 @@
-"""The native runtime (libcartsrt) behaves as spec/runtime.md says: each C program in
-test/runtime/ drives the ARTS API and checks itself; it states what a passing run prints in
+"""The native runtime (libcartsrt) behaves as runtime/include/arts.h says: each C program
+in test/runtime/ drives the ARTS API and checks itself; it states what a passing run prints in
 `// EXPECT:` (stdout lines, in order), `// EXPECT-EXIT:` and `// EXPECT-STDERR:` comments.
 Every program runs with one and with two workers, under a timeout (a hang is a failure)."""
 

@@ -4,8 +4,8 @@
     text = compile_c("batchnorm.c", defines=("MINI_DATASET",), includes=("examples/include",),
                      openmp=True, debug_info=True)
 
-``carts cgeist`` (``cgeist_main``) is the command-line form.  The output conventions are
-those of spec/frontend.md: ``func.func`` per C function, ``scf`` control flow, memrefs for
+``carts cgeist`` (``cgeist_main``) is the command-line form.  The output conventions:
+``func.func`` per C function, ``scf`` control flow, memrefs for
 arrays and pointers (a ``float **`` is ``memref<?xmemref<?xf32>>``), ``arith``/``math``
 for expressions, ``llvm`` for varargs calls and strings, and with ``openmp=True`` the
 upstream ``omp`` dialect.  C outside the supported subset raises

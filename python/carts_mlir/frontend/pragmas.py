@@ -1,7 +1,8 @@
 """``#pragma omp`` lines: found in the token stream of the main file, parsed into
 directives with clauses, and handed out in source order to the statement emitter.
 
-libclang is run without ``-fopenmp`` (DESIGN.md §5 fact 9), so the AST has plain loops and
+libclang is run without ``-fopenmp`` (with it, the Python bindings see each construct as a
+cursor whose loop and clauses they do not expose), so the AST has plain loops and
 the pragmas survive only as tokens.  A directive applies to the statement that follows it;
 a standalone directive (``barrier``) applies at its position in the enclosing block.
 """

@@ -1,4 +1,4 @@
-"""C types to MLIR types (spec/frontend.md, "Output conventions").
+"""C types to MLIR types (the front end's output conventions).
 
     char i8, short i16, int i32, long/long long/size_t i64, _Bool i1, float f32, double f64
     float *      -> memref<?xf32>

@@ -2,8 +2,7 @@
 
 The translation to LLVM IR has no Python wrapper in the bindings; the C API function
 ``mlirTranslateModuleToLLVMIRToString`` is exported by ``libMLIRPythonCAPI.so`` and is
-called through ctypes with the raw pointers inside the ``_CAPIPtr`` capsules
-(DESIGN.md §5 fact 6).
+called through ctypes with the raw pointers inside the ``_CAPIPtr`` capsules.
 """
 
 from __future__ import annotations
