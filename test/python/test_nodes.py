@@ -451,6 +451,8 @@ def test_a_node_with_its_own_tmp_joined_through_a_ray_address(tmp_path):
     import signal as signals
 
     ray_bin = Path(sys.executable).parent / "ray"
+    keep_list = tmp_path / "kept-mounts"
+    keep_list.write_text("")
     port = _free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "token"}
     common = ["--num-cpus=1", "--disable-usage-stats", "--block"]
@@ -460,8 +462,17 @@ def test_a_node_with_its_own_tmp_joined_through_a_ray_address(tmp_path):
             [str(ray_bin), "start", "--head", f"--port={port}", "--include-dashboard=false",
              *common], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
             start_new_session=True))
-        joined = (f"mount -t tmpfs tmpfs /tmp && exec {ray_bin} start "
-                  f"--address=127.0.0.1:{port} {' '.join(common)}")
+        # The project and its environment stay visible where they are, as they would be
+        # installed on another host, also when they live under /tmp themselves.
+        keep = [str(p) for p in {ROOT.resolve(), Path(sys.prefix).resolve()}
+                if Path("/tmp") in p.parents]
+        binds = "".join(f'k=$(mktemp -d /run/carts-keep.XXXXXX) && mount --bind {p} "$k" && '
+                        f'echo "$k" >> {keep_list} && ' for p in keep)
+        restore = "".join(f'mkdir -p {p} && mount --bind "$(sed -n {i + 1}p {keep_list})" {p} && '
+                          for i, p in enumerate(keep))
+        joined = (f"{binds}cp {keep_list} /run/carts-keep-list.$$ && mount -t tmpfs tmpfs /tmp && "
+                  f"{restore.replace(str(keep_list), '/run/carts-keep-list.$$')}"
+                  f"exec {ray_bin} start --address=127.0.0.1:{port} {' '.join(common)}")
         started.append(subprocess.Popen(["unshare", "-m", "sh", "-c", joined], env=env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                         start_new_session=True))
@@ -497,3 +508,8 @@ def test_a_node_with_its_own_tmp_joined_through_a_ray_address(tmp_path):
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signals.SIGKILL)
                 proc.wait()
+        if keep_list.exists():  # the empty mount points made in /run
+            for line in keep_list.read_text().split():
+                shutil.rmtree(line, ignore_errors=True)
+        for leftover in Path("/run").glob("carts-keep-list.*"):
+            leftover.unlink(missing_ok=True)
