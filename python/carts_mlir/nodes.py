@@ -1,12 +1,13 @@
 """Several nodes on Ray: one actor per node, each a whole ARTS node.
 
 Every node actor holds its own copy of the native runtime and its own JIT of the same LLVM
-module, and owns the payloads of its datablocks. The runtime on each node writes what it has
-for other nodes into per-destination outboxes (``runtime/src/net.c``); the actor's pump thread
-takes each outbox as one batch and calls ``deliver`` on the destination actor, which applies
-the batches of each source in the order they were taken (the actor is threaded, so Ray may
-reorder calls: batches carry sequence numbers). Batches are numpy arrays, so large ones (datablock
-payloads) travel through Ray's object store and are read from it without a copy.
+module, and owns the payloads of its datablocks. Ray places the actors, starts and stops the
+runs, brings back their output and watches that every node keeps answering; the messages of
+a run travel on TCP connections between the actors' processes, one per ordered pair of
+nodes, opened by the actors for each run and handed to the runtime (``runtime/src/wire.c``),
+whose own threads write and apply them: no message waits for Python or for a Ray call (a
+Ray actor call costs about a millisecond each way here, a message on the wire tens of
+microseconds).
 
     with NodeCluster(nodes=2, threads=1) as cluster:       # a local Ray instance
         run = cluster.run(llvm_ir, ["batchnorm.c"])
@@ -25,9 +26,10 @@ import logging
 import os
 import re
 import signal
+import socket
+import struct
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +38,8 @@ from .errors import CartsError
 
 #: cartsNodeStats, in order (runtime/include/carts_node.h).
 STAT_NAMES = ("tasks_run", "tasks_received", "messages_sent", "bytes_sent", "messages_received",
-              "bytes_received", "db_bytes_sent", "db_bytes_received")
+              "bytes_received", "db_bytes_sent", "db_bytes_received", "batches_sent",
+              "batches_received", "epochs")
 
 #: After node 0 has returned, how long the other nodes get to stop.
 STOP_GRACE_S = 10.0
@@ -47,9 +50,11 @@ NODE_TIMEOUT_S = 10
 PING_EVERY_S = 1.0
 #: How often the driver looks at the actors while a run lasts.
 POLL_S = 0.2
-#: Batches up to this size travel as bytes inside the call; larger ones as numpy arrays,
-#: which Ray puts in its object store.
-SMALL_BATCH = 64 * 1024
+#: How long a node waits for the other nodes to connect at the start of a run.
+CONNECT_TIMEOUT_S = 60.0
+#: What a connection says first: this word, the run and the node it comes from.
+_HELLO = struct.Struct("<4sII")
+_MAGIC = b"cart"
 
 
 class NodeFailure(CartsError):
@@ -136,17 +141,14 @@ class Node:
         self.node = node
         self.nodes = nodes
         self.lib = runtime.load()
-        self.peers: list = []
         self.program = None
         self.functions = None
         self.threads: int | None = None
-        self.lock = threading.Lock()
-        self.run_id = 0           # the run this node is in (0: none yet)
         # The program's output goes to files on this node's host (another host has its own
         # /tmp): they travel back in run()'s result, or through NodeLogs after a crash.
         self.log_dir = tempfile.mkdtemp(prefix=f"carts-node{node}-")
-        self.pending: dict[tuple[int, int], dict[int, object]] = {}  # (run, src) -> seq -> batch
-        self.expected: dict[tuple[int, int], int] = {}
+        # Where the other nodes connect to at the start of each run.
+        self.listener = socket.create_server(("", 0), backlog=max(8, 4 * nodes))
 
     # -- set-up, called by the driver -------------------------------------------------------
 
@@ -180,9 +182,12 @@ class Node:
         self.threads = threads
         return time.perf_counter() - started
 
-    def connect(self, peers: list) -> tuple[int, str]:
-        self.peers = peers
-        return os.getpid(), self.log_dir
+    def connect(self) -> tuple[int, str, tuple[str, int]]:
+        """Its pid, where its files go, and the address the other nodes connect to."""
+        import ray
+
+        return os.getpid(), self.log_dir, (ray.util.get_node_ip_address(),
+                                           self.listener.getsockname()[1])
 
     def ping(self) -> int:
         """The driver's liveness check: answered on a thread of its own while a run lasts."""
@@ -190,7 +195,7 @@ class Node:
 
     # -- the run ----------------------------------------------------------------------------
 
-    def run(self, run_id: int, argv: list[str]) -> dict:
+    def run(self, run_id: int, argv: list[str], addresses: list[tuple[str, int]]) -> dict:
         from .jit.launch import thread_environment
 
         if self.program is None:
@@ -198,18 +203,15 @@ class Node:
         if self.lib.cartsNodeInit(self.node, self.nodes) != 0:
             raise CartsError(f"node {self.node}: cannot install the node transport")
         self.lib.cartsNodeSetFunctions(self.functions, self.function_count)
-        with self.lock:
-            self.run_id = run_id
-            for table in (self.pending, self.expected):  # older runs' leftovers
-                for key in [k for k in table if k[0] < run_id]:
-                    del table[key]
-        # Batches that came before this call wait for the runtime to accept them (after its
-        # initPerNode), so they are applied from another thread while main starts here.
-        early = threading.Thread(target=self._release_all, args=(run_id,), name="carts-early",
-                                 daemon=True)
-        early.start()
-        pump = threading.Thread(target=self._pump, args=(run_id,), name="carts-pump", daemon=True)
-        pump.start()
+        outgoing, incoming = self._open_wire(run_id, addresses)
+        fds = ctypes.c_int * self.nodes
+        out_fds = fds(*(s.detach() if s else -1 for s in outgoing))
+        in_fds = fds(*(s.detach() if s else -1 for s in incoming))
+        if self.lib.cartsNodeAttach(out_fds, in_fds) != 0:
+            for fd in (*out_fds, *in_fds):
+                if fd >= 0:
+                    os.close(fd)
+            raise CartsError(f"node {self.node}: cannot attach the node transport")
         out_path = Path(self.log_dir) / "out"
         err_path = Path(self.log_dir) / "err"
         try:
@@ -217,74 +219,73 @@ class Node:
                 code = self.program.run_main(list(argv))
         finally:
             self.lib.cartsNodeStop()  # also if artsRT never started the run
-        pump.join()
-        early.join()
+            self.lib.cartsNodeDetach()
         stats = (ctypes.c_uint64 * len(STAT_NAMES))()
         self.lib.cartsNodeStats(stats)
         return {"node": self.node, "code": code, "stdout": _take(out_path),
                 "stderr": _take(err_path),
                 "stats": dict(zip(STAT_NAMES, (int(v) for v in stats)))}
 
-    def _pump(self, run_id: int) -> None:
-        """Carry outgoing batches to their destinations until the run has ended."""
-        lib = self.lib
-        seq = [0] * self.nodes
-        buf = ctypes.c_void_p()
-        import numpy as np
-
-        while True:
-            state = lib.cartsNodeWaitOutbox(0.05)
-            for dest in range(self.nodes):
+    def _open_wire(self, run_id: int, addresses: list[tuple[str, int]]) -> tuple[list, list]:
+        """This run's connections: one to every other node (opened here: the peers' listeners
+        queue them), one from every other node (accepted here). Each starts with a hello
+        naming the run and the sender; a connection of another run is dropped."""
+        outgoing: list = [None] * self.nodes
+        incoming: list = [None] * self.nodes
+        try:
+            for dest, (host, port) in enumerate(addresses):
                 if dest == self.node:
                     continue
-                size = lib.cartsNodeTakeOutbox(dest, ctypes.byref(buf))
-                if not size:
+                conn = socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S)
+                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                conn.sendall(_HELLO.pack(_MAGIC, run_id, self.node))
+                conn.settimeout(None)
+                outgoing[dest] = conn
+            deadline = time.monotonic() + CONNECT_TIMEOUT_S
+            missing = self.nodes - 1
+            while missing:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    absent = [k for k in range(self.nodes) if k != self.node and not incoming[k]]
+                    raise CartsError(f"node {self.node}: node(s) {', '.join(map(str, absent))} "
+                                     f"did not connect within {CONNECT_TIMEOUT_S:g}s")
+                self.listener.settimeout(left)
+                try:
+                    conn, _ = self.listener.accept()
+                except socket.timeout:
                     continue
-                if size <= SMALL_BATCH:  # inline in the call: bytes cost Ray least
-                    batch = ctypes.string_at(buf, size)
-                else:
-                    # A view of the runtime's buffer: Ray serialises the arguments of .remote()
-                    # before returning (into the object store), so the buffer can go after.
-                    batch = np.ctypeslib.as_array(
-                        ctypes.cast(buf, ctypes.POINTER(ctypes.c_uint8)), shape=(size,))
-                self.peers[dest].deliver.remote(run_id, self.node, seq[dest], batch)
-                del batch
-                lib.cartsNodeFree(buf)
-                seq[dest] += 1
-            if state < 0:
-                return
+                conn.settimeout(left)
+                try:
+                    magic, run, src = _HELLO.unpack(_receive_exactly(conn, _HELLO.size))
+                except (OSError, struct.error):
+                    conn.close()
+                    continue
+                if magic != _MAGIC or run != run_id or src >= self.nodes or incoming[src]:
+                    conn.close()  # an older run's, or not a node's
+                    continue
+                conn.settimeout(None)
+                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                incoming[src] = conn
+                missing -= 1
+        except BaseException as err:
+            for conn in (*outgoing, *incoming):
+                if conn is not None:
+                    conn.close()
+            if isinstance(err, OSError):
+                raise CartsError(f"node {self.node}: cannot connect to the other nodes: "
+                                 f"{err.strerror or err}") from None
+            raise
+        return outgoing, incoming
 
-    def deliver(self, run_id: int, src: int, seq: int, batch) -> None:
-        """A batch from node ``src``; applied in ``seq`` order, once this node's ``run_id``
-        has started (a batch of an older run is dropped, one of a later run waits)."""
-        with self.lock:
-            if run_id < self.run_id:
-                return
-            self.pending.setdefault((run_id, src), {})[seq] = batch
-            if run_id == self.run_id:
-                self._release_in_order(run_id, src)
 
-    def _release_all(self, run_id: int) -> None:
-        with self.lock:
-            for src in range(self.nodes):
-                self._release_in_order(run_id, src)
-
-    def _release_in_order(self, run_id: int, src: int) -> None:
-        """Apply the batches of ``src`` that are next in order (the caller holds the lock,
-        so batches are applied one at a time, each source's in sequence)."""
-        key = (run_id, src)
-        waiting = self.pending.get(key)
-        if not waiting:
-            return
-        expected = self.expected.get(key, 0)
-        while expected in waiting:
-            batch = waiting.pop(expected)
-            if isinstance(batch, bytes):
-                self.lib.cartsNodeDeliver(src, batch, len(batch))
-            else:
-                self.lib.cartsNodeDeliver(src, batch.ctypes.data, batch.nbytes)
-            expected += 1
-        self.expected[key] = expected
+def _receive_exactly(conn: socket.socket, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            raise OSError("connection closed")
+        data += chunk
+    return data
 
 
 class _NativeProgram:
@@ -516,9 +517,10 @@ class NodeCluster:
             self.actors.append(actor_class.options(**options).remote(k, self.nodes, runtime_path))
             placement = {"scheduling_strategy": strategies[k]} if strategies[k] is not None else {}
             self.logs.append(logs_class.options(num_cpus=0, max_restarts=0, **placement).remote())
-        started = self._get([a.connect.remote(self.actors) for a in self.actors], "start")
-        self.log_dirs = [log_dir for _, log_dir in started]
-        self.pids = [pid for pid, _ in started]
+        started = self._get([a.connect.remote() for a in self.actors], "start")
+        self.log_dirs = [log_dir for _, log_dir, _ in started]
+        self.pids = [pid for pid, _, _ in started]
+        self.addresses = [address for _, _, address in started]
 
     def _get(self, refs: list, what: str, timeout: float | None = None,
              node0_ends_run: bool = False) -> list:
@@ -629,7 +631,8 @@ class NodeCluster:
     def _run(self, argv: list[str], jit: list[float], timeout: float | None) -> ClusterRun:
         self.run_count += 1
         started = time.monotonic()
-        results = self._get([a.run.remote(self.run_count, list(argv)) for a in self.actors],
+        results = self._get([a.run.remote(self.run_count, list(argv), self.addresses)
+                             for a in self.actors],
                             "the run", timeout, node0_ends_run=True)
         wall = time.monotonic() - started
         nodes = [NodeResult(r["node"], r["code"], r["stdout"], r["stderr"], r["stats"], jit[k])
@@ -702,20 +705,26 @@ def configured_nodes(config: dict[str, tuple[str, str]] | None = None) -> int:
 
 
 def format_stats(run: ClusterRun) -> str:
-    """The per-node counters of a run, as the table ``--stats`` prints."""
-    head = ("node", "tasks run", "tasks in", "msgs out", "msgs in", "bytes out", "bytes in",
-            "db bytes out", "db bytes in")
+    """The per-node counters of a run, as the table ``--stats`` prints. A message is one
+    operation for another node (a task to create, a block granted...); a batch is one write
+    on the wire, carrying the messages queued for that node at the time; ``batches/epoch`` is
+    a node's batches sent over the epochs of the whole run."""
+    head = ("node", "tasks run", "tasks in", "msgs out", "msgs in", "batches out", "batches in",
+            "batches/epoch", "bytes out", "bytes in", "db bytes out", "db bytes in")
+    epochs = sum(n.stats.get("epochs", 0) for n in run.nodes)
     rows = [head]
     for n in run.nodes:
         s = n.stats
+        per_epoch = f"{s['batches_sent'] / epochs:.1f}" if epochs else "-"
         rows.append((str(n.node), str(s["tasks_run"]), str(s["tasks_received"]),
-                     str(s["messages_sent"]), str(s["messages_received"]), str(s["bytes_sent"]),
-                     str(s["bytes_received"]), str(s["db_bytes_sent"]),
+                     str(s["messages_sent"]), str(s["messages_received"]),
+                     str(s["batches_sent"]), str(s["batches_received"]), per_epoch,
+                     str(s["bytes_sent"]), str(s["bytes_received"]), str(s["db_bytes_sent"]),
                      str(s["db_bytes_received"])))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(cell.rjust(w) for cell, w in zip(r, widths)) for r in rows]
-    return "carts execute: per-node counters (run wall time %.3fs)\n%s" % (run.wall_s,
-                                                                          "\n".join(lines))
+    return ("carts execute: per-node counters (run wall time %.3fs, %d epochs)\n%s"
+            % (run.wall_s, epochs, "\n".join(lines)))
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

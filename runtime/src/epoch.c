@@ -30,6 +30,8 @@ rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_
   e->home = rt.node;
   e->finish_edt = finish_edt;
   e->finish_slot = finish_slot;
+  if (rt.net)
+    rt_net_count_epoch();
   if (parent) {
     if (parent->proxy)
       rt_net_epoch_add(parent->home, parent->hdr.guid);

@@ -1,16 +1,14 @@
-/* The node transport's native half: per-destination outboxes of encoded messages, and the
-   delivery of batches from other nodes. Carrying the batches between processes is the node
-   actor's job (carts_mlir.runtime.nodes, on Ray); see transport.h for the protocol.
+/* The node transport's messages: per-destination outboxes of encoded messages, and the
+   delivery of batches from other nodes. wire.c carries the batches between the nodes'
+   processes; see transport.h for the protocol.
 
    A message is a header {kind, argument count, data bytes}, that many 64-bit arguments, then
    the data padded to 8 bytes. */
 #include "internal.h"
 #include "carts_node.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum {
   M_CREATE_EDT = 1, /* edt, epoch, function index, depc, route; data: params */
@@ -41,7 +39,10 @@ typedef struct {
   uint64_t len, cap;
 } outbox;
 
-enum { S_TASKS_RUN, S_TASKS_IN, S_MSGS_OUT, S_BYTES_OUT, S_MSGS_IN, S_BYTES_IN, S_DB_OUT, S_DB_IN };
+enum {
+  S_TASKS_RUN, S_TASKS_IN, S_MSGS_OUT, S_BYTES_OUT, S_MSGS_IN, S_BYTES_IN, S_DB_OUT, S_DB_IN,
+  S_BATCHES_OUT, S_BATCHES_IN, S_EPOCHS
+};
 
 static struct {
   int installed;
@@ -123,6 +124,8 @@ static void bump(int stat, uint64_t n) {
 }
 
 void rt_net_count_task_run(void) { bump(S_TASKS_RUN, 1); }
+void rt_net_count_epoch(void) { bump(S_EPOCHS, 1); }
+void rt_net_count_batch(int sent) { bump(sent ? S_BATCHES_OUT : S_BATCHES_IN, 1); }
 
 static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t nargs,
                  const void *data, uint64_t bytes) {
@@ -304,27 +307,17 @@ void cartsNodeStop(void) {
   pthread_mutex_unlock(&net.lock);
 }
 
-int cartsNodeWaitOutbox(double timeout_s) {
-  struct timespec until;
-  clock_gettime(CLOCK_REALTIME, &until);
-  double whole = (double)(time_t)timeout_s;
-  until.tv_sec += (time_t)timeout_s;
-  until.tv_nsec += (long)((timeout_s - whole) * 1e9);
-  if (until.tv_nsec >= 1000000000L) {
-    until.tv_sec++;
-    until.tv_nsec -= 1000000000L;
-  }
+int rt_net_wait_outbox(void) {
   pthread_mutex_lock(&net.lock);
   while (!net.ready && !net.ended)
-    if (pthread_cond_timedwait(&net.cond, &net.lock, &until) == ETIMEDOUT)
-      break;
-  int result = net.ready ? 1 : net.ended ? -1 : 0;
+    pthread_cond_wait(&net.cond, &net.lock);
+  int result = net.ready ? 1 : -1;
   net.ready = 0;
   pthread_mutex_unlock(&net.lock);
   return result;
 }
 
-uint64_t cartsNodeTakeOutbox(uint32_t dest, void **buf) {
+uint64_t rt_net_take_outbox(uint32_t dest, void **buf) {
   *buf = NULL;
   if (!net.out || dest >= net.nodes)
     return 0;
@@ -339,8 +332,6 @@ uint64_t cartsNodeTakeOutbox(uint32_t dest, void **buf) {
   pthread_mutex_unlock(&o->lock);
   return len;
 }
-
-void cartsNodeFree(void *buf) { free(buf); }
 
 void cartsNodeStats(uint64_t out[CARTS_NODE_STATS]) {
   for (int i = 0; i < CARTS_NODE_STATS; i++)
@@ -421,7 +412,7 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
   }
 }
 
-int cartsNodeDeliver(uint32_t src, const void *batch, uint64_t bytes) {
+int rt_net_deliver(uint32_t src, const void *batch, uint64_t bytes) {
   pthread_mutex_lock(&net.lock);
   while (!net.accepting && !net.ended && net.installed)
     pthread_cond_wait(&net.cond, &net.lock);

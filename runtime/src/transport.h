@@ -1,10 +1,10 @@
-/* The seam between one node's runtime and the other nodes (implemented in net.c).
+/* The seam between one node's runtime and the other nodes (implemented in net.c, carried by wire.c).
 
    The API entry points decide locally whether the object they act on is owned by this node
    (its GUID's route, or the route argument). An operation on an object owned elsewhere
-   becomes a message appended to the outbox of the owner node; the node actor (Python, on
-   Ray) takes each outbox as one batch, carries it to the destination actor and hands it to
-   cartsNodeDeliver there, batches from one source in the order they were taken. The
+   becomes a message appended to the outbox of the owner node; the wire (wire.c) takes each
+   outbox as one batch, writes it on its connection to the destination node and applies it
+   there, batches from one source in the order they were taken. The
    receiving runtime applies each message exactly as if the call had been made locally (same
    out-of-order queues for objects not created yet).
 
@@ -74,5 +74,16 @@ void rt_net_exit(int code);
 
 /* Counters for cartsNodeStats. */
 void rt_net_count_task_run(void);
+void rt_net_count_epoch(void);
+void rt_net_count_batch(int sent);
+
+/* For the wire (wire.c), which carries batches between the nodes' processes. */
+/* Wait until some outbox has bytes (1) or the run has ended (-1: take what is left, stop). */
+int rt_net_wait_outbox(void);
+/* Take everything queued for `dest`: its length, and a malloc'd buffer in *buf (NULL if none). */
+uint64_t rt_net_take_outbox(uint32_t dest, void **buf);
+/* Apply one batch from node `src`, waiting until this node's run has started; 0 if the run
+   is over and the batch was dropped. Batches of one source must come in the order taken. */
+int rt_net_deliver(uint32_t src, const void *batch, uint64_t bytes);
 
 #endif /* CARTS_RT_TRANSPORT_H */

@@ -7,6 +7,7 @@ is stopped again, on failure too."""
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 import subprocess
 import sys
@@ -171,11 +172,15 @@ def test_carts_execute_on_two_nodes_reports_per_node_counters(ray_cluster, tmp_p
     assert "Traceback" not in done.stderr
     expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
     assert checksum(done.stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
-    table = done.stderr[done.stderr.index("per-node counters"):].splitlines()[2:4]
-    rows = {int(r.split()[0]): [int(x) for x in r.split()[1:]] for r in table}
+    lines = done.stderr[done.stderr.index("per-node counters"):].splitlines()
+    head = re.split(r"\s{2,}", lines[1].strip())
+    rows = {int(r.split()[0]): dict(zip(head, re.split(r"\s{2,}", r.strip()))) for r in lines[2:4]}
     assert set(rows) == {0, 1}
-    for node, (tasks_run, _in, _mo, _mi, _bo, _bi, db_out, db_in) in rows.items():
-        assert tasks_run > 0 and db_out + db_in > 0, (node, rows)
+    for node, row in rows.items():
+        assert int(row["tasks run"]) > 0, (node, rows)
+        assert int(row["db bytes out"]) + int(row["db bytes in"]) > 0, (node, rows)
+        assert int(row["batches out"]) > 0 and float(row["batches/epoch"]) > 0, (node, rows)
+    assert int(rows[0]["batches out"]) == int(rows[1]["batches in"])
 
 
 GLOBAL_PROGRAM = """\
