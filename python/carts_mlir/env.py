@@ -10,6 +10,9 @@ VARIABLES: dict[str, str] = {
     "CARTS_DEBUG_ONLY": "default for --debug-only (comma-separated channels)",
     "nodeTimeout": "seconds a node may leave the driver's ping unanswered before the run ends "
                    "without it (1..3600, default 10; also arts.cfg's nodeTimeout)",
+    "nodeMinOps": "with several nodes, the operations a parallel task's loops must weigh to be "
+                  "spread over the nodes (the concurrency pass's min-node-ops; default 262144, "
+                  "0: spread every one)",
 }
 
 

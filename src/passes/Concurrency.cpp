@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "policy/Chunking.h"
 #include "policy/Routing.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
@@ -12,6 +13,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+
+#include <cstdlib>
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_CONCURRENCY
@@ -55,6 +58,35 @@ std::string nodeZeroOnly(EdtOp edt, ModuleOp module) {
   return why;
 }
 
+/// What a parallel task's loops must weigh to be spread over several nodes, unless the
+/// pass option or env nodeMinOps says otherwise: an epoch across 2 nodes of one machine
+/// costs ~100 us (benchmarks/nodes), about this many operations of a loop body.
+constexpr int64_t kDefaultMinNodeOps = int64_t(1) << 18;
+
+/// The operations of one execution of `edt`'s work-sharing loops (trips times the weight
+/// of a body), or nullopt when it has none or one's trip count is not a constant.
+std::optional<int64_t> loopWork(EdtOp edt) {
+  int64_t total = 0;
+  bool any = false, known = true;
+  edt.getBody().walk([&](ForOp loop) {
+    std::optional<int64_t> lb = evaluateConstant(loop.getLowerBound());
+    std::optional<int64_t> ub = evaluateConstant(loop.getUpperBound());
+    std::optional<int64_t> step = evaluateConstant(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0) {
+      known = false;
+      return WalkResult::interrupt();
+    }
+    any = true;
+    int64_t trips = std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
+    int64_t weight = std::max<int64_t>(1, regionWeight(loop.getBody()));
+    total = std::min<int64_t>(int64_t(1) << 40, total + trips * std::min<int64_t>(weight, int64_t(1) << 20));
+    return WalkResult::advance();
+  });
+  if (!any || !known)
+    return std::nullopt;
+  return total;
+}
+
 struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
   using ConcurrencyBase::ConcurrencyBase;
 
@@ -64,6 +96,20 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
     if (failed(readMachineConfig(configFile, threads, nodes, config, error))) {
       getOperation().emitError(error);
       return signalPassFailure();
+    }
+    int64_t minOps = minNodeOps;
+    if (minOps < 0) {
+      minOps = kDefaultMinNodeOps;
+      if (const char *env = std::getenv("nodeMinOps")) {
+        char *end = nullptr;
+        long long value = std::strtoll(env, &end, 10);
+        if (!*env || *end || value < 0) {
+          getOperation().emitError() << "environment variable nodeMinOps must be a "
+                                        "non-negative integer, got '" << env << "'";
+          return signalPassFailure();
+        }
+        minOps = value;
+      }
     }
     MLIRContext *ctx = &getContext();
     Builder builder(ctx);
@@ -82,6 +128,11 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
       std::string why = config.nodes > 1 ? nodeZeroOnly(edt, getOperation()) : std::string();
       if (why.empty() && config.nodes > 1 && fromClause && workers <= config.threads)
         why = "num_threads(" + std::to_string(workers) + ") fits on one node";
+      if (why.empty() && config.nodes > 1 && minOps > 0)
+        if (std::optional<int64_t> work = loopWork(edt); work && *work < minOps)
+          why = "its loops weigh " + std::to_string(*work) + " operations, fewer than " +
+                "min-node-ops=" + std::to_string(minOps) +
+                " (an epoch across nodes costs more than that work)";
       bool pinned = !why.empty();
       auto kind = config.nodes > 1 && !pinned ? EdtConcurrency::internode
                                               : EdtConcurrency::intranode;

@@ -311,6 +311,11 @@ def Concurrency : Pass<"arts-concurrency", "ModuleOp"> {
            "workers per node (overrides the configuration when > 0)">,
     Option<"nodes", "nodes", "int64_t", /*default=*/"0",
            "node count (overrides the configuration when > 0)">,
+    Option<"minNodeOps", "min-node-ops", "int64_t", /*default=*/"-1",
+           "with several nodes, a parallel task whose work-sharing loops all have constant "
+           "trip counts and weigh fewer operations than this in all stays on node 0: an "
+           "epoch across nodes costs about 100 us, more than such a task's work (0: "
+           "never; default: env nodeMinOps, else 262144)">,
   ];
 }
 

@@ -30,6 +30,14 @@ LAYOUTS = {2: 1, 3: 2}
 OMP_FILES = sorted(CORPUS.glob("omp_*.c"))
 
 
+@pytest.fixture(autouse=True)
+def spread_every_loop(monkeypatch):
+    """These programs are small: by default their loops would stay on node 0 (the
+    concurrency pass's min-node-ops). Spreading is what is tested here, so every loop is
+    spread (compiles in this process and in children alike)."""
+    monkeypatch.setenv("nodeMinOps", "0")
+
+
 @pytest.fixture(scope="module")
 def ray_cluster():
     from ray.cluster_utils import Cluster
@@ -204,6 +212,46 @@ def test_a_task_using_a_global_runs_where_the_global_is(node_clusters, tmp_path)
     run = node_clusters(2).run(compile_for(src, 2, 1), [str(src)], threads=1, timeout=60)
     assert run.code == 0, run.nodes[0].stderr
     assert run.nodes[0].stdout == "mark: 45 55 65 75\n"
+
+
+SMALL_LOOP_PROGRAM = """\
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  int n = 64;
+  double *a = malloc(n * sizeof(double));
+  double sum = 0;
+  for (int r = 0; r < 50; r++) {
+#pragma omp parallel for
+    for (int i = 0; i < n; i++)
+      a[i] = i * 0.5 + r;
+#pragma omp parallel for reduction(+: sum)
+    for (int i = 0; i < n; i++)
+      sum += a[i];
+  }
+  printf("sum: %.1f\\n", sum);
+  free(a);
+  return 0;
+}
+"""
+
+
+def test_loops_too_small_for_several_nodes_stay_on_node_0(node_clusters, tmp_path, monkeypatch):
+    """By default a loop that weighs less than an epoch across nodes costs runs on node 0:
+    no task and no message crosses; nodeMinOps=0 spreads it, with the same answer."""
+    src = write(tmp_path, "small.c", SMALL_LOOP_PROGRAM)
+    want = "sum: %.1f\n" % sum(i * 0.5 + r for r in range(50) for i in range(64))
+    monkeypatch.delenv("nodeMinOps")
+    kept = node_clusters(2).run(compile_for(src, 2, 1), [str(src)], threads=1, timeout=60)
+    monkeypatch.setenv("nodeMinOps", "0")
+    spread = node_clusters(2).run(compile_for(src, 2, 1), [str(src)], threads=1, timeout=60)
+    for run in (kept, spread):
+        assert run.code == 0, run.nodes[0].stderr
+        assert run.nodes[0].stdout == want
+    assert kept.nodes[1].stats["tasks_run"] == 0 and kept.totals()["batches_sent"] <= 2, \
+        [n.stats for n in kept.nodes]
+    assert spread.nodes[1].stats["tasks_run"] > 0, [n.stats for n in spread.nodes]
+    assert spread.totals()["batches_sent"] > 50, [n.stats for n in spread.nodes]
 
 
 def test_invalid_node_count_in_the_environment_is_one_line(tmp_path):

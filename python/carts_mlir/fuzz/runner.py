@@ -314,13 +314,20 @@ class Carts:
         cmd = [*self.carts, "execute", path.name, "--threads", str(threads), "--no-executable"]
         return self._outcome(f"t{threads}", cmd, path, ref)
 
-    def _outcome(self, config: str, cmd: list[str], path: Path, ref: Reference) -> Outcome:
-        proc = run_process(cmd, cwd=path.parent, timeout=self.timeout)
+    def _outcome(self, config: str, cmd: list[str], path: Path, ref: Reference,
+                 env: dict | None = None) -> Outcome:
+        proc = run_process(cmd, cwd=path.parent, timeout=self.timeout, env=env)
         status, sig = classify(proc, ref)
         return Outcome(config, status, proc.code, proc.stdout, proc.stderr, proc.seconds, sig,
                        " ".join(["carts", *cmd[len(self.carts):]]))
 
     # -- several nodes
+
+    @staticmethod
+    def spread_env() -> dict:
+        """The environment of a node compile: random programs are small, and every loop is
+        spread over the nodes anyway (nodeMinOps=0), since spreading is what is tested."""
+        return {**os.environ, "nodeMinOps": os.environ.get("nodeMinOps", "0")}
 
     def node_config(self, nodes: int) -> str:
         return f"n{nodes}" if self.node_threads == 1 else f"n{nodes}x{self.node_threads}"
@@ -334,7 +341,7 @@ class Carts:
                str(self.node_threads), "--compile-only", "--emit-llvm"]
         ll = path.parent / f"{path.stem}-arts.ll"
         ll.unlink(missing_ok=True)
-        proc = run_process(cmd, cwd=path.parent, timeout=self.timeout)
+        proc = run_process(cmd, cwd=path.parent, timeout=self.timeout, env=self.spread_env())
         if proc.code != 0 or not ll.exists():
             status, sig = classify(proc, ref)
             if status == "match":  # compiled but left no LLVM IR
@@ -362,7 +369,7 @@ class Carts:
     def _nodes_shell(self, path: Path, nodes: int, ref: Reference) -> Outcome:
         cmd = [*self.carts, "execute", path.name, "--nodes", str(nodes), "--threads",
                str(self.node_threads)]
-        return self._outcome(self.node_config(nodes), cmd, path, ref)
+        return self._outcome(self.node_config(nodes), cmd, path, ref, env=self.spread_env())
 
     def _cluster_run(self, llvm_ir: str, path: Path, nodes: int) -> Proc:
         from ..errors import CartsError

@@ -16,7 +16,7 @@
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency-opt | FileCheck %s --check-prefix=OPT --implicit-check-not=arts.for
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency-opt --debug-only=for_lowering,db,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB
 // RUN: env threads=2 nodeCount=1 carts run %t/bn8.mlir --concurrency-opt --debug-only=db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB8
-// RUN: env threads=1 nodeCount=2 carts run %t/bn8.mlir --concurrency-opt --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES --implicit-check-not='collapse(2)'
+// RUN: env threads=1 nodeCount=2 nodeMinOps=0 carts run %t/bn8.mlir --concurrency-opt --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES --implicit-check-not='collapse(2)'
 
 // CONC-COUNT-2: arts.for
 // CONC-NOT: arts.for

@@ -7,11 +7,11 @@
 // epochs of puts and gets; arts-to-llvm calls the runtime and registers initPerNode.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: carts cgeist %examples/ml-kernels/batchnorm/batchnorm.c -DMINI_DATASET -I %examples/include -fopenmp --print-debug-info -S -o %t/bn.mlir
-// RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --epochs | FileCheck %s --check-prefix=EPOCHS
-// RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --epochs --debug-only=host-sync 2>&1 >/dev/null | FileCheck %s --check-prefix=SYNC
-// RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --pre-lowering | FileCheck %s --check-prefix=LOWERED
-// RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --pre-lowering | FileCheck %s --check-prefix=ROUTES
-// RUN: env threads=2 nodeCount=2 carts run %t/bn.mlir --arts-to-llvm | FileCheck %s --check-prefix=LLVM
+// RUN: env threads=2 nodeCount=2 nodeMinOps=0 carts run %t/bn.mlir --epochs | FileCheck %s --check-prefix=EPOCHS
+// RUN: env threads=2 nodeCount=2 nodeMinOps=0 carts run %t/bn.mlir --epochs --debug-only=host-sync 2>&1 >/dev/null | FileCheck %s --check-prefix=SYNC
+// RUN: env threads=2 nodeCount=2 nodeMinOps=0 carts run %t/bn.mlir --pre-lowering | FileCheck %s --check-prefix=LOWERED
+// RUN: env threads=2 nodeCount=2 nodeMinOps=0 carts run %t/bn.mlir --pre-lowering | FileCheck %s --check-prefix=ROUTES
+// RUN: env threads=2 nodeCount=2 nodeMinOps=0 carts run %t/bn.mlir --arts-to-llvm | FileCheck %s --check-prefix=LLVM
 
 // EPOCHS-LABEL: func.func @main
 // EPOCHS: %[[XG:.*]], %[[XP:.*]] = arts.db_alloc <in> <read> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
