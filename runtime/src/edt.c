@@ -700,6 +700,8 @@ void rt_edt_run(rt_edt *t, uint64_t *returned_ns) {
   rt_epoch *e = t->epoch;
   rt_edt_free(t);
   rt_epoch_finish_task(e, &ctx);
+  if (rt.net)
+    rt_net_flush(); /* this task's messages leave now, not after the sender thread wakes */
   if (w)
     w->releasing = was_releasing;
 }

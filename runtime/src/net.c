@@ -333,6 +333,11 @@ uint64_t rt_net_take_outbox(uint32_t dest, void **buf) {
   return len;
 }
 
+int rt_net_outbox_pending(uint32_t dest) {
+  return net.out && dest < net.nodes &&
+         __atomic_load_n(&net.out[dest].len, __ATOMIC_RELAXED) != 0;
+}
+
 void cartsNodeStats(uint64_t out[CARTS_NODE_STATS]) {
   for (int i = 0; i < CARTS_NODE_STATS; i++)
     out[i] = atomic_load(&net.stats[i]);

@@ -82,6 +82,10 @@ void rt_net_count_batch(int sent);
 int rt_net_wait_outbox(void);
 /* Take everything queued for `dest`: its length, and a malloc'd buffer in *buf (NULL if none). */
 uint64_t rt_net_take_outbox(uint32_t dest, void **buf);
+/* Whether something is queued for `dest` (a hint: read without the outbox's lock). */
+int rt_net_outbox_pending(uint32_t dest);
+/* Write what is queued for every node now, from the calling thread (wire.c). */
+void rt_net_flush(void);
 /* Apply one batch from node `src`, waiting until this node's run has started; 0 if the run
    is over and the batch was dropped. Batches of one source must come in the order taken. */
 int rt_net_deliver(uint32_t src, const void *batch, uint64_t bytes);

@@ -2,10 +2,12 @@
    threads, so that no message waits for Python or for Ray on its way.
 
    The node actor (carts_mlir.nodes) opens the connections for each run and hands their
-   descriptors over with cartsNodeAttach. From then on one sender thread takes the outboxes
-   (net.c) and writes each as a frame {uint64 length, batch} on the destination's connection,
-   and one receiver thread per other node reads frames and applies them in order. TCP keeps
-   each connection's frames in order, which is the order transport.h needs. */
+   descriptors over with cartsNodeAttach. From then on an outbox (net.c) is taken whole and
+   written as a frame {uint64 length, batch} on the destination's connection: by the worker
+   that queued messages, when its task has finished; by a receiver, after applying a batch;
+   else by the sender thread, woken whenever an outbox gets bytes. One receiver thread per
+   other node reads frames and applies them in order. TCP keeps each connection's frames in
+   order, which is the order transport.h needs. */
 #include "internal.h"
 #include "carts_node.h"
 
@@ -17,6 +19,11 @@
 #include <unistd.h>
 
 typedef struct {
+  pthread_mutex_t lock; /* taking an outbox and writing it are one step: frames stay in order */
+  int fd;               /* -1: this node; broken connections keep -fd - 2 (closed at the end) */
+} sender_end;
+
+typedef struct {
   uint32_t src;
   int fd;
   pthread_t thread;
@@ -25,7 +32,7 @@ typedef struct {
 static struct {
   int attached;
   uint32_t node, nodes;
-  int *out;          /* out[n]: the connection to node n (-1: this node, or broken) */
+  sender_end *out;   /* out[n]: the connection to node n */
   receiver *in;      /* in[n]: node n's connection to this node */
   pthread_t sender;
 } wire;
@@ -69,33 +76,47 @@ static int read_full(int fd, void *buf, size_t len) {
   return 1;
 }
 
+/* Take what is queued for `dest` and write it as one frame. */
+static void flush_to(uint32_t dest) {
+  sender_end *o = &wire.out[dest];
+  pthread_mutex_lock(&o->lock);
+  void *buf;
+  uint64_t len = rt_net_take_outbox(dest, &buf);
+  if (len && o->fd >= 0) {
+    if (write_frame(o->fd, &len, sizeof len, buf, len))
+      rt_net_count_batch(1);
+    else {
+      shutdown(o->fd, SHUT_RDWR);
+      o->fd = -o->fd - 2;
+    }
+  }
+  pthread_mutex_unlock(&o->lock);
+  free(buf);
+}
+
+void rt_net_flush(void) {
+  if (!wire.attached)
+    return;
+  for (uint32_t dest = 0; dest < wire.nodes; dest++)
+    if (dest != wire.node && rt_net_outbox_pending(dest))
+      flush_to(dest);
+}
+
+/* Whatever no worker or receiver flushed on its way (host code between epochs, a task
+   that waits inside its body) goes out from here. */
 static void *sender_main(void *arg) {
   (void)arg;
   for (;;) {
     int state = rt_net_wait_outbox();
-    for (uint32_t dest = 0; dest < wire.nodes; dest++) {
-      if (dest == wire.node)
-        continue;
-      void *buf;
-      uint64_t len = rt_net_take_outbox(dest, &buf);
-      if (!len)
-        continue;
-      if (wire.out[dest] >= 0) {
-        if (write_frame(wire.out[dest], &len, sizeof len, buf, len))
-          rt_net_count_batch(1);
-        else {
-          shutdown(wire.out[dest], SHUT_RDWR);
-          wire.out[dest] = -wire.out[dest] - 2; /* broken: kept only to be closed */
-        }
-      }
-      free(buf);
-    }
+    for (uint32_t dest = 0; dest < wire.nodes; dest++)
+      if (dest != wire.node)
+        flush_to(dest);
     if (state < 0)
       break;
   }
   for (uint32_t n = 0; n < wire.nodes; n++)
-    if (wire.out[n] >= 0)
-      shutdown(wire.out[n], SHUT_WR); /* the peer's receiver sees the end */
+    if (n != wire.node && wire.out[n].fd >= 0)
+      shutdown(wire.out[n].fd, SHUT_WR); /* the peer's receiver sees the end */
   return NULL;
 }
 
@@ -116,6 +137,7 @@ static void *receiver_main(void *arg) {
       break;
     rt_net_count_batch(0);
     rt_net_deliver(r->src, buf, len);
+    rt_net_flush(); /* what applying it queued (grants, forwarded creations) */
   }
   free(buf);
   return NULL;
@@ -127,20 +149,21 @@ int cartsNodeAttach(const int *out_fds, const int *in_fds) {
     return -1;
   wire.node = node;
   wire.nodes = nodes;
-  wire.out = malloc(nodes * sizeof *wire.out);
+  wire.out = calloc(nodes, sizeof *wire.out);
   wire.in = calloc(nodes, sizeof *wire.in);
   if (!wire.out || !wire.in)
     return -1;
   for (uint32_t n = 0; n < nodes; n++) {
-    wire.out[n] = n == node ? -1 : out_fds[n];
+    wire.out[n].fd = n == node ? -1 : out_fds[n];
+    pthread_mutex_init(&wire.out[n].lock, NULL);
     wire.in[n] = (receiver){.src = n, .fd = n == node ? -1 : in_fds[n]};
   }
+  wire.attached = 1;
   for (uint32_t n = 0; n < nodes; n++)
     if (n != node && pthread_create(&wire.in[n].thread, NULL, receiver_main, &wire.in[n]))
       rt_fatal_plain("cannot start the receiver of node %u's messages", n);
   if (pthread_create(&wire.sender, NULL, sender_main, NULL))
     rt_fatal_plain("cannot start the node's sender thread");
-  wire.attached = 1;
   return 0;
 }
 
@@ -149,18 +172,19 @@ void cartsNodeDetach(void) {
     return;
   cartsNodeStop(); /* the sender takes what is left and ends */
   pthread_join(wire.sender, NULL);
+  wire.attached = 0; /* no flush from here on */
   for (uint32_t n = 0; n < wire.nodes; n++) {
     if (n == wire.node)
       continue;
     shutdown(wire.in[n].fd, SHUT_RDWR); /* a peer still sending is no longer heard */
     pthread_join(wire.in[n].thread, NULL);
     close(wire.in[n].fd);
-    int out = wire.out[n] >= 0 ? wire.out[n] : -wire.out[n] - 2;
-    close(out);
+    int out = wire.out[n].fd;
+    close(out >= 0 ? out : -out - 2);
+    pthread_mutex_destroy(&wire.out[n].lock);
   }
   free(wire.out);
   free(wire.in);
   wire.out = NULL;
   wire.in = NULL;
-  wire.attached = 0;
 }
