@@ -30,7 +30,7 @@ typedef struct {
 } receiver;
 
 static struct {
-  int attached;
+  _Atomic int attached; /* read by any thread that flushes */
   uint32_t node, nodes;
   sender_end *out;   /* out[n]: the connection to node n */
   receiver *in;      /* in[n]: node n's connection to this node */
@@ -172,12 +172,18 @@ void cartsNodeDetach(void) {
     return;
   cartsNodeStop(); /* the sender takes what is left and ends */
   pthread_join(wire.sender, NULL);
-  wire.attached = 0; /* no flush from here on */
+  wire.attached = 0; /* no new flush from here on */
+  for (uint32_t n = 0; n < wire.nodes; n++)
+    if (n != wire.node)
+      shutdown(wire.in[n].fd, SHUT_RDWR); /* a peer still sending is no longer heard */
+  /* Every receiver has stopped (one may have been writing to any node) before a
+     descriptor is closed. */
+  for (uint32_t n = 0; n < wire.nodes; n++)
+    if (n != wire.node)
+      pthread_join(wire.in[n].thread, NULL);
   for (uint32_t n = 0; n < wire.nodes; n++) {
     if (n == wire.node)
       continue;
-    shutdown(wire.in[n].fd, SHUT_RDWR); /* a peer still sending is no longer heard */
-    pthread_join(wire.in[n].thread, NULL);
     close(wire.in[n].fd);
     int out = wire.out[n].fd;
     close(out >= 0 ? out : -out - 2);
