@@ -1,5 +1,6 @@
 """The examples on N nodes x 1 worker against 1 node x N workers (the same cores): kernel time,
-wall time, datablock bytes, batches per node per epoch. Best of --runs, the two layouts
+wall time, datablock bytes, batches per node per epoch (the most any node sent, and
+received, over the epochs of the run). Best of --runs, the two layouts
 alternating run by run, in one process and one Ray instance. Reports only.
 
     .venv/bin/python benchmarks/nodes/kernels.py                        # the default set
@@ -70,11 +71,13 @@ def main(argv: list[str] | None = None) -> int:
             k1, wall1, _, sum_1 = best["1"]
             epochs = sum(x.stats["epochs"] for x in run_n.nodes) or 1
             per_epoch = max(x.stats["batches_sent"] for x in run_n.nodes) / epochs
+            in_epoch = max(x.stats["batches_received"] for x in run_n.nodes) / epochs
             moved = sum(x.stats["db_bytes_sent"] for x in run_n.nodes)
             rows.append((case, k1, kn, kn / k1 if k1 else math.inf, wall1, walln, moved,
                          per_epoch, epochs, "same" if sum_n == sum_1 else f"{sum_n} vs {sum_1}"))
             print(f"{case}: 1x{n} {k1:.4f}s  {n}x1 {kn:.4f}s  ratio {rows[-1][3]:.2f}  "
-                  f"moved {moved / 1e6:.2f} MB  batches/node/epoch {per_epoch:.1f} "
+                  f"moved {moved / 1e6:.2f} MB  batches/node/epoch sent {per_epoch:.1f} "
+                  f"received {in_epoch:.1f} "
                   f"({epochs} epochs)  checksum {rows[-1][-1]}", flush=True)
     ratios = [r[3] for r in rows if r[3] > 0 and math.isfinite(r[3])]
     if ratios:

@@ -5,7 +5,7 @@
    while some slot is unclaimed (claims check range and double use under the shard lock);
    after the last claim only the datablocks it waits on know it, and the last satisfied slot
    hands it to the scheduler. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE, MADV_HUGEPAGE */
 #include "internal.h"
 
 #include <stddef.h>
@@ -301,8 +301,38 @@ typedef struct cache_entry {
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cache_entry *cache[CACHE_BUCKETS];
 
-static rt_copy *copy_new(artsGuid_t db, const void *data, uint64_t bytes) {
+/* Copies of 2 MiB and more get a mapping of their own with transparent huge pages, as
+   datablock payloads do (db.c): a task sweeping another node's block many times (gemm's B
+   on node 1) runs ~40% slower on 4 KiB pages. The header sits at the end of the 4 KiB page
+   before the 2 MiB-aligned data. */
+#define COPY_HUGE ((uint64_t)2 << 20)
+#define COPY_HEAD ((size_t)4096)
+
+static rt_copy *copy_alloc(uint64_t bytes) {
+  if (rt.cfg.huge_pages && bytes >= COPY_HUGE && bytes <= UINT64_MAX / 4) {
+    size_t len = (size_t)((bytes + 4095) & ~(uint64_t)4095), span = COPY_HEAD + len + COPY_HUGE;
+    char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw != MAP_FAILED) {
+      char *p = (char *)(((uintptr_t)raw + COPY_HEAD + COPY_HUGE - 1) & ~(uintptr_t)(COPY_HUGE - 1));
+      char *start = p - COPY_HEAD;
+      if (start > raw)
+        munmap(raw, (size_t)(start - raw));
+      if (raw + span > p + len)
+        munmap(p + len, (size_t)(raw + span - (p + len)));
+      madvise(p, len, MADV_HUGEPAGE); /* advice: no huge pages is no error */
+      rt_copy *c = (rt_copy *)(p - offsetof(rt_copy, data));
+      c->mapped = COPY_HEAD + len;
+      return c;
+    }
+  }
   rt_copy *c = malloc(sizeof *c + (bytes ? bytes : 1));
+  if (c)
+    c->mapped = 0;
+  return c;
+}
+
+static rt_copy *copy_new(artsGuid_t db, const void *data, uint64_t bytes) {
+  rt_copy *c = copy_alloc(bytes);
   if (!c)
     rt_fatal(db, "out of memory for a copy of %llu bytes", (unsigned long long)bytes);
   atomic_init(&c->refs, 1);
@@ -312,7 +342,11 @@ static rt_copy *copy_new(artsGuid_t db, const void *data, uint64_t bytes) {
 }
 
 static void copy_unref(rt_copy *c) {
-  if (c && atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) == 1)
+  if (!c || atomic_fetch_sub_explicit(&c->refs, 1, memory_order_acq_rel) != 1)
+    return;
+  if (c->mapped)
+    munmap(c->data - COPY_HEAD, (size_t)c->mapped);
+  else
     free(c);
 }
 

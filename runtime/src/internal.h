@@ -217,6 +217,7 @@ void rt_epoch_remote_done(artsGuid_t guid);
 typedef struct rt_copy {
   _Atomic uint32_t refs;
   uint64_t bytes;
+  uint64_t mapped; /* bytes of its own mapping (huge pages: edt.c), 0 when malloc'd */
   unsigned char data[] __attribute__((aligned(16)));
 } rt_copy;
 
