@@ -37,8 +37,11 @@ ARTS_API void cartsNodeStop(void);
 /* Counters of this node's run: tasks run, tasks received from other nodes, messages sent,
    bytes sent, messages received, bytes received, datablock payload bytes sent, received,
    batches sent and received (a batch is one write on the wire: the messages queued for one
-   node when the sender took them), epochs created on this node. */
-#define CARTS_NODE_STATS 11
+   node when the sender took them), epochs created on this node, and the part of the
+   datablock bytes sent and received that the host's flushes and fetches moved (puts and
+   gets: the host synchronisation around the tasks, as opposed to the tasks' own grants and
+   write-backs). */
+#define CARTS_NODE_STATS 13
 ARTS_API void cartsNodeStats(uint64_t out[CARTS_NODE_STATS]);
 
 #ifdef __cplusplus

@@ -654,6 +654,56 @@ static inline int run_next(run_cursor *c) {
   return 0;
 }
 
+/* The dependences of the runs, recorded at their owners: this node's at once, another
+   node's as one M_RECORD_DEPS per owner ({db, slot | mode << 32} pairs). */
+static void record_at_owners(artsGuid_t edt, uint32_t runc, const artsDbRun *runv,
+                             const char *api) {
+  uint64_t remote = 0;
+  for (run_cursor c = runs_begin(runv, runc); run_next(&c);)
+    if (!rt_route_is_local(artsGuidGetRank(c.guid)))
+      remote++;
+    else
+      rt_db_record(c.guid, edt, c.slot, rt_ordered_mode(c.mode));
+  if (!remote)
+    return;
+  uint64_t *pairs = malloc(2 * remote * sizeof *pairs);
+  uint32_t *owners = malloc(remote * sizeof *owners);
+  if (!pairs || !owners)
+    rt_fatal(edt, "%s: out of memory for %llu dependences", api, (unsigned long long)remote);
+  uint64_t n = 0;
+  for (run_cursor c = runs_begin(runv, runc); run_next(&c);) {
+    uint32_t owner = artsGuidGetRank(c.guid);
+    if (rt_route_is_local(owner))
+      continue;
+    rt_check_remote(owner, c.guid, api);
+    owners[n] = owner;
+    pairs[2 * n] = c.guid;
+    pairs[2 * n + 1] = (uint64_t)c.slot | (uint64_t)rt_ordered_mode(c.mode) << 32;
+    n++;
+  }
+  /* Each owner's pairs, gathered in place in their order (owners are few). */
+  uint64_t done = 0;
+  while (done < n) {
+    uint32_t owner = owners[done];
+    uint64_t end = done;
+    for (uint64_t k = done; k < n; k++)
+      if (owners[k] == owner) {
+        uint64_t a = pairs[2 * k], b = pairs[2 * k + 1];
+        uint32_t o = owners[k];
+        memmove(&pairs[2 * (end + 1)], &pairs[2 * end], 16 * (k - end));
+        memmove(&owners[end + 1], &owners[end], 4 * (k - end));
+        pairs[2 * end] = a;
+        pairs[2 * end + 1] = b;
+        owners[end] = o;
+        end++;
+      }
+    rt_net_record_deps(owner, edt, &pairs[2 * done], end - done);
+    done = end;
+  }
+  free(pairs);
+  free(owners);
+}
+
 artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,
                                 uint32_t depc, artsGuid_t epoch, uint32_t runc,
                                 const artsDbRun *runv) {
@@ -662,10 +712,11 @@ artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc, u
   check_runs(depc, runc, runv, api);
   artsGuid_t guid;
   if (rt.nodes > 1) {
-    /* The task or its datablocks may live on another node: the usual calls. */
+    /* The task or its datablocks may live on another node: the task is created as by
+       artsEdtCreateWithEpoch, and each dependence recorded at its datablock's owner, as by
+       artsRecordDep; those of one other owner travel as one message. */
     guid = create(fn, route, paramc, paramv, depc, epoch, api);
-    for (run_cursor c = runs_begin(runv, runc); run_next(&c);)
-      artsRecordDep(c.guid, guid, c.slot, c.mode);
+    record_at_owners(guid, runc, runv, api);
     return guid;
   }
   rt_edt *t = create_task(fn, route, paramc, paramv, depc, epoch, api, &guid);

@@ -24,7 +24,8 @@ enum {
   M_EPOCH_ADD,      /* epoch */
   M_EPOCH_DONE,     /* epoch */
   M_SHUTDOWN,
-  M_EXIT, /* code: the program called exit() on the sending node */
+  M_EXIT,        /* code: the program called exit() on the sending node */
+  M_RECORD_DEPS, /* edt; data: {db, slot | mode << 32} pairs, recorded in order */
 };
 
 typedef struct {
@@ -41,7 +42,7 @@ typedef struct {
 
 enum {
   S_TASKS_RUN, S_TASKS_IN, S_MSGS_OUT, S_BYTES_OUT, S_MSGS_IN, S_BYTES_IN, S_DB_OUT, S_DB_IN,
-  S_BATCHES_OUT, S_BATCHES_IN, S_EPOCHS
+  S_BATCHES_OUT, S_BATCHES_IN, S_EPOCHS, S_SYNC_OUT, S_SYNC_IN
 };
 
 static struct {
@@ -156,6 +157,8 @@ static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t na
   bump(S_BYTES_OUT, size);
   if (kind == M_GRANT || kind == M_WRITE_BACK || kind == M_PUT || kind == M_GET_REPLY)
     bump(S_DB_OUT, bytes);
+  if (kind == M_PUT || kind == M_GET_REPLY) /* only the host's flushes and fetches use these */
+    bump(S_SYNC_OUT, bytes);
   pthread_mutex_lock(&net.lock);
   if (!net.ready) {
     net.ready = 1;
@@ -174,6 +177,11 @@ void rt_net_record_dep(uint32_t node, artsGuid_t db, artsGuid_t edt, uint32_t sl
                        uint32_t mode) {
   uint64_t args[] = {db, edt, slot, mode};
   send(node, M_RECORD_DEP, args, 4, NULL, 0);
+}
+
+void rt_net_record_deps(uint32_t node, artsGuid_t edt, const uint64_t *pairs, uint64_t count) {
+  uint64_t args[] = {edt};
+  send(node, M_RECORD_DEPS, args, 1, pairs, 16 * count);
 }
 
 void rt_net_signal(uint32_t node, artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value) {
@@ -364,6 +372,12 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
   case M_RECORD_DEP:
     rt_db_record(a[0], a[1], (uint32_t)a[2], (uint32_t)a[3]);
     return;
+  case M_RECORD_DEPS: {
+    const uint64_t *pair = (const uint64_t *)data;
+    for (uint64_t k = 0; k < bytes / 16; k++)
+      rt_db_record(pair[2 * k], a[0], (uint32_t)pair[2 * k + 1], (uint32_t)(pair[2 * k + 1] >> 32));
+    return;
+  }
   case M_SIGNAL:
     rt_edt_remote_signal(a[0], (uint32_t)a[1], (uint32_t)a[2], a[3]);
     return;
@@ -378,6 +392,7 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
     return;
   case M_PUT: {
     bump(S_DB_IN, bytes);
+    bump(S_SYNC_IN, bytes);
     uint32_t owner = artsGuidGetRank(a[1]);
     if (owner != net.node) { /* counted here, the epoch's home: pass it on */
       send(owner, M_PUT, a, 3, data, bytes);
@@ -392,6 +407,7 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
     return;
   case M_GET_REPLY:
     bump(S_DB_IN, bytes);
+    bump(S_SYNC_IN, bytes);
     rt_db_get_reply(a[0], data, (uint32_t)bytes);
     return;
   case M_CREATE_DB:

@@ -45,6 +45,8 @@ void rt_net_create_edt(uint32_t node, artsGuid_t edt, artsEdt_t fn, uint32_t par
                        const uint64_t *paramv, uint32_t depc, artsGuid_t epoch);
 void rt_net_record_dep(uint32_t node, artsGuid_t db, artsGuid_t edt, uint32_t slot,
                        uint32_t mode);
+/* `count` dependences of `edt` on datablocks of `node`: {db, slot | mode << 32} pairs. */
+void rt_net_record_deps(uint32_t node, artsGuid_t edt, const uint64_t *pairs, uint64_t count);
 /* kind: ARTS_NULL, ARTS_SINGLE_VALUE (value = the value) or a datablock type (value = db) */
 void rt_net_signal(uint32_t node, artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value);
 /* `version` is the datablock's version the task sees (a WRITE: the one it makes out of

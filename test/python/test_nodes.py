@@ -189,6 +189,10 @@ def test_carts_execute_on_two_nodes_reports_per_node_counters(ray_cluster, tmp_p
         assert int(row["db bytes out"]) + int(row["db bytes in"]) > 0, (node, rows)
         assert int(row["batches out"]) > 0 and float(row["batches/epoch"]) > 0, (node, rows)
     assert int(rows[0]["batches out"]) == int(rows[1]["batches in"])
+    # the host fills the arrays on node 0: its flush to node 1 is host synchronisation, a
+    # part of the datablock bytes
+    assert 0 < int(rows[0]["host sync out"]) <= int(rows[0]["db bytes out"]), rows
+    assert int(rows[0]["host sync out"]) == int(rows[1]["host sync in"]), rows
 
 
 GLOBAL_PROGRAM = """\
