@@ -63,7 +63,7 @@ STAGES: tuple[Stage, ...] = (
           "the datablock pass again on the new tasks",
           "chunk boundaries decide block boundaries, so for-lowering runs first"),
     Stage("epochs", ("arts-epochs", "arts-epoch-fusion", "arts-host-sync", "arts-stable-reads"),
-          "barriers become epochs around the task launches before them; on one node, epochs "
+          "barriers become epochs around the task launches before them; epochs "
           "whose datablocks order their tasks fused, also across a loop's iterations; with "
           "several nodes, host flushes/fetches of distributed datablocks around them; reads "
           "of datablocks no task writes marked stable",

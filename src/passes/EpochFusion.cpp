@@ -10,6 +10,12 @@
 // Tasks reach memory only through their acquires (arts-verify-edt-deps), and host code of
 // a later epoch other than acquires, launches and pure arithmetic would run before the
 // earlier tasks end, so it keeps epochs apart.
+// Several nodes: a datablock's requests are queued at its owner, in the order they reach
+// it. The two epochs' launches are made by one thread, and every dependence goes from the
+// creating node to the owner (artsRecordDep, artsEdtCreateWithDbs) on the one ordered
+// connection between them, so the owner queues them in the order they were registered.
+// Host synchronisation (arts-host-sync, after this pass) sees the fused epoch as one: no
+// host code with memory effects is left between the epochs it fused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -308,11 +314,6 @@ unsigned hoistOutOfLoops(ModuleOp module, std::set<std::string> &said) {
 struct EpochFusion : arts::impl::EpochFusionBase<EpochFusion> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (moduleNodes(module) > 1) {
-      CARTS_DEBUG(kChannel, module) << "several nodes: epochs not fused (host sync works "
-                                       "epoch by epoch)\n";
-      return;
-    }
     // Fusing can make a loop's body one epoch, and hoisting can make epochs adjacent.
     unsigned fused = 0, hoisted = 0;
     std::set<std::string> said;

@@ -432,7 +432,9 @@ def Epochs : Pass<"arts-epochs", "ModuleOp"> {
 def EpochFusion : Pass<"arts-epoch-fusion", "ModuleOp"> {
   let summary = "epochs whose datablocks already order their tasks become one";
   let description = [{
-    Runs after arts-epochs, on one node only (`arts.nodes`). Two epochs next
+    Runs after arts-epochs, on one node or several (a datablock's owner
+    queues the requests in the order the creating node registered them: each
+    travels from it to the owner on one ordered connection). Two epochs next
     to each other in one block, with only pure arithmetic between them, become
     one epoch: the later loop's tasks are created while the earlier loop's
     still run, and wait for them through their datablock acquires instead of

@@ -272,10 +272,11 @@ func.func @time_loop(%steps: index) {
 
 //--- nodes.mlir
 
-// Several nodes: host sync works epoch by epoch, so nothing is fused.
-// NODES: [epochs] {{.*}}: several nodes: epochs not fused (host sync works epoch by epoch)
+// Several nodes fuse as one does: the owner of %ga queues both tasks' requests in the
+// order this node registered them.
+// NODES: [epochs] {{.*}}nodes.mlir:{{[0-9]+}}:9: epoch fused into the one at {{.*}}nodes.mlir:{{[0-9]+}}:9: its datablocks order its tasks after the earlier ones
 // NODES: arts.epoch {
-// NODES: arts.epoch {
+// NODES-NOT: arts.epoch {
 module attributes {arts.nodes = 2 : i64} {
 func.func @two(%n: index) {
   %c1 = arith.constant 1 : index
