@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
             synced = sum(x.stats["sync_bytes_sent"] for x in run_n.nodes)
             rows.append((case, k1, kn, kn / k1 if k1 else math.inf, wall1, walln, moved,
                          per_epoch, epochs, "same" if sum_n == sum_1 else f"{sum_n} vs {sum_1}"))
-            print(f"{case}: 1x{n} {k1:.4f}s  {n}x1 {kn:.4f}s  ratio {rows[-1][3]:.2f}  "
+            print(f"{case}: kernel 1x{n} {k1:.4f}s  {n}x1 {kn:.4f}s  ratio {rows[-1][3]:.2f}  "
+                  f"wall {wall1:.3f}s / {walln:.3f}s  "
                   f"moved {moved / 1e6:.2f} MB (host sync {synced / 1e6:.2f})  batches/node/epoch sent {per_epoch:.1f} "
                   f"received {in_epoch:.1f} "
                   f"({epochs} epochs)  checksum {rows[-1][-1]}", flush=True)
