@@ -99,6 +99,9 @@ def compile_program(source: Path, nodes: int, threads: int, defines: list[str]) 
     from carts_mlir.execute import ExecuteOptions, arts_llvm_ir
 
     options = ExecuteOptions(source=str(source), defines=defines, threads=threads, nodes=nodes)
+    # The loops here are tiny on purpose (a launch, a block): spread them over the nodes
+    # anyway, or the concurrency pass keeps them on node 0 (min-node-ops).
+    os.environ.setdefault("nodeMinOps", "0")
     for attempt in range(10):
         try:
             return arts_llvm_ir(options)
