@@ -77,9 +77,11 @@ std::optional<int64_t> loopWork(EdtOp edt) {
       return WalkResult::interrupt();
     }
     any = true;
-    int64_t trips = std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
-    int64_t weight = std::max<int64_t>(1, regionWeight(loop.getBody()));
-    total = std::min<int64_t>(int64_t(1) << 40, total + trips * std::min<int64_t>(weight, int64_t(1) << 20));
+    constexpr int64_t kCap = int64_t(1) << 40;
+    int64_t trips = std::min<int64_t>(kCap, std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step));
+    int64_t weight = std::min<int64_t>(kCap, std::max<int64_t>(1, regionWeight(loop.getBody())));
+    int64_t work = trips > kCap / weight ? kCap : trips * weight;
+    total = std::min<int64_t>(kCap, total + work);
     return WalkResult::advance();
   });
   if (!any || !known)
