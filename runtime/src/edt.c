@@ -655,53 +655,46 @@ static inline int run_next(run_cursor *c) {
 }
 
 /* The dependences of the runs, recorded at their owners: this node's at once, another
-   node's as one M_RECORD_DEPS per owner ({db, slot | mode << 32} pairs). */
+   node's as one M_RECORD_DEPS per owner ({db, slot | mode << 32} pairs, in slot order). */
 static void record_at_owners(artsGuid_t edt, uint32_t runc, const artsDbRun *runv,
                              const char *api) {
-  uint64_t remote = 0;
-  for (run_cursor c = runs_begin(runv, runc); run_next(&c);)
-    if (!rt_route_is_local(artsGuidGetRank(c.guid)))
-      remote++;
-    else
-      rt_db_record(c.guid, edt, c.slot, rt_ordered_mode(c.mode));
-  if (!remote)
-    return;
-  uint64_t *pairs = malloc(2 * remote * sizeof *pairs);
-  uint32_t *owners = malloc(remote * sizeof *owners);
-  if (!pairs || !owners)
-    rt_fatal(edt, "%s: out of memory for %llu dependences", api, (unsigned long long)remote);
-  uint64_t n = 0;
+  /* at[o]..at[o+1]: owner o's pairs (a counting sort by owner) */
+  uint64_t *at = calloc(rt.nodes + 1, sizeof *at), remote = 0;
+  if (!at)
+    rt_fatal(edt, "%s: out of memory", api);
   for (run_cursor c = runs_begin(runv, runc); run_next(&c);) {
     uint32_t owner = artsGuidGetRank(c.guid);
-    if (rt_route_is_local(owner))
+    if (rt_route_is_local(owner)) {
+      rt_db_record(c.guid, edt, c.slot, rt_ordered_mode(c.mode));
       continue;
+    }
     rt_check_remote(owner, c.guid, api);
-    owners[n] = owner;
-    pairs[2 * n] = c.guid;
-    pairs[2 * n + 1] = (uint64_t)c.slot | (uint64_t)rt_ordered_mode(c.mode) << 32;
-    n++;
+    at[owner + 1]++;
+    remote++;
   }
-  /* Each owner's pairs, gathered in place in their order (owners are few). */
-  uint64_t done = 0;
-  while (done < n) {
-    uint32_t owner = owners[done];
-    uint64_t end = done;
-    for (uint64_t k = done; k < n; k++)
-      if (owners[k] == owner) {
-        uint64_t a = pairs[2 * k], b = pairs[2 * k + 1];
-        uint32_t o = owners[k];
-        memmove(&pairs[2 * (end + 1)], &pairs[2 * end], 16 * (k - end));
-        memmove(&owners[end + 1], &owners[end], 4 * (k - end));
-        pairs[2 * end] = a;
-        pairs[2 * end + 1] = b;
-        owners[end] = o;
-        end++;
-      }
-    rt_net_record_deps(owner, edt, &pairs[2 * done], end - done);
-    done = end;
+  if (remote) {
+    for (uint32_t o = 0; o < rt.nodes; o++)
+      at[o + 1] += at[o];
+    uint64_t *pairs = malloc(16 * remote);
+    if (!pairs)
+      rt_fatal(edt, "%s: out of memory for %llu dependences", api, (unsigned long long)remote);
+    for (run_cursor c = runs_begin(runv, runc); run_next(&c);) {
+      uint32_t owner = artsGuidGetRank(c.guid);
+      if (rt_route_is_local(owner))
+        continue;
+      uint64_t k = at[owner]++;
+      pairs[2 * k] = c.guid;
+      pairs[2 * k + 1] = (uint64_t)c.slot | (uint64_t)rt_ordered_mode(c.mode) << 32;
+    }
+    /* at[o] now ends owner o's pairs, so at[o - 1] (0 for o = 0) starts them */
+    for (uint32_t o = 0; o < rt.nodes; o++) {
+      uint64_t begin = o ? at[o - 1] : 0;
+      if (at[o] > begin)
+        rt_net_record_deps(o, edt, &pairs[2 * begin], at[o] - begin);
+    }
+    free(pairs);
   }
-  free(pairs);
-  free(owners);
+  free(at);
 }
 
 artsGuid_t artsEdtCreateWithDbs(artsEdt_t fn, uint32_t route, uint32_t paramc, uint64_t *paramv,

@@ -108,9 +108,7 @@ static void *sender_main(void *arg) {
   (void)arg;
   for (;;) {
     int state = rt_net_wait_outbox();
-    for (uint32_t dest = 0; dest < wire.nodes; dest++)
-      if (dest != wire.node)
-        flush_to(dest);
+    rt_net_flush();
     if (state < 0)
       break;
   }

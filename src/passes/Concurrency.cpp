@@ -69,16 +69,15 @@ std::optional<int64_t> loopWork(EdtOp edt) {
   int64_t total = 0;
   bool any = false, known = true;
   edt.getBody().walk([&](ForOp loop) {
-    std::optional<int64_t> lb = evaluateConstant(loop.getLowerBound());
-    std::optional<int64_t> ub = evaluateConstant(loop.getUpperBound());
-    std::optional<int64_t> step = evaluateConstant(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0) {
+    std::optional<int64_t> count =
+        constantTripCount(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+    if (!count) {
       known = false;
       return WalkResult::interrupt();
     }
     any = true;
     constexpr int64_t kCap = int64_t(1) << 40;
-    int64_t trips = std::min<int64_t>(kCap, std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step));
+    int64_t trips = std::min<int64_t>(kCap, *count);
     int64_t weight = std::min<int64_t>(kCap, std::max<int64_t>(1, regionWeight(loop.getBody())));
     int64_t work = trips > kCap / weight ? kCap : trips * weight;
     total = std::min<int64_t>(kCap, total + work);

@@ -97,9 +97,13 @@ static int64_t opWeight(Operation &op) {
 }
 
 std::optional<int64_t> mlir::arts::constantTripCount(scf::ForOp loop) {
-  std::optional<int64_t> lb = evaluateConstant(loop.getLowerBound());
-  std::optional<int64_t> ub = evaluateConstant(loop.getUpperBound());
-  std::optional<int64_t> step = evaluateConstant(loop.getStep());
+  return constantTripCount(loop.getLowerBound(), loop.getUpperBound(), loop.getStep());
+}
+
+std::optional<int64_t> mlir::arts::constantTripCount(Value lower, Value upper, Value stride) {
+  std::optional<int64_t> lb = evaluateConstant(lower);
+  std::optional<int64_t> ub = evaluateConstant(upper);
+  std::optional<int64_t> step = evaluateConstant(stride);
   if (!lb || !ub || !step || *step <= 0)
     return std::nullopt;
   return std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);

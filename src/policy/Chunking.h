@@ -84,6 +84,8 @@ int64_t rowBytesAt(Region &body, Value iv);
 
 /// The trip count of `loop` when its bounds and step fold to constants.
 std::optional<int64_t> constantTripCount(scf::ForOp loop);
+/// The same for the bounds and step of any loop (an arts.for's).
+std::optional<int64_t> constantTripCount(Value lb, Value ub, Value step);
 
 /// A rough operation count of one execution of `region`: nested loops multiply
 /// their body by their trip count (64 when it is not a constant), calls count 20,
