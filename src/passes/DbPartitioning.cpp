@@ -73,7 +73,8 @@ struct AcquireFacts {
   scf::ForOp chunkLoop;  ///< the task's `arts.chunk_loop`, if any
   bool soleChunk = false; ///< the task is launched once in its epoch: its loop has one chunk
   bool rewritable = true; ///< every access is a load/store through db_ref[0...]
-  bool chunked = false;   ///< ... and indexed by the chunk loop's IV in dim 0
+  bool chunked = false;   ///< ... and indexed by the chunk loop's IV in dimension `dim`
+  unsigned dim = 0;       ///< the dimension the blocks would cut
   int64_t minOffset = 0, maxOffset = 0;
   int64_t launches = 0; ///< the chunks its launch loop makes (launchTrips), 0: unknown
   std::string why; ///< why not chunked
@@ -153,9 +154,10 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
 
   int64_t nodes = 1, workersPerNode = 1;
 
-  AcquireFacts analyse(DbAcquireOp acq) {
+  AcquireFacts analyse(DbAcquireOp acq, unsigned dim) {
     AcquireFacts facts;
     facts.acquire = acq;
+    facts.dim = dim;
     for (OpOperand &use : acq.getPtrs().getUses())
       if (auto task = dyn_cast<EdtOp>(use.getOwner())) {
         facts.task = task;
@@ -197,7 +199,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
           continue;
         std::optional<RowOffset> row;
         if (facts.chunkLoop->isAncestor(access))
-          row = rowOffsetFrom(accessIndices(access).front(), facts.chunkLoop.getInductionVar());
+          row = rowOffsetFrom(accessIndices(access)[dim], facts.chunkLoop.getInductionVar());
         // Only reads take a narrowed index off their own rows; writes are
         // matched as before, so such a write keeps the datablock coarse.
         if (row && row->narrowed && row->offset != 0 && acq.getMode() != ArtsMode::in)
@@ -245,12 +247,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     auto blockType = cast<MemRefType>(cast<MemRefType>(alloc.getPtrs().getType()).getElementType());
     if (blockType.getRank() == 0 || alloc.getSizes().size() != 1)
       return; // scalars stay whole
-    SmallVector<AcquireFacts> acquires;
+    SmallVector<DbAcquireOp> acquireOps;
     SmallVector<DbRefOp> hostRefs;
     std::string coarseWhy;
     for (Operation *user : alloc.getPtrs().getUsers()) {
       if (auto acq = dyn_cast<DbAcquireOp>(user)) {
-        acquires.push_back(analyse(acq));
+        acquireOps.push_back(acq);
       } else if (auto ref = dyn_cast<DbRefOp>(user)) {
         hostRefs.push_back(ref);
         for (Operation *access : ref.getPayload().getUsers())
@@ -260,10 +262,42 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         coarseWhy = "table used by " + user->getName().getStringRef().str();
       }
     }
+    // The dimension to cut: the leading one on one node; over several, the one whose cut
+    // leaves the fewest bytes to move (chunk tasks that cannot take their own blocks of it
+    // take the whole table, most of it from other nodes).
+    SmallVector<AcquireFacts> acquires;
     SmallVector<AcquireSummary> summaries;
-    for (AcquireFacts &f : acquires)
-      summaries.push_back(summarise(f));
-    PartitionDecision decision = decidePartition(summaries, coarseWhy, nodes);
+    PartitionDecision decision;
+    unsigned dim = 0;
+    unsigned dims = nodes > 1 ? blockType.getRank() : 1;
+    std::string estimates;
+    int blockable = 0;
+    std::optional<int64_t> bestBytes;
+    for (unsigned d = 0; d < dims; ++d) {
+      SmallVector<AcquireFacts> facts;
+      SmallVector<AcquireSummary> summary;
+      for (DbAcquireOp acq : acquireOps) {
+        facts.push_back(analyse(acq, d));
+        summary.push_back(summarise(facts.back()));
+      }
+      PartitionDecision choice = decidePartition(summary, coarseWhy, nodes);
+      std::optional<int64_t> bytes;
+      if (choice.block) {
+        bytes = movedBytesEstimate(alloc, blockType, summary);
+        ++blockable;
+      }
+      if (dims > 1)
+        estimates += (estimates.empty() ? "" : ", ") + std::string("dim ") + std::to_string(d) +
+                     " " + (bytes ? std::to_string(*bytes) + " bytes" : "coarse");
+      if (d == 0 || (bytes && (!bestBytes || *bytes < *bestBytes))) {
+        if (d != 0 || bytes)
+          bestBytes = bytes;
+        acquires = std::move(facts);
+        summaries = std::move(summary);
+        decision = choice;
+        dim = d;
+      }
+    }
     if (!decision.block) {
       CARTS_DEBUG("db-partitioning", alloc) << "alloc " << blockType << " -> partition=coarse ("
                                             << decision.why << ")\n";
@@ -292,7 +326,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     OpBuilder b(alloc);
     b.setInsertionPointAfter(alloc);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value rows = alloc.getElementSizes().front();
+    Value rows = alloc.getElementSizes()[dim];
     Value rowsPerBlock, blocks;
     std::optional<int64_t> staticRows = evaluateConstant(rows);
     int64_t haloRows = 0;
@@ -311,15 +345,16 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       blocks = arith::MaxSIOp::create(b, loc, ceilDivIndex(b, loc, rows, rowsPerBlock), one);
     }
     SmallVector<int64_t> shape(blockType.getShape());
-    shape[0] = ShapedType::kDynamic;
+    shape[dim] = ShapedType::kDynamic;
     auto newBlockType = MemRefType::get(shape, blockType.getElementType());
     auto guidsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
     auto ptrsType = MemRefType::get({ShapedType::kDynamic}, newBlockType);
     SmallVector<Value> elementSizes(alloc.getElementSizes());
-    elementSizes[0] = rowsPerBlock;
+    elementSizes[dim] = rowsPerBlock;
     std::string localWhy = keptOnNodeZeroWhy(
         nodes, decision.internode,
-        nodes > 1 && decision.internode ? distributableWhyNot(alloc, blockType, rowsPerBlock) : "");
+        nodes > 1 && decision.internode ? distributableWhyNot(alloc, blockType, dim, rowsPerBlock)
+                                        : "");
     bool distributed = nodes > 1 && localWhy.empty();
     auto blocked = DbAllocOp::create(b, loc, guidsType, ptrsType, alloc.getModeAttr(),
                                      alloc.getDbModeAttr(),
@@ -334,6 +369,9 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                            std::to_string(haloRows) + " rows (halo of " + std::to_string(halo) +
                            " rows across nodes; " + std::to_string(shares) + " shares)"
                      : "ceil(rows / " + std::to_string(shares) + ")")
+        << (blockable > 1 || dim != 0 ? " dim=" + std::to_string(dim) + " (bytes the tasks move per run of "
+                       "their loops, estimated: " + estimates + ")"
+                     : std::string())
         << " block=" << newBlockType << " distributed=" << (distributed ? "yes" : "no")
         << (distributed ? " owner " + describeRoute(nodes, workersPerNode, nodes) : std::string())
         << (localWhy.empty() ? std::string() : " (" + localWhy + ")")
@@ -384,8 +422,8 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       for (Operation *access : llvm::make_early_inc_range(ref.getPayload().getUsers())) {
         OpBuilder hb(access);
         auto [payload, localRow] = selectRow(hb, access->getLoc(), blocked.getPtrs(), newBlockType,
-                                             accessIndices(access).front(), rowsPerBlock);
-        replaceAccess(access, payload, localRow);
+                                             accessIndices(access)[dim], rowsPerBlock);
+        replaceAccess(access, payload, localRow, dim);
       }
       ref.erase();
     }
@@ -396,6 +434,24 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         free.erase();
       }
     alloc.erase();
+  }
+
+  /// The bytes a cut leaves the tasks to move each time their loops run, as the choice of a
+  /// dimension compares them: every acquire of a task that may run on another node and
+  /// takes the whole table (its accesses are not indexed by its chunk in that dimension)
+  /// moves the share of the table other nodes own, (nodes - 1) / nodes of it. A chunk's own
+  /// blocks and its halo rows count as nothing. A table of unknown size counts 1 byte an
+  /// element.
+  int64_t movedBytesEstimate(DbAllocOp alloc, MemRefType blockType,
+                             ArrayRef<AcquireSummary> summaries) {
+    int64_t bytes = elementByteSize(blockType.getElementType()).value_or(1);
+    for (Value size : alloc.getElementSizes())
+      bytes *= evaluateConstant(size).value_or(1);
+    int64_t total = 0;
+    for (const AcquireSummary &a : summaries)
+      if (a.internode && !a.chunked)
+        total += bytes / nodes * (nodes - 1);
+    return total;
   }
 
   /// Whether each chunk of the acquire's loop covers whole blocks, shared with
@@ -465,15 +521,18 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// Empty if a block table of this allocation can be distributed, else why
   /// not: initPerNode needs the block count and the block's byte size as
   /// constants, and puts and gets count bytes in 32 bits.
-  std::string distributableWhyNot(DbAllocOp alloc, MemRefType blockType, Value rowsPerBlock) {
-    if (!evaluateConstant(alloc.getElementSizes().front()))
+  std::string distributableWhyNot(DbAllocOp alloc, MemRefType blockType, unsigned dim,
+                                  Value rowsPerBlock) {
+    if (!evaluateConstant(alloc.getElementSizes()[dim]))
       return "the row count is not a compile-time constant, and initPerNode reserves the "
              "blocks before mainBody runs";
     std::optional<int64_t> elementBytes = elementByteSize(blockType.getElementType());
     if (!elementBytes)
       return "no byte size for its elements";
     int64_t bytes = *elementBytes * *evaluateConstant(rowsPerBlock);
-    for (Value size : alloc.getElementSizes().drop_front()) {
+    for (auto [d, size] : llvm::enumerate(alloc.getElementSizes())) {
+      if (d == dim)
+        continue;
       std::optional<int64_t> extent = evaluateConstant(size);
       if (!extent)
         return "a block dimension is not a compile-time constant, and initPerNode creates the "
@@ -502,12 +561,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       for (Operation *access : llvm::make_early_inc_range(ref.getPayload().getUsers())) {
         std::optional<RowOffset> row;
         if (f.chunked && onlyLoopsBetween(access, f.chunkLoop))
-          row = rowOffsetFrom(accessIndices(access).front(), f.chunkLoop.getInductionVar());
+          row = rowOffsetFrom(accessIndices(access)[f.dim], f.chunkLoop.getInductionVar());
         if (!row) {
           OpBuilder b(access);
           auto [payload, localRow] = selectRow(b, access->getLoc(), f.view, blockType,
-                                               accessIndices(access).front(), rowsPerBlock, first);
-          replaceAccess(access, payload, localRow);
+                                               accessIndices(access)[f.dim], rowsPerBlock, first);
+          replaceAccess(access, payload, localRow, f.dim);
           continue;
         }
         auto [it, inserted] = perRow.try_emplace(row->offset);
@@ -520,7 +579,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                 b, loc, index, arith::ConstantIndexOp::create(b, loc, row->offset));
           it->second = selectRow(b, loc, f.view, blockType, index, rowsPerBlock, first, count);
         }
-        replaceAccess(access, it->second.first, it->second.second);
+        replaceAccess(access, it->second.first, it->second.second, f.dim);
       }
       ref.erase();
     }
@@ -552,12 +611,12 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     return {DbRefOp::create(b, loc, blockType, table, ValueRange{block}), localRow};
   }
 
-  /// `access` on `payload`, with `localRow` as its leading index.
-  static void replaceAccess(Operation *access, Value payload, Value localRow) {
+  /// `access` on `payload`, with `localRow` as its index in dimension `dim`.
+  static void replaceAccess(Operation *access, Value payload, Value localRow, unsigned dim) {
     OpBuilder b(access);
     Location loc = access->getLoc();
     SmallVector<Value> indices(accessIndices(access));
-    indices[0] = localRow;
+    indices[dim] = localRow;
     if (auto load = dyn_cast<memref::LoadOp>(access)) {
       Value value = memref::LoadOp::create(b, loc, payload, indices);
       load.getResult().replaceAllUsesWith(value);

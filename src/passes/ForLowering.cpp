@@ -12,6 +12,7 @@
 #include "policy/Routing.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
+#include "support/LoweringUtils.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -84,10 +85,47 @@ scf::ForOp collapsedInner(ForOp loop) {
   return inner && inner->hasAttr("arts.collapsed") ? inner : nullptr;
 }
 
+/// Calls `fn` with the allocation and the dimension of every load and store in `body`
+/// through a datablock payload whose index in that dimension is `iv` plus a constant.
+void indexedDims(Region &body, Value iv, function_ref<void(DbAllocOp, unsigned)> fn) {
+  body.walk([&](Operation *op) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemref();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemref();
+      indices = store.getIndices();
+    } else {
+      return;
+    }
+    auto ref = memref.getDefiningOp<DbRefOp>();
+    DbAllocOp alloc = ref ? traceAllocation(ref.getPtrs()) : DbAllocOp();
+    if (!alloc)
+      return;
+    for (auto [dim, index] : llvm::enumerate(indices))
+      if (rowOffsetFrom(index, iv))
+        fn(alloc, dim);
+  });
+}
+
+/// An allocation's bytes (an unknown extent counts 1).
+int64_t allocationBytes(DbAllocOp alloc) {
+  auto blockType =
+      cast<MemRefType>(cast<MemRefType>(alloc.getPtrs().getType()).getElementType());
+  int64_t bytes = elementByteSize(blockType.getElementType()).value_or(1);
+  for (Value size : alloc.getElementSizes())
+    bytes = llvm::SaturatingMultiply<uint64_t>(bytes, evaluateConstant(size).value_or(1));
+  return std::min<int64_t>(bytes, int64_t(1) << 50);
+}
+
 struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
   using ForLoweringBase::ForLoweringBase;
 
   void runOnOperation() override {
+    if (moduleNodes(getOperation()) > 1)
+      chooseCollapsedChunkLoops();
     SmallVector<EdtOp> parallels;
     getOperation()->walk([&](EdtOp edt) {
       if (edt.getEdtType() == EdtType::parallel && !edt->getParentOfType<EdtOp>())
@@ -96,6 +134,51 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     for (EdtOp parallel : parallels)
       if (failed(lowerParallel(parallel)))
         return signalPassFailure();
+  }
+
+  /// On several nodes a collapse(2) nest's chunks are cut along its outer loop or along its
+  /// inner one (its iterations are independent, so either order is the nest's): the one whose
+  /// induction variable indexes the arrays in the dimensions the module's other work-sharing
+  /// loops index them by theirs, weighted by the arrays' bytes, so that one cut of each array
+  /// lets every loop's chunks run where their blocks live. A tie keeps the outer loop. The
+  /// choice is `arts.chunk_inner` on the nest's arts.for.
+  void chooseCollapsedChunkLoops() {
+    SmallVector<ForOp> nests;
+    llvm::DenseMap<std::pair<Operation *, unsigned>, int64_t> others;
+    getOperation()->walk([&](ForOp loop) {
+      auto parallel = loop->getParentOfType<EdtOp>();
+      if (!parallel || parallel.getConcurrency() != EdtConcurrency::internode)
+        return;
+      if (collapsedInner(loop)) {
+        nests.push_back(loop);
+        return;
+      }
+      indexedDims(loop.getBody(), loop.getInductionVar(), [&](DbAllocOp alloc, unsigned dim) {
+        others[{alloc.getOperation(), dim}] = allocationBytes(alloc);
+      });
+    });
+    for (ForOp nest : nests) {
+      scf::ForOp inner = collapsedInner(nest);
+      auto score = [&](Region &body, Value iv) {
+        llvm::DenseSet<std::pair<Operation *, unsigned>> seen;
+        int64_t total = 0;
+        indexedDims(body, iv, [&](DbAllocOp alloc, unsigned dim) {
+          if (seen.insert({alloc.getOperation(), dim}).second)
+            total += others.lookup({alloc.getOperation(), dim});
+        });
+        return total;
+      };
+      int64_t outerScore = score(nest.getBody(), nest.getInductionVar());
+      int64_t innerScore = score(inner.getRegion(), inner.getInductionVar());
+      if (innerScore <= outerScore)
+        continue;
+      nest->setAttr("arts.chunk_inner", UnitAttr::get(nest.getContext()));
+      CARTS_DEBUG("for-lowering", nest)
+          << "arts.for collapse(2) on several nodes: chunks along the inner loop (the other "
+             "loops index "
+          << innerScore << " bytes of arrays as the inner loop does, " << outerScore
+          << " as the outer one)\n";
+    }
   }
 
   //===--------------------------------------------------------------------===//
@@ -356,7 +439,27 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // leave workers idle. Iteration k is (k / inner trips, k mod inner trips).
     scf::ForOp collapsed = collapsedInner(loop);
     Value outerLb = lb, outerStep = step, innerLb, innerStep, innerTrips;
-    if (collapsed && p.nodes == 1 && !loop.getChunk() && loop.getReductionAccs().empty()) {
+    // collapse(2) chunked along the inner loop (`arts.chunk_inner`): each chunk runs the
+    // whole outer loop over its inner rows.
+    bool interchanged = false;
+    Value nestUb = ub;
+    int64_t iterationOps = 0;
+    if (collapsed && p.nodes > 1 && loop->hasAttr("arts.chunk_inner") && !loop.getChunk() &&
+        loop.getReductionAccs().empty()) {
+      for (Value v : {collapsed.getLowerBound(), collapsed.getUpperBound(), collapsed.getStep()})
+        if (failed(materialize(v, parallel, outer, b, loop)))
+          return failure();
+      iterationOps = regionWeight(collapsed.getRegion()) *
+                     constantTripCount(lb, ub, step).value_or(64);
+      lb = outer.lookupOrDefault(collapsed.getLowerBound());
+      ub = outer.lookupOrDefault(collapsed.getUpperBound());
+      step = outer.lookupOrDefault(collapsed.getStep());
+      trips = buildTripCount(b, loc, lb, ub, step);
+      interchanged = true;
+      CARTS_DEBUG("for-lowering", loop) << "arts.for collapse(2): chunks of the inner loop's "
+                                           "iterations, each running the whole outer loop\n";
+    } else if (collapsed && p.nodes == 1 && !loop.getChunk() &&
+               loop.getReductionAccs().empty()) {
       for (Value v : {collapsed.getLowerBound(), collapsed.getUpperBound(), collapsed.getStep()})
         if (failed(materialize(v, parallel, outer, b, loop)))
           return failure();
@@ -377,7 +480,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // Chunk size: the rule of policy/Chunking.h, applied.
     ScheduleKind schedule = loop.getSchedule().value_or(ScheduleKind::static_);
     std::optional<int64_t> knownTrips = evaluateConstant(trips);
-    int64_t iterationOps = regionWeight(collapsed ? collapsed.getRegion() : loop.getBody());
+    if (!interchanged)
+      iterationOps = regionWeight(collapsed ? collapsed.getRegion() : loop.getBody());
     ChunkDecision chunking = decideChunking(
         loop.getChunk() != nullptr, schedule, p.workers, p.nodes, iterationOps, minChunkOps,
         balanceOps, knownTrips,
@@ -451,7 +555,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       inner->setAttr("arts.chunk_origin", tb.getI64IntegerAttr(*first));
     if (knownTrips)
       inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*knownTrips));
-    if (std::optional<int64_t> size = evaluateConstant(chunkSize); size && !collapsed)
+    if (std::optional<int64_t> size = evaluateConstant(chunkSize);
+        size && (!collapsed || interchanged))
       inner->setAttr("arts.chunk_rows", tb.getI64IntegerAttr(*size));
     if (!loop.getChunk() && (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
         (minIterations <= 1 ||
@@ -463,7 +568,12 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     mapping.map(loop.getInductionVar(), inner.getInductionVar());
     OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
     ib.setInsertionPoint(inner.getBody()->getTerminator());
-    if (collapsed) {
+    if (interchanged) {
+      auto nest = scf::ForOp::create(ib, loc, outerLb, nestUb, outerStep);
+      mapping.map(loop.getInductionVar(), nest.getInductionVar());
+      mapping.map(collapsed.getInductionVar(), inner.getInductionVar());
+      ib.setInsertionPoint(nest.getBody()->getTerminator());
+    } else if (collapsed) {
       Value k = inner.getInductionVar();
       Value row = arith::DivUIOp::create(ib, loc, k, innerTrips);
       Value col = arith::RemUIOp::create(ib, loc, k, innerTrips);

@@ -19,7 +19,7 @@
 // Two nodes of 2 threads, internode loops: chunk tasks are routed by
 // route(b) = floor(b / ceil(chunks / 4)) % 2 and the written array is split into blocks of
 // ceil(rows / 4) rows. No minimum chunk applies, however light the body. The transposed read
-// stays coarse and whole.
+// is cut along its second dimension, the one the chunk indexes: a chunk reads its own columns.
 
 // A light body (the j loop counts 64 trips when its bound is unknown: about 194 operations)
 // over run-time rows: on one node it would get chunks of at least 22 rows; over nodes it keeps
@@ -30,8 +30,11 @@
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
-// Read-only and never indexed by the chunk: stays one block.
-// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <in> <read> <coarse>
+// Read-only, indexed by the chunk in its second dimension: blocks of max(ceil(m / 4), 1)
+// columns.
+// CHECK: %[[ADIV:.*]] = arith.ceildivui %[[M]], %[[C4]] : index
+// CHECK: %[[AB:.*]] = arith.maxsi %[[ADIV]], %[[C1]] : index
+// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <in> <read> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[N]], %[[AB]]] : memref<?xi64>, memref<?xmemref<?x?xf32>>
 // Block size B = max(ceil(n / 4), 1) rows; blocks = ceil(n / B).
 // CHECK: %[[BDIV:.*]] = arith.ceildivui %[[N]], %[[C4]] : index
 // CHECK: %[[B:.*]] = arith.maxsi %[[BDIV]], %[[C1]] : index
@@ -57,7 +60,7 @@
 // CHECK: %[[ASK:.*]] = arith.muli %[[LOCAL1]], %[[C2]] : index
 // CHECK: %[[SUM:.*]] = arith.addi %[[RT]], %[[ASK]] : index
 // CHECK: %[[ROUTE:.*]] = arith.index_cast %[[SUM]] : index to i32
-// CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+// CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.db_acquire <out> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <internode> route(%[[ROUTE]])
 // CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
@@ -149,8 +152,10 @@
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
-// @rows
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
+// @rows: the transposed read is cut along the dimension its chunk indexes; the estimate
+// compares the bytes each cut leaves the tasks to move (the leading one cannot be cut).
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no (the row count is not a compile-time constant, and initPerNode reserves the blocks before mainBody runs)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @static_rows
@@ -787,6 +792,77 @@ func.func @exp_rows() {
     arts.db_release(%v : memref<?xmemref<64xf32>>)
   }
   arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<64xf32>>)
+  return
+}
+}
+
+// -----
+
+// Two nodes of one worker. A loop over columns j reads t[i][j] for every row (its chunk
+// indexes t's second dimension) and a collapse(2) nest over (i, j) writes t[i][j]: chunked
+// along i, as on one node, the nest and the column loop would cut t differently. It is chunked
+// along its inner loop instead (the other loop indexes t's 256 bytes as j does), each chunk
+// running every row of its columns; t is then cut by columns, and both loops take only their
+// own blocks.
+// CHECK-LABEL: func.func @collapsed_by_columns
+// CHECK-DAG: %[[XC0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[XC1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[XC4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[XC8:.*]] = arith.constant 8 : index
+// CHECK: %[[XG:.*]], %[[XP:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[XC8]], %[[XC4]]] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed} : memref<?xi64>, memref<?xmemref<8x?xf32>>
+// CHECK: arts.epoch {
+// CHECK: arts.db_acquire <in> (%[[XG]], %[[XP]] : memref<?xi64>, memref<?xmemref<8x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.epoch {
+// CHECK: arts.db_acquire <out> (%[[XG]], %[[XP]] : memref<?xi64>, memref<?xmemref<8x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.edt <task> <internode>
+// CHECK: scf.for %[[XJ:.*]] = %{{.*}} to %{{.*}} step %[[XC1]] {
+// CHECK: scf.for %[[XI:.*]] = %[[XC0]] to %[[XC8]] step %[[XC1]] {
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[XI]], %{{.*}}] : memref<8x?xf32>
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 4 : i64, arts.chunk_static_share, arts.chunk_trips = 8 : i64}
+// DEBUG: [for-lowering] {{.*}}: arts.for collapse(2) on several nodes: chunks along the inner loop (the other loops index 256 bytes of arrays as the inner loop does, 0 as the outer one)
+// DEBUG: [for-lowering] {{.*}}: arts.for collapse(2): chunks of the inner loop's iterations, each running the whole outer loop
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<8x8xf32> -> partition=block blocks=ceil(rows / 2) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes) block=memref<8x?xf32> distributed=yes
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @collapsed_by_columns() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r = arith.constant 0 : i32
+  %zero = arith.constant 0.0 : f32
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c8, %c8] : memref<?xi64>, memref<?xmemref<8x8xf32>>
+  %sg, %s = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c8] : memref<?xi64>, memref<?xmemref<8xf32>>
+  %q_g, %q = arts.db_acquire <in> (%g, %p : memref<?xi64>, memref<?xmemref<8x8xf32>>) : memref<?xi64>, memref<?xmemref<8x8xf32>>
+  %w_g, %w = arts.db_acquire <out> (%sg, %s : memref<?xi64>, memref<?xmemref<8xf32>>) : memref<?xi64>, memref<?xmemref<8xf32>>
+  arts.edt <parallel> <internode> route(%r) (%q, %w : memref<?xmemref<8x8xf32>>, memref<?xmemref<8xf32>>) attributes {workers = 2 : i64} {
+  ^bb0(%v: memref<?xmemref<8x8xf32>>, %sv: memref<?xmemref<8xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<8x8xf32>> -> memref<8x8xf32>
+    %sb = arts.db_ref %sv[%c0] : memref<?xmemref<8xf32>> -> memref<8xf32>
+    arts.for (%c0) to (%c8) step (%c1) schedule(<static>) {
+    ^bb0(%j: index):
+      scf.for %i = %c0 to %c8 step %c1 {
+        %x = memref.load %b[%i, %j] : memref<8x8xf32>
+        memref.store %x, %sb[%j] : memref<8xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<8x8xf32>>)
+    arts.db_release(%sv : memref<?xmemref<8xf32>>)
+  }
+  %q2_g, %q2 = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<8x8xf32>>) : memref<?xi64>, memref<?xmemref<8x8xf32>>
+  arts.edt <parallel> <internode> route(%r) (%q2 : memref<?xmemref<8x8xf32>>) attributes {workers = 2 : i64} {
+  ^bb0(%v: memref<?xmemref<8x8xf32>>):
+    %b = arts.db_ref %v[%c0] : memref<?xmemref<8x8xf32>> -> memref<8x8xf32>
+    arts.for (%c0) to (%c8) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      scf.for %j = %c0 to %c8 step %c1 {
+        memref.store %zero, %b[%i, %j] : memref<8x8xf32>
+      } {arts.collapsed}
+    }
+    arts.barrier
+    arts.db_release(%v : memref<?xmemref<8x8xf32>>)
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<8x8xf32>>)
+  arts.db_free(%sg, %s : memref<?xi64>, memref<?xmemref<8xf32>>)
   return
 }
 }

@@ -16,7 +16,7 @@
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency-opt | FileCheck %s --check-prefix=OPT --implicit-check-not=arts.for
 // RUN: env threads=2 nodeCount=1 carts run %t/bn.mlir --concurrency-opt --debug-only=for_lowering,db,db_partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB
 // RUN: env threads=2 nodeCount=1 carts run %t/bn8.mlir --concurrency-opt --debug-only=db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=DB8
-// RUN: env threads=1 nodeCount=2 nodeMinOps=0 carts run %t/bn8.mlir --concurrency-opt --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES --implicit-check-not='collapse(2)'
+// RUN: env threads=1 nodeCount=2 nodeMinOps=0 carts run %t/bn8.mlir --concurrency-opt --debug-only=for-lowering,db-partitioning 2>&1 >/dev/null | FileCheck %s --check-prefix=NODES --implicit-check-not=full-range
 
 // CONC-COUNT-2: arts.for
 // CONC-NOT: arts.for
@@ -103,23 +103,20 @@
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 
-// 8 images on two nodes (one worker each): the collapsed loop spans nodes, so it keeps
-// chunking images (no collapse line) and chunk k stays on the node owning block k. Blocks can
-// live on different nodes, so x and out are split by image and mean and variance by channel
-// (the mean and variance loop chunks it), all distributed; that loop reads x full-range and
-// the collapsed loop reads mean and variance full-range, and every chunked write keeps its
-// own block.
-// NODES-COUNT-2: [for-lowering] {{.*}}batchnorm.c:{{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
+// 8 images on two nodes (one worker each). The statistics loop chunks channels, and indexes x
+// by channel in its second dimension; the collapsed (image, channel) loop reads x and writes
+// out at both, so for-lowering chunks it along its inner loop (channels), each chunk running
+// every image. Then every loop indexes x and out by channel: both are cut along their second
+// dimension (the estimate: no other cut lets every task take only its own blocks), and the
+// per-channel vectors along their only one, all distributed; no task reads anything
+// full-range.
+// NODES: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2) on several nodes: chunks along the inner loop (the other loops index 8224 bytes of arrays as the inner loop does, 0 as the outer one)
+// NODES: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2): chunks of the inner loop's iterations, each running the whole outer loop
+// NODES-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:221:16: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes, dim 2 coarse) block=memref<8x?x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
 // NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?x4x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:222:18: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes, dim 2 coarse) block=memref<8x?x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
 // NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=in partition=block full-range (index not derived from the chunk)
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
-// NODES-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
+// NODES-COUNT-4: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
+// NODES-NOT: full-range
