@@ -69,6 +69,21 @@ namespace {
 struct Distribution {
   int64_t blocks = 0, bytes = 0;
   int64_t nodes = 1, workersPerNode = 1;
+  /// db-partitioning's edge blocks (`arts.edge_rows`): block k with k mod 3 != 1 is an edge
+  /// of `edgeBytes`, the others `bytes` (0: every block is `bytes`).
+  int64_t edgeBytes = 0;
+
+  /// Block `k`'s bytes (i64, or `type`).
+  Value bytesOf(OpBuilder &b, Location loc, Value k, Type type) const {
+    Value full = arith::ConstantIntOp::create(b, loc, type, bytes);
+    if (!edgeBytes)
+      return full;
+    Value part = arith::RemUIOp::create(b, loc, k, arith::ConstantIndexOp::create(b, loc, 3));
+    Value middle = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part,
+                                         arith::ConstantIndexOp::create(b, loc, 1));
+    return arith::SelectOp::create(b, loc, middle, full,
+                                   arith::ConstantIntOp::create(b, loc, type, edgeBytes));
+  }
 };
 
 struct DbLowering : arts::impl::DbLoweringBase<DbLowering> {
@@ -82,8 +97,10 @@ private:
   void lowerDistributed(DbAllocOp alloc, const Distribution &dist);
   /// `db_sync` of `alloc` over the lowered tables `guids`/`ptrs` of `extents`
   /// blocks of `bytes` (i64) each, a constant when `staticBytes` is set.
+  /// `dist` set: a distributed allocation, whose blocks' bytes it gives.
   void lowerSync(DbSyncOp sync, DbAllocOp alloc, Value guids, Value ptrs, ValueRange extents,
-                 Value bytes, std::optional<int64_t> staticBytes);
+                 Value bytes, std::optional<int64_t> staticBytes,
+                 const Distribution *dist = nullptr);
   LogicalResult declareFailureReport(Operation *user);
   void emitFailureIf(OpBuilder &b, Location loc, Value cond, StringRef format, Value arg);
   void lowerDistributedFree(DbFreeOp free, StringRef ptrGlobal, MemRefType globalType,
@@ -160,6 +177,15 @@ FailureOr<Distribution> DbLowering::checkDistributed(DbAllocOp alloc, int64_t el
   if (dist.bytes > std::numeric_limits<uint32_t>::max())
     return alloc.emitError("a distributed block of ")
            << dist.bytes << " bytes does not fit the 32-bit byte count of a put or get";
+  if (auto edge = alloc->getAttrOfType<DenseI64ArrayAttr>("arts.edge_rows")) {
+    std::optional<int64_t> middle;
+    if (edge.size() == 2 && edge[0] >= 0 && edge[0] < (int64_t)alloc.getElementSizes().size())
+      middle = evaluateConstant(alloc.getElementSizes()[edge[0]]);
+    if (!middle || *middle <= 0 || edge[1] <= 0 || dist.blocks % 3 != 0)
+      return alloc.emitError("'arts.edge_rows' must be [dimension, rows] of a distributed "
+                             "allocation of three blocks a share, each dimension constant");
+    dist.edgeBytes = dist.bytes / *middle * edge[1];
+  }
   ModuleOp module = getOperation();
   OwnerRule rule = ownerRuleOf(alloc).value_or(OwnerRule{moduleNodes(module), moduleThreads(module)});
   dist.nodes = rule.nodes;
@@ -401,7 +427,9 @@ void DbLowering::lowerDistributed(DbAllocOp alloc, const Distribution &dist) {
   forEachIndex(ib, loc, count, [&](OpBuilder &lb, Location l, ValueRange ivs) {
     Value route = buildRoute(lb, l, ivs[0], count, dist.nodes, dist.workersPerNode);
     Value guid = ReserveGuidOp::create(lb, l, i64, mode, route);
-    Value raw = DbCreateOp::create(lb, l, llvmPtr, guid, bytes, /*distributed=*/true);
+    Value raw = DbCreateOp::create(
+        lb, l, llvmPtr, guid, dist.edgeBytes ? dist.bytesOf(lb, l, ivs[0], i64) : bytes,
+        /*distributed=*/true);
     memref::StoreOp::create(lb, l, guid, guidTable, ivs);
     memref::StoreOp::create(lb, l, LLVM::PtrToIntOp::create(lb, l, i64, raw), ptrTable, ivs);
   });
@@ -459,7 +487,7 @@ void DbLowering::lowerDistributed(DbAllocOp alloc, const Distribution &dist) {
   });
   for (Operation *user : users) {
     if (auto sync = dyn_cast<DbSyncOp>(user))
-      lowerSync(sync, alloc, guids, ptrs, blockCount, hostBytes, dist.bytes);
+      lowerSync(sync, alloc, guids, ptrs, blockCount, hostBytes, dist.bytes, &dist);
     else if (auto free = dyn_cast<DbFreeOp>(user))
       lowerDistributedFree(free, ptrGlobal, globalType, dist);
   }
@@ -469,7 +497,8 @@ void DbLowering::lowerDistributed(DbAllocOp alloc, const Distribution &dist) {
 }
 
 void DbLowering::lowerSync(DbSyncOp sync, DbAllocOp alloc, Value guids, Value ptrs,
-                           ValueRange extents, Value bytes, std::optional<int64_t> staticBytes) {
+                           ValueRange extents, Value bytes, std::optional<int64_t> staticBytes,
+                           const Distribution *dist) {
   Location loc = sync.getLoc();
   OpBuilder b(sync);
   Type i32 = b.getI32Type();
@@ -496,10 +525,12 @@ void DbLowering::lowerSync(DbSyncOp sync, DbAllocOp alloc, Value guids, Value pt
   forEachIndex(b, loc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
     Value guid = memref::LoadOp::create(lb, l, guids, ivs);
     Value host = rawPointer(lb, l, memref::LoadOp::create(lb, l, ptrs, ivs));
+    Value blockLength =
+        dist && dist->edgeBytes ? dist->bytesOf(lb, l, ivs[0], lb.getI32Type()) : length;
     if (flush)
-      PutInDbEpochOp::create(lb, l, host, epoch, guid, offset, length);
+      PutInDbEpochOp::create(lb, l, host, epoch, guid, offset, blockLength);
     else
-      GetFromDbEpochOp::create(lb, l, host, epoch, guid, offset, length);
+      GetFromDbEpochOp::create(lb, l, host, epoch, guid, offset, blockLength);
   });
   WaitOnEpochOp::create(b, loc, epoch);
   if (isDebugChannelOn(kChannel)) {

@@ -2,10 +2,16 @@
 //
 // Described in Passes.td (`DbPartitioning`); below, how it does it. After
 // for-lowering every chunk task acquires whole (coarse) datablocks. A
-// datablock whose accesses in chunk tasks are indexed, in its leading
-// dimension, by the chunk loop's induction variable (plus a constant) is split
-// into blocks along that dimension, so each task acquires only the blocks of
-// its chunk and tasks of one loop no longer share a datablock. Block b holds
+// datablock whose accesses in chunk tasks are indexed, in one dimension, by the
+// chunk loop's induction variable (plus a constant) is split into blocks along
+// that dimension, so each task acquires only the blocks of its chunk and tasks
+// of one loop no longer share a datablock. On one node that dimension is the
+// leading one. Over several, each dimension is tried and the one kept leaves
+// the tasks the fewest bytes to move (`movedBytesEstimate`): batchnorm's
+// statistics loops index x by channel, its second dimension, and so does its
+// collapsed loop once for-lowering chunks it by channel. Below, "rows" are the
+// slices along the chosen dimension; a block is its own allocation, so the
+// slices of one block are contiguous whichever dimension it cuts. Block b holds
 // rows [b*B, (b+1)*B) with B = ceil(rows / shares), the shares being the
 // static chunks of the loops using it (one per worker, or several per worker
 // where for-lowering cut heavy shares: `arts.chunks_per_worker`): the static
@@ -29,11 +35,14 @@
 // another node. Its accesses select their block once per row of the chunk loop.
 // With more than one node, block tables used by internode tasks are marked
 // `distributed`: block b is owned by the node the rule routes
-// chunk b to. A distributed table that tasks read with a halo is cut finer
-// (policy's haloBlockRows: blocks of a few rows dividing each share), so that a
-// stencil task fetches from another node the rows next to its chunk, not the
-// neighbour's whole share; the owner rule over the finer blocks still gives
-// each block its chunk's node. Their GUIDs are reserved in initPerNode, which cannot see
+// chunk b to. A distributed table that tasks read with a halo of h rows is cut
+// in three blocks a share (policy's haloEdgeRows): the share's first h rows,
+// the rows between, and its last h rows (`arts.edge_rows` = [dimension, h],
+// which db-lowering reads to give each block its own size). A stencil task then
+// fetches from another node only the edge next to its chunk, and acquires a
+// handful of blocks; the owner rule over three blocks a share still gives each
+// block its chunk's node. (Uniform blocks of a few rows moved 4x the halo and
+// made a task acquire over a hundred blocks.) Their GUIDs are reserved in initPerNode, which cannot see
 // mainBody's values, so the block count and the block's byte size must be
 // compile-time constants (and the size must fit the 32-bit byte count of a
 // put or get); otherwise the table stays on node 0 and the debug line says why.
@@ -78,6 +87,14 @@ struct AcquireFacts {
   int64_t minOffset = 0, maxOffset = 0;
   int64_t launches = 0; ///< the chunks its launch loop makes (launchTrips), 0: unknown
   std::string why; ///< why not chunked
+};
+
+/// How rows fall into blocks: `rowsPerBlock` rows a block, or, where `edge` is set, each
+/// share of `share` rows cut in three blocks: its first `edge` rows, the `rowsPerBlock`
+/// (= share - 2 * edge) rows between, and its last `edge` rows.
+struct Layout {
+  Value rowsPerBlock;
+  int64_t edge = 0, share = 0;
 };
 
 /// Whether `chunkLoop`, in `task`, is the only chunk of its loop: the task is created once per
@@ -329,12 +346,19 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     Value rows = alloc.getElementSizes()[dim];
     Value rowsPerBlock, blocks;
     std::optional<int64_t> staticRows = evaluateConstant(rows);
-    int64_t haloRows = 0;
-    if (staticRows && nodes > 1 && decision.internode)
-      haloRows = haloBlockRows(*staticRows, shares, nodes * workersPerNode, halo);
-    if (staticRows) {
-      int64_t perBlock = haloRows ? haloRows
-                                  : std::max<int64_t>((*staticRows + shares - 1) / shares, 1);
+    Layout layout;
+    if (staticRows && nodes > 1 && decision.internode &&
+        distributableWhyNot(alloc, blockType, dim, *staticRows / std::max<int64_t>(shares, 1))
+            .empty())
+      if (int64_t edge = haloEdgeRows(*staticRows, shares, nodes * workersPerNode, halo)) {
+        layout.edge = edge;
+        layout.share = *staticRows / shares;
+      }
+    if (layout.edge) {
+      rowsPerBlock = arith::ConstantIndexOp::create(b, loc, layout.share - 2 * layout.edge);
+      blocks = arith::ConstantIndexOp::create(b, loc, 3 * shares);
+    } else if (staticRows) {
+      int64_t perBlock = std::max<int64_t>((*staticRows + shares - 1) / shares, 1);
       rowsPerBlock = arith::ConstantIndexOp::create(b, loc, perBlock);
       blocks = arith::ConstantIndexOp::create(
           b, loc, std::max<int64_t>((*staticRows + perBlock - 1) / perBlock, 1));
@@ -344,6 +368,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
           one);
       blocks = arith::MaxSIOp::create(b, loc, ceilDivIndex(b, loc, rows, rowsPerBlock), one);
     }
+    layout.rowsPerBlock = rowsPerBlock;
     SmallVector<int64_t> shape(blockType.getShape());
     shape[dim] = ShapedType::kDynamic;
     auto newBlockType = MemRefType::get(shape, blockType.getElementType());
@@ -353,8 +378,9 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     elementSizes[dim] = rowsPerBlock;
     std::string localWhy = keptOnNodeZeroWhy(
         nodes, decision.internode,
-        nodes > 1 && decision.internode ? distributableWhyNot(alloc, blockType, dim, rowsPerBlock)
-                                        : "");
+        nodes > 1 && decision.internode
+            ? distributableWhyNot(alloc, blockType, dim, evaluateConstant(rowsPerBlock))
+            : "");
     bool distributed = nodes > 1 && localWhy.empty();
     auto blocked = DbAllocOp::create(b, loc, guidsType, ptrsType, alloc.getModeAttr(),
                                      alloc.getDbModeAttr(),
@@ -363,10 +389,15 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                                      distributed ? b.getUnitAttr() : nullptr);
     if (distributed)
       setOwnerRule(blocked, {nodes, workersPerNode});
+    if (layout.edge) // the DbLowering of a block's size reads it
+      blocked->setAttr("arts.edge_rows",
+                       b.getDenseI64ArrayAttr({static_cast<int64_t>(dim), layout.edge}));
     CARTS_DEBUG("db-partitioning", alloc)
         << "alloc " << blockType << " -> partition=block blocks="
-        << (haloRows ? std::to_string(*staticRows / haloRows) + " of " +
-                           std::to_string(haloRows) + " rows (halo of " + std::to_string(halo) +
+        << (layout.edge ? "3 per share of " + std::to_string(layout.share) + " rows: edges of " +
+                              std::to_string(layout.edge) + " and " +
+                              std::to_string(layout.share - 2 * layout.edge) +
+                              " rows between (halo of " + std::to_string(halo) +
                            " rows across nodes; " + std::to_string(shares) + " shares)"
                      : "ceil(rows / " + std::to_string(shares) + ")")
         << (blockable > 1 || dim != 0 ? " dim=" + std::to_string(dim) + " (bytes the tasks move per run of "
@@ -400,7 +431,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
             << ": the loop's only chunk, no neighbour shares its blocks\n";
       }
       if (f.chunked) {
-        std::tie(first, count) = chunkBlocks(ab, aloc, f, rowsPerBlock, blocks);
+        std::tie(first, count) = chunkBlocks(ab, aloc, f, layout, blocks);
         offsets.push_back(first);
         sizes.push_back(count);
       }
@@ -415,14 +446,14 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       f.acquire.getPtrs().replaceAllUsesWith(acq.getPtrs());
       f.acquire.getGuids().replaceAllUsesWith(acq.getGuids());
       f.view.setType(ptrsType);
-      rewriteRefs(f, newBlockType, rowsPerBlock, first, count);
+      rewriteRefs(f, newBlockType, layout, first, count);
       f.acquire.erase();
     }
     for (DbRefOp ref : hostRefs) {
       for (Operation *access : llvm::make_early_inc_range(ref.getPayload().getUsers())) {
         OpBuilder hb(access);
         auto [payload, localRow] = selectRow(hb, access->getLoc(), blocked.getPtrs(), newBlockType,
-                                             accessIndices(access)[dim], rowsPerBlock);
+                                             accessIndices(access)[dim], layout);
         replaceAccess(access, payload, localRow, dim);
       }
       ref.erase();
@@ -489,11 +520,11 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// from 1 to n - 1 has chunks of ceil((n - 2) / workers) rows, blocks have
   /// ceil(n / workers)).
   std::pair<Value, Value> chunkBlocks(OpBuilder &b, Location loc, AcquireFacts &f,
-                                      Value rowsPerBlock, Value blocks) {
+                                      const Layout &layout, Value blocks) {
     auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
     auto blockOf = [&](Value row) {
-      return arith::DivSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, row, constant(0)),
-                                    rowsPerBlock);
+      Value clamped = arith::MaxSIOp::create(b, loc, row, constant(0));
+      return blockAndRow(b, loc, clamped, layout, /*signedDivision=*/true).first;
     };
     Value lastBlock = arith::SubIOp::create(b, loc, blocks, constant(1));
     Value lo = arith::AddIOp::create(b, loc, f.chunkLoop.getLowerBound(), constant(f.minOffset));
@@ -522,14 +553,14 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// not: initPerNode needs the block count and the block's byte size as
   /// constants, and puts and gets count bytes in 32 bits.
   std::string distributableWhyNot(DbAllocOp alloc, MemRefType blockType, unsigned dim,
-                                  Value rowsPerBlock) {
+                                  std::optional<int64_t> rowsPerBlock) {
     if (!evaluateConstant(alloc.getElementSizes()[dim]))
       return "the row count is not a compile-time constant, and initPerNode reserves the "
              "blocks before mainBody runs";
     std::optional<int64_t> elementBytes = elementByteSize(blockType.getElementType());
     if (!elementBytes)
       return "no byte size for its elements";
-    int64_t bytes = *elementBytes * *evaluateConstant(rowsPerBlock);
+    int64_t bytes = *elementBytes * *rowsPerBlock;
     for (auto [d, size] : llvm::enumerate(alloc.getElementSizes())) {
       if (d == dim)
         continue;
@@ -551,7 +582,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// loop-invariant code motion cannot hoist a division by a block size known
   /// only at run time. That selection runs for rows whose accesses may not:
   /// its block index is clamped to the acquired blocks.
-  void rewriteRefs(AcquireFacts &f, MemRefType blockType, Value rowsPerBlock, Value first,
+  void rewriteRefs(AcquireFacts &f, MemRefType blockType, const Layout &layout, Value first,
                    Value count) {
     llvm::SmallDenseMap<int64_t, std::pair<Value, Value>> perRow; // offset -> payload, row
     for (Operation *user : llvm::make_early_inc_range(f.view.getUsers())) {
@@ -565,7 +596,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         if (!row) {
           OpBuilder b(access);
           auto [payload, localRow] = selectRow(b, access->getLoc(), f.view, blockType,
-                                               accessIndices(access)[f.dim], rowsPerBlock, first);
+                                               accessIndices(access)[f.dim], layout, first);
           replaceAccess(access, payload, localRow, f.dim);
           continue;
         }
@@ -577,7 +608,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
           if (row->offset != 0)
             index = arith::AddIOp::create(
                 b, loc, index, arith::ConstantIndexOp::create(b, loc, row->offset));
-          it->second = selectRow(b, loc, f.view, blockType, index, rowsPerBlock, first, count);
+          it->second = selectRow(b, loc, f.view, blockType, index, layout, first, count);
         }
         replaceAccess(access, it->second.first, it->second.second, f.dim);
       }
@@ -596,9 +627,13 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// `db_ref(table)[row / B - first]` (`first` null: 0; `count` given: the
   /// block index clamped to [0, count - 1]) and `row mod B`.
   static std::pair<Value, Value> selectRow(OpBuilder &b, Location loc, Value table,
-                                           MemRefType blockType, Value row, Value rowsPerBlock,
+                                           MemRefType blockType, Value row, const Layout &layout,
                                            Value first = Value(), Value count = Value()) {
-    Value block = arith::DivUIOp::create(b, loc, row, rowsPerBlock);
+    Value block, localRow;
+    if (layout.edge)
+      std::tie(block, localRow) = blockAndRow(b, loc, row, layout);
+    else
+      block = arith::DivUIOp::create(b, loc, row, layout.rowsPerBlock);
     if (first)
       block = arith::SubIOp::create(b, loc, block, first);
     if (count) {
@@ -607,8 +642,41 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
           arith::SubIOp::create(b, loc, count, arith::ConstantIndexOp::create(b, loc, 1));
       block = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, block, zero), last);
     }
-    Value localRow = arith::RemUIOp::create(b, loc, row, rowsPerBlock);
+    if (!localRow)
+      localRow = arith::RemUIOp::create(b, loc, row, layout.rowsPerBlock);
     return {DbRefOp::create(b, loc, blockType, table, ValueRange{block}), localRow};
+  }
+
+  /// The block holding `row` (non-negative) and the row inside it: `row / B` and `row mod B`
+  /// for blocks of B rows; with edges of h rows in shares of S, the share s = row / S, the
+  /// row r = row mod S in it, its part p = (r >= h) + (r >= S - h), the block 3s + p and the
+  /// row r less the part's first row (0, h or S - h).
+  static std::pair<Value, Value> blockAndRow(OpBuilder &b, Location loc, Value row,
+                                             const Layout &layout, bool signedDivision = false) {
+    auto divide = [&](Value x, Value y) -> Value {
+      if (signedDivision)
+        return arith::DivSIOp::create(b, loc, x, y);
+      return arith::DivUIOp::create(b, loc, x, y);
+    };
+    if (!layout.edge)
+      return {divide(row, layout.rowsPerBlock),
+              arith::RemUIOp::create(b, loc, row, layout.rowsPerBlock)};
+    auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+    Value share = divide(row, constant(layout.share));
+    Value r = arith::RemUIOp::create(b, loc, row, constant(layout.share));
+    Value pastHead = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, r,
+                                           constant(layout.edge));
+    Value inTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, r,
+                                         constant(layout.share - layout.edge));
+    Value part = arith::AddIOp::create(
+        b, loc, arith::SelectOp::create(b, loc, pastHead, constant(1), constant(0)),
+        arith::SelectOp::create(b, loc, inTail, constant(1), constant(0)));
+    Value block =
+        arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, share, constant(3)), part);
+    Value start = arith::SelectOp::create(
+        b, loc, inTail, constant(layout.share - layout.edge),
+        arith::SelectOp::create(b, loc, pastHead, constant(layout.edge), constant(0)));
+    return {block, arith::SubIOp::create(b, loc, r, start)};
   }
 
   /// `access` on `payload`, with `localRow` as its index in dimension `dim`.

@@ -337,9 +337,14 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     a chunk's estimated operations (`arts.chunk_ops`) when its size is a
     constant. Reductions accumulate into a private copy per chunk, which
     is stored into a partials datablock and combined in chunk order after the
-    epoch. Any other part gives one task per worker, with
-    `omp_get_thread_num()` the worker index, static shares of its loops, and
-    single/master parts run by worker 0. Channel: `for_lowering`.
+    epoch. A collapse(2) nest on one node is chunked over both loops'
+    iterations; over several nodes along its outer loop, or along its inner
+    one (`arts.chunk_inner`, each chunk running the whole outer loop) when the
+    module's other work-sharing loops index the nest's arrays in the
+    dimensions its inner loop does (weighted by the arrays' bytes), so that
+    one cut of each array serves every loop. Any other part gives one task per
+    worker, with `omp_get_thread_num()` the worker index, static shares of its
+    loops, and single/master parts run by worker 0. Channel: `for_lowering`.
 
     ```mlir
     // before
@@ -376,8 +381,10 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
 def DbPartitioning : Pass<"arts-db-partitioning", "ModuleOp"> {
   let summary = "choose each datablock's layout: coarse, or blocks of the chunks";
   let description = [{
-    A coarse datablock whose chunk-task accesses are indexed, in the leading
-    dimension, by the chunk loop's induction variable (plus a constant) is
+    A coarse datablock whose chunk-task accesses are indexed, in one
+    dimension (the leading one on one node; over several nodes, the one whose
+    cut leaves the tasks the fewest bytes to move, estimated and printed), by
+    the chunk loop's induction variable (plus a constant) is
     split into blocks of `B = ceil(rows / chunks)` rows, one per static chunk
     (per worker, or per chunk where for-lowering cut a heavy share into
     several: `arts.chunks_per_worker`; on one node no more blocks than the
@@ -391,7 +398,10 @@ def DbPartitioning : Pass<"arts-db-partitioning", "ModuleOp"> {
     >= 2 used by internode tasks are marked `distributed` (block b owned by
     the node chunk b is routed to, `arts.owner_rule`) when their block count
     and block byte size are compile-time constants that fit a 32-bit byte
-    count: initPerNode reserves the blocks before mainBody runs. The channel
+    count: initPerNode reserves the blocks before mainBody runs. A distributed
+    table read with a halo of h rows (a stencil) is cut in three blocks a
+    share instead, its first h rows, the rows between and its last h rows
+    (`arts.edge_rows`), so that only edges cross between nodes. The channel
     says why a table stays on node 0. Channel: `db_partitioning`.
 
     ```mlir
@@ -601,7 +611,9 @@ def DbLowering : Pass<"arts-db-lowering", "ModuleOp"> {
     `arts.reserve_guid` on route(b) = floor(b / ceil(N / (nodes *
     workers_per_node))) % nodes (its `arts.owner_rule`; the route chunk b's
     task gets) and `arts.db_create {distributed}` (the payload on the owner,
-    null elsewhere), both stored into private globals
+    null elsewhere; with `arts.edge_rows = [d, h]`, block b with b mod 3 != 1
+    holds h rows of dimension d, the others its element size), both stored
+    into private globals
     `@__arts_db_guids_<k>` / `@__arts_db_ptrs_<k>` (`memref<Nxi64>`). At the
     allocation the GUID table is copied from the global and the payload table
     built from the pointers, with a zeroed host shadow (`memref.alloc` +

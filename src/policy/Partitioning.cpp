@@ -63,14 +63,9 @@ std::string mlir::arts::keptOnNodeZeroWhy(int64_t nodes, bool internode,
   return distributableWhyNot.str();
 }
 
-int64_t mlir::arts::haloBlockRows(int64_t rows, int64_t shares, int64_t workers, int64_t halo) {
+int64_t mlir::arts::haloEdgeRows(int64_t rows, int64_t shares, int64_t workers, int64_t halo) {
   if (halo <= 0 || rows <= 0 || shares <= 0 || workers <= 0 || rows % shares != 0 ||
       shares % workers != 0)
     return 0;
-  int64_t share = rows / shares;
-  int64_t least = std::max<int64_t>(halo, kMinHaloBlockRows);
-  for (int64_t d = least; d < share; ++d)
-    if (share % d == 0 && share / d <= kMaxBlocksPerShare)
-      return d;
-  return 0;
+  return rows / shares > 2 * halo ? halo : 0;
 }

@@ -74,17 +74,14 @@ bool sharesCoarseWrite(const AcquireSummary &acquire);
 bool sharesBoundaryBlocks(const AcquireSummary &acquire,
                           llvm::function_ref<bool()> chunkHoldsWholeBlocks, int64_t nodes);
 
-/// Rows per block for a table spread over several nodes whose tasks read `halo` rows of
-/// their neighbours' chunks (a stencil): blocks smaller than a chunk, so that a task fetches
-/// from another node only the few rows next to its own instead of the neighbour's whole
-/// block. 0 keeps one block per share. Only where the blocks still line up with every
-/// chunk and with the owner rule: `rows` a multiple of `shares`, `shares` of the `workers`
-/// the owner rule spreads them over; the block is the smallest divisor of a share's rows
-/// that holds the halo and at least kMinHaloBlockRows rows, with at most
-/// kMaxBlocksPerShare blocks per share.
-inline constexpr int64_t kMinHaloBlockRows = 4;
-inline constexpr int64_t kMaxBlocksPerShare = 128;
-int64_t haloBlockRows(int64_t rows, int64_t shares, int64_t workers, int64_t halo);
+/// The edge rows of a table spread over several nodes whose tasks read `halo` rows of their
+/// neighbours' chunks (a stencil): each share is cut in three blocks, its first `halo` rows,
+/// the rows between and its last `halo` rows, so that a task fetches from another node only
+/// the edge next to its own rows, and acquires a handful of blocks. 0 keeps one block per
+/// share. Only where the blocks still line up with every chunk and with the owner rule:
+/// `rows` a multiple of `shares`, `shares` a multiple of the `workers` the owner rule spreads
+/// them over, and a share of more than two edges.
+int64_t haloEdgeRows(int64_t rows, int64_t shares, int64_t workers, int64_t halo);
 
 /// Why a block-partitioned allocation stays on node 0 of a run of `nodes`
 /// (`distributableWhyNot`: what the IR forbids, "" if nothing), or "" when its

@@ -18,6 +18,9 @@
 // RUN: carts-opt %t/node-zero.mlir --pass-pipeline='builtin.module(arts-db-lowering)' | carts-opt \
 // RUN:   | FileCheck %s --check-prefix=NODE0 --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_sync
 // RUN: carts-opt %t/node-zero.mlir --pass-pipeline='builtin.module(arts-db-lowering)' --debug-only=db-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=ZLOG
+// Edge blocks (a stencil's table cut in a share's first row, the rows between and its last
+// row): each block is created, flushed and fetched at its own size.
+// RUN: carts-opt %t/edges.mlir --pass-pipeline='builtin.module(arts-db-lowering,canonicalize)' | FileCheck %s --check-prefix=EDGE
 
 //--- convert.mlir
 
@@ -446,4 +449,42 @@ func.func @flush_checked_conflict(%r: i32, %n: index) {
   // expected-error @+1 {{the size of the blocks this flush puts is checked at run time, which reports an error through 'fprintf', but this module defines another 'fprintf'}}
   arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
   return
+}
+
+//--- edges.mlir
+
+// 6 blocks: two shares of a 1-row edge, 4 rows between and a 1-row edge, rows of 8 floats:
+// block k has 128 bytes when k mod 3 = 1, else 32.
+// EDGE-LABEL: func.func @edges
+// EDGE-DAG: %[[C32:.*]] = arith.constant 32 : i32
+// EDGE-DAG: %[[C128:.*]] = arith.constant 128 : i32
+// EDGE: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// EDGE: %[[PART:.*]] = arith.remui %[[K]], %{{.*}} : index
+// EDGE-NEXT: %[[MID:.*]] = arith.cmpi eq, %[[PART]], %{{.*}} : index
+// EDGE-NEXT: %[[LEN:.*]] = arith.select %[[MID]], %[[C128]], %[[C32]] : i32
+// EDGE-NEXT: arts.put_in_db_epoch %{{.*}}, epoch(%{{.*}}), db(%{{.*}}), offset(%{{.*}}), bytes(%[[LEN]])
+// EDGE-LABEL: func.func @initPerNode
+// EDGE-DAG: %[[B32:.*]] = arith.constant 32 : i64
+// EDGE-DAG: %[[B128:.*]] = arith.constant 128 : i64
+// EDGE: scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
+// EDGE: %[[BPART:.*]] = arith.remui %[[B]], %{{.*}} : index
+// EDGE-NEXT: %[[BMID:.*]] = arith.cmpi eq, %[[BPART]], %{{.*}} : index
+// EDGE-NEXT: %[[BYTES:.*]] = arith.select %[[BMID]], %[[B128]], %[[B32]] : i64
+// EDGE-NEXT: arts.db_create %{{.*}}, %[[BYTES]] {distributed}
+module {
+func.func @edges(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c6] elementSizes[%c4, %c8]
+      {arts.edge_rows = array<i64: 0, 1>, arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      : memref<?xi64>, memref<?xmemref<?x8xf32>>
+  %blk = arts.db_ref %p[%c0] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
+  memref.store %v, %blk[%c0, %c0] : memref<?x8xf32>
+  arts.db_sync <flush> (%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x8xf32>>)
+  return
+}
 }

@@ -343,20 +343,29 @@ func.func @distributed_halo_read() {
 
 // -----
 
-// Two nodes, a stencil over 32 rows in 4 shares of 8: the blocks are cut to 4 rows (the
-// smallest divisor of a share holding the halo and at least 4 rows), so chunk 1 (rows 8-15)
-// reads blocks 1-4: from its neighbours only the 4-row blocks next to its own, not their
-// whole share. The owner rule keeps every block on its chunk's node. The table it only
-// writes keeps one block per share (chunk 1 writes block 1).
+// Two nodes, a stencil over 32 rows in 4 shares of 8 reading one row on each side: each share
+// of the table it reads is cut in three blocks, its first row, the 6 rows between and its last
+// row (`arts.edge_rows` = [dimension 0, 1 row]), 12 blocks. Chunk 1 (rows 8-15) reads rows
+// 7-16: blocks 2-6, of which only blocks 2 (row 7) and 6 (row 16) belong to its neighbours,
+// one row each. The owner rule keeps every block on its chunk's node (3 blocks a share). The
+// table it only writes keeps one block per share (chunk 1 writes block 1).
 // CHECK-LABEL: func.func @distributed_halo_blocks
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
-// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
+// CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
-// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C8]]] elementSizes[%[[C4]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
-// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C4]]] elementSizes[%[[C8]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
-// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C1]]] sizes[%[[C4]]] partition(<block>)
+// CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C12]]] elementSizes[%[[C6]], %{{.*}}] {arts.edge_rows = array<i64: 0, 1>, arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[C8]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C2]]] sizes[%[[C5]]] partition(<block>)
 // CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
-// DEBUG: [db-partitioning] {{.*}}: alloc memref<32x16xf32> -> partition=block blocks=8 of 4 rows (halo of 1 rows across nodes; 4 shares) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
+// A row's block: share s = row / 8, r = row mod 8, part (r >= 1) + (r >= 7), block 3s + part,
+// and its row r - (0, 1 or 7).
+// CHECK: arith.cmpi uge
+// CHECK: arith.cmpi uge
+// CHECK: arith.select
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<32x16xf32> -> partition=block blocks=3 per share of 8 rows: edges of 1 and 6 rows between (halo of 1 rows across nodes; 4 shares) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
 func.func @distributed_halo_blocks() {
   %c0 = arith.constant 0 : index
