@@ -479,6 +479,21 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
 
     // Chunk size: the rule of policy/Chunking.h, applied.
     ScheduleKind schedule = loop.getSchedule().value_or(ScheduleKind::static_);
+    // Over several nodes, a loop from a constant first row lb > 0 (a stencil's `1 .. n - 1`)
+    // is cut as the rows 0 .. lb + ub would be, each chunk the loop's rows within its share:
+    // its chunks then line up with the blocks db-partitioning cuts the arrays in, and no
+    // chunk writes a row of its neighbour's block, which would cross nodes every sweep.
+    std::optional<int64_t> firstRow = evaluateConstant(lb), unitStep = evaluateConstant(step);
+    bool aligned = p.nodes > 1 && !collapsed && !interchanged && !loop.getChunk() &&
+                   (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
+                   firstRow && *firstRow > 0 && unitStep && *unitStep == 1;
+    if (aligned) {
+      trips = arith::MaxSIOp::create(b, loc, arith::AddIOp::create(b, loc, lb, ub), zero);
+      CARTS_DEBUG("for-lowering", loop)
+          << "arts.for over several nodes from row " << *firstRow
+          << ": chunks are its rows within the shares of rows 0 .. lb + ub, as the arrays' "
+             "blocks are\n";
+    }
     std::optional<int64_t> knownTrips = evaluateConstant(trips);
     if (!interchanged)
       iterationOps = regionWeight(collapsed ? collapsed.getRegion() : loop.getBody());
@@ -526,6 +541,11 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     Value chunk = chunkLoop.getInductionVar();
     Value lo = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, chunk, stride));
     Value hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, lo, stride), ub);
+    if (aligned) {
+      Value start = arith::MulIOp::create(b, loc, chunk, chunkSize);
+      lo = arith::MaxSIOp::create(b, loc, start, lb);
+      hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, start, chunkSize), ub);
+    }
     Value route = buildTaskRoute(b, loc, chunk, chunks, p.nodes, p.workersPerNode, p.runNodes);
 
     IRMapping mapping;
@@ -551,7 +571,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     inner->setAttr("arts.chunk_loop", tb.getUnitAttr());
     // Where the chunks start and how many rows they cover, when known: db-partitioning
     // gives a chunk its own blocks only when each chunk is a whole number of blocks.
-    if (std::optional<int64_t> first = evaluateConstant(lb))
+    if (std::optional<int64_t> first = aligned ? 0 : evaluateConstant(lb))
       inner->setAttr("arts.chunk_origin", tb.getI64IntegerAttr(*first));
     if (knownTrips)
       inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*knownTrips));

@@ -129,21 +129,24 @@
 // CHECK-NEXT: arts.edt <task> <internode> route(%[[OROUTE]])
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 3 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
 
-// A heavy loop over the interior rows 1 .. 8 (as a stencil sweeps them): chunks of
-// ceil(8 / 4) = 2 rows from row 1 straddle the blocks of 3 rows from row 0, so neighbouring
-// chunks write disjoint rows of a shared block; over nodes they keep `out` and take it in turn
-// from its owner's queue rather than as copies merged byte by byte.
+// A heavy loop over the interior rows 1 .. 8 (as a stencil sweeps them) over nodes: it is cut
+// as rows 0 .. 9 would be (lb + ub = 10 rows, ceil(10 / 4) = 3 a chunk), each chunk the loop's
+// rows within its 3 (rows 1-2, 3-5, 6-8 and none): the chunks are the blocks of 3 rows from
+// row 0, so no two chunks write one block, and each writes its own as `out`.
 // CHECK-LABEL: func.func @interior_rows
 // CHECK-DAG: %[[IC1:.*]] = arith.constant 1 : index
-// CHECK-DAG: %[[IC2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[IC3:.*]] = arith.constant 3 : index
 // CHECK-DAG: %[[IC4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[IC9:.*]] = arith.constant 9 : index
 // CHECK: %[[IG:.*]], %[[IP:.*]] = arts.db_alloc <inout> <write> <block>
 // CHECK: scf.for %[[IK:.*]] = %{{.*}} to %[[IC4]] step
-// CHECK-NEXT: %[[ISHIFT:.*]] = arith.muli %[[IK]], %[[IC2]] : index
-// CHECK-NEXT: %[[ILO:.*]] = arith.addi %[[ISHIFT]], %[[IC1]] : index
+// CHECK-NEXT: %[[ISTART:.*]] = arith.muli %[[IK]], %[[IC3]] : index
+// CHECK-NEXT: %[[ILO:.*]] = arith.maxsi %[[ISTART]], %[[IC1]] : index
+// CHECK-NEXT: %[[IEND:.*]] = arith.addi %[[ISTART]], %[[IC3]] : index
+// CHECK-NEXT: %[[IHI:.*]] = arith.minsi %[[IEND]], %[[IC9]] : index
 // CHECK: arts.db_acquire <out> (%[[IG]], %[[IP]] : memref<?xi64>, memref<?xmemref<?x16xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
-// CHECK: scf.for %{{.*}} = %[[ILO]] to
-// CHECK: } {arts.chunk_loop, arts.chunk_origin = 1 : i64, arts.chunk_rows = 2 : i64, arts.chunk_static_share, arts.chunk_trips = 8 : i64}
+// CHECK: scf.for %{{.*}} = %[[ILO]] to %[[IHI]]
+// CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_rows = 3 : i64, arts.chunk_static_share, arts.chunk_trips = 10 : i64}
 
 // Every loop of this module, light (@rows, @small_rows_over_nodes) or heavy, takes the static
 // share with no `at least`.
@@ -151,6 +154,7 @@
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
+// DEBUG-NEXT: [for-lowering] {{.*}}: arts.for over several nodes from row 1: chunks are its rows within the shares of rows 0 .. lb + ub, as the arrays' blocks are
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2, worker floor(b / ceil(chunks / 4)) / 2 internode reductions=0
 // @rows: the transposed read is cut along the dimension its chunk indexes; the estimate
 // compares the bytes each cut leaves the tasks to move (the leading one cannot be cut).
