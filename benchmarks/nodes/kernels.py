@@ -72,6 +72,8 @@ def main(argv: list[str] | None = None) -> int:
             epochs = sum(x.stats["epochs"] for x in run_n.nodes) or 1
             per_epoch = max(x.stats["batches_sent"] for x in run_n.nodes) / epochs
             in_epoch = max(x.stats["batches_received"] for x in run_n.nodes) / epochs
+            control = max(x.stats["control_sent"] + x.stats["control_received"]
+                          for x in run_n.nodes) / epochs
             moved = sum(x.stats["db_bytes_sent"] for x in run_n.nodes)
             synced = sum(x.stats["sync_bytes_sent"] for x in run_n.nodes)
             rows.append((case, k1, kn, kn / k1 if k1 else math.inf, wall1, walln, moved,
@@ -79,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{case}: kernel 1x{n} {k1:.4f}s  {n}x1 {kn:.4f}s  ratio {rows[-1][3]:.2f}  "
                   f"wall {wall1:.3f}s / {walln:.3f}s  "
                   f"moved {moved / 1e6:.2f} MB (host sync {synced / 1e6:.2f})  batches/node/epoch sent {per_epoch:.1f} "
-                  f"received {in_epoch:.1f} "
+                  f"received {in_epoch:.1f}  control msgs/node/epoch {control:.1f} "
                   f"({epochs} epochs)  checksum {rows[-1][-1]}", flush=True)
     ratios = [r[3] for r in rows if r[3] > 0 and math.isfinite(r[3])]
     if ratios:

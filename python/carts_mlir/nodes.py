@@ -39,7 +39,8 @@ from .errors import CartsError
 #: cartsNodeStats, in order (runtime/include/carts_node.h).
 STAT_NAMES = ("tasks_run", "tasks_received", "messages_sent", "bytes_sent", "messages_received",
               "bytes_received", "db_bytes_sent", "db_bytes_received", "batches_sent",
-              "batches_received", "epochs", "sync_bytes_sent", "sync_bytes_received")
+              "batches_received", "epochs", "sync_bytes_sent", "sync_bytes_received",
+              "control_sent", "control_received")
 
 #: After node 0 has returned, how long the other nodes get to stop.
 STOP_GRACE_S = 10.0
@@ -708,20 +709,25 @@ def format_stats(run: ClusterRun) -> str:
     """The per-node counters of a run, as the table ``--stats`` prints. A message is one
     operation for another node (a task to create, a block granted...); a batch is one write
     on the wire, carrying the messages queued for that node at the time; ``batches/epoch`` is
-    a node's batches sent over the epochs of the whole run. Datablock bytes are split into
+    a node's batches sent over the epochs of the whole run. Control messages are those that
+    carry no datablock bytes (creations, dependences, epoch counts); ``control/epoch`` is a
+    node's control messages sent and received over the epochs of the run. Datablock bytes are split into
     what the tasks moved (grants, write-backs: the kernels' own traffic) and what the host's
     flushes and fetches around them moved."""
     head = ("node", "tasks run", "tasks in", "msgs out", "msgs in", "batches out", "batches in",
-            "batches/epoch", "bytes out", "bytes in", "db bytes out", "db bytes in",
-            "host sync out", "host sync in")
+            "batches/epoch", "control out", "control in", "control/epoch", "bytes out",
+            "bytes in", "db bytes out", "db bytes in", "host sync out", "host sync in")
     epochs = sum(n.stats.get("epochs", 0) for n in run.nodes)
     rows = [head]
     for n in run.nodes:
         s = n.stats
         per_epoch = f"{s['batches_sent'] / epochs:.1f}" if epochs else "-"
+        control = s["control_sent"] + s["control_received"]
+        control_per_epoch = f"{control / epochs:.1f}" if epochs else "-"
         rows.append((str(n.node), str(s["tasks_run"]), str(s["tasks_received"]),
                      str(s["messages_sent"]), str(s["messages_received"]),
                      str(s["batches_sent"]), str(s["batches_received"]), per_epoch,
+                     str(s["control_sent"]), str(s["control_received"]), control_per_epoch,
                      str(s["bytes_sent"]), str(s["bytes_received"]), str(s["db_bytes_sent"]),
                      str(s["db_bytes_received"]), str(s["sync_bytes_sent"]),
                      str(s["sync_bytes_received"])))

@@ -40,8 +40,9 @@ ARTS_API void cartsNodeStop(void);
    node when the sender took them), epochs created on this node, and the part of the
    datablock bytes sent and received that the host's flushes and fetches moved (puts and
    gets: the host synchronisation around the tasks, as opposed to the tasks' own grants and
-   write-backs). */
-#define CARTS_NODE_STATS 13
+   write-backs), then the control messages sent and received (every message but those
+   carrying datablock bytes: creations, dependences, signals, epoch counts, requests). */
+#define CARTS_NODE_STATS 15
 ARTS_API void cartsNodeStats(uint64_t out[CARTS_NODE_STATS]);
 
 #ifdef __cplusplus

@@ -131,6 +131,7 @@ rt_edt *rt_edt_new(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const uint64_
   if (RT_UNLIKELY(!t))
     rt_fatal(guid, "out of memory for a task with %u parameters and %u dependences", paramc, depc);
   t->pool = pool;
+  t->arrived = 0;
   t->hdr.guid = guid;
   t->hdr.next = NULL;
   t->fn = fn;
@@ -484,6 +485,10 @@ void rt_edt_remote_create(artsEdt_t fn, artsGuid_t guid, uint32_t paramc, const 
                           uint32_t depc, artsGuid_t epoch) {
   rt_epoch *e = rt_epoch_at(epoch, "a task from another node");
   rt_edt *t = rt_edt_new(fn, guid, paramc, paramv, depc, e);
+  if (e->proxy) {
+    rt_epoch_arrived(e);
+    t->arrived = 1;
+  }
   if (depc == 0)
     rt_sched_push(t);
   else
@@ -776,8 +781,12 @@ void rt_edt_run(rt_edt *t, uint64_t *returned_ns) {
   if (rt.net)
     rt_net_count_task_run();
   rt_epoch *e = t->epoch;
+  uint32_t arrived = t->arrived;
   rt_edt_free(t);
-  rt_epoch_finish_task(e, &ctx);
+  if (arrived)
+    rt_epoch_finish_arrived(e);
+  else
+    rt_epoch_finish_task(e, &ctx);
   if (rt.net)
     rt_net_flush(); /* this task's messages leave now, not after the sender thread wakes */
   if (w)

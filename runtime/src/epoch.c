@@ -42,6 +42,8 @@ rt_epoch *rt_epoch_new(rt_epoch *parent, artsGuid_t finish_edt, uint32_t finish_
   return e;
 }
 
+static void terminate(rt_epoch *e);
+
 static rt_epoch *find_local(artsGuid_t guid, const char *api) {
   rt_shard *s = rt_table_shard(guid);
   rt_lock_acquire(&s->lock);
@@ -88,8 +90,30 @@ void rt_epoch_remote_add(artsGuid_t guid) {
     atomic_fetch_add_explicit(&e->counted, 1, memory_order_relaxed);
 }
 
-void rt_epoch_remote_done(artsGuid_t guid) {
-  rt_epoch_finish_one(find_local(guid, "a task finished on another node"));
+void rt_epoch_remote_done(artsGuid_t guid, uint64_t n) {
+  rt_epoch *e = find_local(guid, "a task finished on another node");
+  if (atomic_fetch_sub_explicit(&e->pending, (int64_t)n, memory_order_acq_rel) == (int64_t)n)
+    terminate(e);
+}
+
+/* Tasks another node created here, in an epoch homed elsewhere, report their end to the home
+   together: one message when the last of them here has finished (a node whose tasks wait on
+   each other's data, as a stencil's sweeps fused in one epoch, sends one per epoch instead of
+   one per task). The report is the sum of the finished ones since the last; a task arriving
+   meanwhile only delays it. The home cannot end the epoch before every task it counted has
+   been reported, and each report travels after the messages its tasks sent (the write-backs
+   and creations), as a report per task did. */
+void rt_epoch_arrived(rt_epoch *e) {
+  atomic_fetch_add_explicit(&e->pending, 1, memory_order_relaxed);
+}
+
+void rt_epoch_finish_arrived(rt_epoch *e) {
+  atomic_fetch_add_explicit(&e->unsent, 1, memory_order_relaxed);
+  if (atomic_fetch_sub_explicit(&e->pending, 1, memory_order_acq_rel) != 2)
+    return;
+  int64_t n = atomic_exchange_explicit(&e->unsent, 0, memory_order_acq_rel);
+  if (n > 0)
+    rt_net_epoch_done(e->home, e->hdr.guid, (uint64_t)n);
 }
 
 void rt_epoch_unref(rt_epoch *e) {
@@ -203,7 +227,7 @@ static void terminate(rt_epoch *e) {
 
 void rt_epoch_finish_one(rt_epoch *e) {
   if (RT_UNLIKELY(e->proxy)) {
-    rt_net_epoch_done(e->home, e->hdr.guid);
+    rt_net_epoch_done(e->home, e->hdr.guid, 1);
     return;
   }
   if (atomic_fetch_sub_explicit(&e->pending, 1, memory_order_acq_rel) == 1)

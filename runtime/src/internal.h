@@ -162,8 +162,11 @@ typedef struct rt_epoch {
   _Alignas(RT_CACHE_LINE) _Atomic int32_t done;
   _Atomic int32_t waiters; /* threads parked on it */
   /* A proxy stands for an epoch homed on another node: counting in it and finishing it
-     become messages to the home; it never ends here. */
+     become messages to the home; it never ends here. Its `pending` is 1 plus the tasks other
+     nodes created here in it that have not finished; `unsent` the finished ones not yet
+     reported, which go to the home in one message when `pending` falls back to 1. */
   int proxy;
+  _Atomic int64_t unsent;
   uint32_t home;
   struct rt_epoch *parent;      /* kept open until this one ends */
   struct rt_epoch *stack_below; /* next epoch on its creator's stack */
@@ -179,6 +182,10 @@ void rt_epoch_finish_one(rt_epoch *e);
 /* The task of `ctx`, counted in `e`, has finished: it also gives back its unused counts. */
 struct rt_ctx;
 void rt_epoch_finish_task(rt_epoch *e, struct rt_ctx *ctx);
+/* A task another node created here in the proxy `e` arrived: it counts until it finishes
+   (rt_epoch_finish_arrived), and the home hears of finished ones when none is left. */
+void rt_epoch_arrived(rt_epoch *e);
+void rt_epoch_finish_arrived(rt_epoch *e);
 void rt_epoch_unref(rt_epoch *e);
 /* Tasks the creator of `e` started in it that have not finished (creator only). */
 static inline int64_t rt_epoch_outstanding(rt_epoch *e) {
@@ -200,7 +207,7 @@ static inline void rt_epoch_before_launch(rt_epoch *e) {
 rt_epoch *rt_epoch_at(artsGuid_t guid, const char *api);
 /* Another node counted one more task or put in the local epoch `guid` / one finished. */
 void rt_epoch_remote_add(artsGuid_t guid);
-void rt_epoch_remote_done(artsGuid_t guid);
+void rt_epoch_remote_done(artsGuid_t guid, uint64_t n);
 
 /* ------------------------------------------------------------------ tasks */
 
@@ -262,6 +269,7 @@ typedef struct rt_edt {
   uint32_t unclaimed; /* slots no call has claimed yet; guarded by the table shard lock */
   uint32_t worker;    /* the worker this task should run on, or RT_ANY_WORKER */
   uint32_t pool;      /* 1 + the worker whose task pool it came from, or 0 (malloc) */
+  uint32_t arrived;   /* created by another node in an epoch homed elsewhere (see epoch.c) */
   _Atomic uint32_t unsatisfied;
   uint64_t *paramv;
   artsEdtDep_t *depv;

@@ -22,7 +22,7 @@ enum {
   M_CREATE_DB,      /* db, bytes */
   M_DESTROY_DB,     /* db */
   M_EPOCH_ADD,      /* epoch */
-  M_EPOCH_DONE,     /* epoch */
+  M_EPOCH_DONE,     /* epoch, how many finished */
   M_SHUTDOWN,
   M_EXIT,        /* code: the program called exit() on the sending node */
   M_RECORD_DEPS, /* edt; data: {db, slot | mode << 32} pairs, recorded in order */
@@ -42,7 +42,7 @@ typedef struct {
 
 enum {
   S_TASKS_RUN, S_TASKS_IN, S_MSGS_OUT, S_BYTES_OUT, S_MSGS_IN, S_BYTES_IN, S_DB_OUT, S_DB_IN,
-  S_BATCHES_OUT, S_BATCHES_IN, S_EPOCHS, S_SYNC_OUT, S_SYNC_IN
+  S_BATCHES_OUT, S_BATCHES_IN, S_EPOCHS, S_SYNC_OUT, S_SYNC_IN, S_CONTROL_OUT, S_CONTROL_IN
 };
 
 static struct {
@@ -128,6 +128,11 @@ void rt_net_count_task_run(void) { bump(S_TASKS_RUN, 1); }
 void rt_net_count_epoch(void) { bump(S_EPOCHS, 1); }
 void rt_net_count_batch(int sent) { bump(sent ? S_BATCHES_OUT : S_BATCHES_IN, 1); }
 
+/* Whether messages of `kind` carry datablock bytes (the others are control). */
+static int carries_data(uint32_t kind) {
+  return kind == M_GRANT || kind == M_WRITE_BACK || kind == M_PUT || kind == M_GET_REPLY;
+}
+
 static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t nargs,
                  const void *data, uint64_t bytes) {
   if (RT_UNLIKELY(node >= net.nodes || node == net.node))
@@ -159,6 +164,8 @@ static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t na
     bump(S_DB_OUT, bytes);
   if (kind == M_PUT || kind == M_GET_REPLY) /* only the host's flushes and fetches use these */
     bump(S_SYNC_OUT, bytes);
+  if (!carries_data(kind))
+    bump(S_CONTROL_OUT, 1);
   pthread_mutex_lock(&net.lock);
   if (!net.ready) {
     net.ready = 1;
@@ -271,9 +278,9 @@ void rt_net_epoch_add(uint32_t node, artsGuid_t epoch) {
   send(node, M_EPOCH_ADD, args, 1, NULL, 0);
 }
 
-void rt_net_epoch_done(uint32_t node, artsGuid_t epoch) {
-  uint64_t args[] = {epoch};
-  send(node, M_EPOCH_DONE, args, 1, NULL, 0);
+void rt_net_epoch_done(uint32_t node, artsGuid_t epoch, uint64_t n) {
+  uint64_t args[] = {epoch, n};
+  send(node, M_EPOCH_DONE, args, 2, NULL, 0);
 }
 
 void rt_net_shutdown_all(void) {
@@ -420,7 +427,7 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
     rt_epoch_remote_add(a[0]);
     return;
   case M_EPOCH_DONE:
-    rt_epoch_remote_done(a[0]);
+    rt_epoch_remote_done(a[0], a[1]);
     return;
   case M_SHUTDOWN:
     rt_request_shutdown();
@@ -457,6 +464,8 @@ int rt_net_deliver(uint32_t src, const void *batch, uint64_t bytes) {
     memcpy(args, p + sizeof h, 8 * (size_t)h.nargs);
     bump(S_MSGS_IN, 1);
     bump(S_BYTES_IN, size);
+    if (!carries_data(h.kind))
+      bump(S_CONTROL_IN, 1);
     apply(src, h.kind, args, p + sizeof h + 8 * (size_t)h.nargs, h.bytes);
     p += size;
   }

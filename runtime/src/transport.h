@@ -68,7 +68,7 @@ void rt_net_get_reply(uint32_t node, uint64_t handle, const void *data, uint32_t
 void rt_net_create_db(uint32_t node, artsGuid_t db, uint64_t bytes);
 void rt_net_destroy_db(uint32_t node, artsGuid_t db);
 void rt_net_epoch_add(uint32_t node, artsGuid_t epoch);
-void rt_net_epoch_done(uint32_t node, artsGuid_t epoch);
+void rt_net_epoch_done(uint32_t node, artsGuid_t epoch, uint64_t n);
 /* Tell every other node to stop (node 0, once). */
 void rt_net_shutdown_all(void);
 /* Tell node 0 that the program called exit(code) on this node. */
