@@ -70,8 +70,9 @@ struct Distribution {
   int64_t blocks = 0, bytes = 0;
   int64_t nodes = 1, workersPerNode = 1;
   /// db-partitioning's edge blocks (`arts.edge_rows`): block k with k mod 3 != 1 is an edge
-  /// of `edgeBytes`, the others `bytes` (0: every block is `bytes`).
-  int64_t edgeBytes = 0;
+  /// of `edgeBytes`, the others `bytes`, but the last share's middle block `lastBytes`
+  /// (edgeBytes 0: every block is `bytes`).
+  int64_t edgeBytes = 0, lastBytes = 0;
 
   /// Block `k`'s bytes (i64, or `type`).
   Value bytesOf(OpBuilder &b, Location loc, Value k, Type type) const {
@@ -81,6 +82,12 @@ struct Distribution {
     Value part = arith::RemUIOp::create(b, loc, k, arith::ConstantIndexOp::create(b, loc, 3));
     Value middle = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part,
                                          arith::ConstantIndexOp::create(b, loc, 1));
+    if (lastBytes != bytes) {
+      Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, k,
+                                         arith::ConstantIndexOp::create(b, loc, blocks - 2));
+      full = arith::SelectOp::create(b, loc, last,
+                                     arith::ConstantIntOp::create(b, loc, type, lastBytes), full);
+    }
     return arith::SelectOp::create(b, loc, middle, full,
                                    arith::ConstantIntOp::create(b, loc, type, edgeBytes));
   }
@@ -179,12 +186,15 @@ FailureOr<Distribution> DbLowering::checkDistributed(DbAllocOp alloc, int64_t el
            << dist.bytes << " bytes does not fit the 32-bit byte count of a put or get";
   if (auto edge = alloc->getAttrOfType<DenseI64ArrayAttr>("arts.edge_rows")) {
     std::optional<int64_t> middle;
-    if (edge.size() == 2 && edge[0] >= 0 && edge[0] < (int64_t)alloc.getElementSizes().size())
+    if (edge.size() == 3 && edge[0] >= 0 && edge[0] < (int64_t)alloc.getElementSizes().size())
       middle = evaluateConstant(alloc.getElementSizes()[edge[0]]);
-    if (!middle || *middle <= 0 || edge[1] <= 0 || dist.blocks % 3 != 0)
-      return alloc.emitError("'arts.edge_rows' must be [dimension, rows] of a distributed "
-                             "allocation of three blocks a share, each dimension constant");
+    if (!middle || *middle <= 0 || edge[1] <= 0 || edge[2] <= 0 || edge[2] > *middle ||
+        dist.blocks % 3 != 0)
+      return alloc.emitError("'arts.edge_rows' must be [dimension, edge rows, rows between in "
+                             "the last share] of a distributed allocation of three blocks a "
+                             "share, each dimension constant");
     dist.edgeBytes = dist.bytes / *middle * edge[1];
+    dist.lastBytes = dist.bytes / *middle * edge[2];
   }
   ModuleOp module = getOperation();
   OwnerRule rule = ownerRuleOf(alloc).value_or(OwnerRule{moduleNodes(module), moduleThreads(module)});

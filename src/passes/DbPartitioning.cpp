@@ -37,7 +37,8 @@
 // `distributed`: block b is owned by the node the rule routes
 // chunk b to. A distributed table that tasks read with a halo of h rows is cut
 // in three blocks a share (policy's haloEdgeRows): the share's first h rows,
-// the rows between, and its last h rows (`arts.edge_rows` = [dimension, h],
+// the rows between, and its last h rows (`arts.edge_rows` = [dimension, h,
+// rows between in the last share, which may be shorter],
 // which db-lowering reads to give each block its own size). A stencil task then
 // fetches from another node only the edge next to its chunk, and acquires a
 // handful of blocks; the owner rule over three blocks a share still gives each
@@ -95,6 +96,7 @@ struct AcquireFacts {
 struct Layout {
   Value rowsPerBlock;
   int64_t edge = 0, share = 0;
+  int64_t lastShare = 0, lastShareRow = 0; ///< the last share's rows, and its first row
 };
 
 /// Whether `chunkLoop`, in `task`, is the only chunk of its loop: the task is created once per
@@ -352,7 +354,9 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
             .empty())
       if (int64_t edge = haloEdgeRows(*staticRows, shares, nodes * workersPerNode, halo)) {
         layout.edge = edge;
-        layout.share = *staticRows / shares;
+        layout.share = (*staticRows + shares - 1) / shares;
+        layout.lastShareRow = (shares - 1) * layout.share;
+        layout.lastShare = *staticRows - layout.lastShareRow;
       }
     if (layout.edge) {
       rowsPerBlock = arith::ConstantIndexOp::create(b, loc, layout.share - 2 * layout.edge);
@@ -391,13 +395,19 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       setOwnerRule(blocked, {nodes, workersPerNode});
     if (layout.edge) // the DbLowering of a block's size reads it
       blocked->setAttr("arts.edge_rows",
-                       b.getDenseI64ArrayAttr({static_cast<int64_t>(dim), layout.edge}));
+                       b.getDenseI64ArrayAttr({static_cast<int64_t>(dim), layout.edge,
+                                               layout.lastShare - 2 * layout.edge}));
     CARTS_DEBUG("db-partitioning", alloc)
         << "alloc " << blockType << " -> partition=block blocks="
         << (layout.edge ? "3 per share of " + std::to_string(layout.share) + " rows: edges of " +
                               std::to_string(layout.edge) + " and " +
                               std::to_string(layout.share - 2 * layout.edge) +
-                              " rows between (halo of " + std::to_string(halo) +
+                              " rows between" +
+                              (layout.lastShare != layout.share
+                                   ? ", the last share " + std::to_string(layout.lastShare) +
+                                         " rows"
+                                   : std::string()) +
+                              " (halo of " + std::to_string(halo) +
                            " rows across nodes; " + std::to_string(shares) + " shares)"
                      : "ceil(rows / " + std::to_string(shares) + ")")
         << (blockable > 1 || dim != 0 ? " dim=" + std::to_string(dim) + " (bytes the tasks move per run of "
@@ -666,15 +676,22 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     Value r = arith::RemUIOp::create(b, loc, row, constant(layout.share));
     Value pastHead = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, r,
                                            constant(layout.edge));
-    Value inTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, r,
-                                         constant(layout.share - layout.edge));
+    // The last share may be shorter: its tail edge starts earlier.
+    Value tailStart = constant(layout.share - layout.edge);
+    if (layout.lastShare != layout.share)
+      tailStart = arith::SelectOp::create(
+          b, loc,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, row,
+                                constant(layout.lastShareRow)),
+          constant(layout.lastShare - layout.edge), tailStart);
+    Value inTail = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, r, tailStart);
     Value part = arith::AddIOp::create(
         b, loc, arith::SelectOp::create(b, loc, pastHead, constant(1), constant(0)),
         arith::SelectOp::create(b, loc, inTail, constant(1), constant(0)));
     Value block =
         arith::AddIOp::create(b, loc, arith::MulIOp::create(b, loc, share, constant(3)), part);
     Value start = arith::SelectOp::create(
-        b, loc, inTail, constant(layout.share - layout.edge),
+        b, loc, inTail, tailStart,
         arith::SelectOp::create(b, loc, pastHead, constant(layout.edge), constant(0)));
     return {block, arith::SubIOp::create(b, loc, r, start)};
   }

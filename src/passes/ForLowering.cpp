@@ -89,17 +89,10 @@ scf::ForOp collapsedInner(ForOp loop) {
 /// through a datablock payload whose index in that dimension is `iv` plus a constant.
 void indexedDims(Region &body, Value iv, function_ref<void(DbAllocOp, unsigned)> fn) {
   body.walk([&](Operation *op) {
-    Value memref;
-    ValueRange indices;
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      memref = load.getMemref();
-      indices = load.getIndices();
-    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      memref = store.getMemref();
-      indices = store.getIndices();
-    } else {
+    auto access = loadOrStoreAccess(op);
+    if (!access)
       return;
-    }
+    auto [memref, indices] = *access;
     auto ref = memref.getDefiningOp<DbRefOp>();
     DbAllocOp alloc = ref ? traceAllocation(ref.getPtrs()) : DbAllocOp();
     if (!alloc)

@@ -112,17 +112,10 @@ std::optional<int64_t> mlir::arts::constantTripCount(Value lower, Value upper, V
 int64_t mlir::arts::rowBytesAt(Region &body, Value iv) {
   int64_t largest = 0;
   body.walk([&](Operation *op) {
-    Value memref;
-    ValueRange indices;
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      memref = load.getMemref();
-      indices = load.getIndices();
-    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      memref = store.getMemref();
-      indices = store.getIndices();
-    } else {
+    auto access = loadOrStoreAccess(op);
+    if (!access)
       return;
-    }
+    auto [memref, indices] = *access;
     auto type = cast<MemRefType>(memref.getType());
     std::optional<RowOffset> row =
         indices.empty() ? std::nullopt : rowOffsetFrom(indices.front(), iv);

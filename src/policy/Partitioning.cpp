@@ -64,8 +64,9 @@ std::string mlir::arts::keptOnNodeZeroWhy(int64_t nodes, bool internode,
 }
 
 int64_t mlir::arts::haloEdgeRows(int64_t rows, int64_t shares, int64_t workers, int64_t halo) {
-  if (halo <= 0 || rows <= 0 || shares <= 0 || workers <= 0 || rows % shares != 0 ||
-      shares % workers != 0)
+  if (halo <= 0 || rows <= 0 || shares <= 0 || workers <= 0 || shares % workers != 0)
     return 0;
-  return rows / shares > 2 * halo ? halo : 0;
+  int64_t share = (rows + shares - 1) / shares;
+  int64_t last = rows - (shares - 1) * share;
+  return last > 2 * halo ? halo : 0;
 }

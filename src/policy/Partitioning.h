@@ -78,9 +78,10 @@ bool sharesBoundaryBlocks(const AcquireSummary &acquire,
 /// neighbours' chunks (a stencil): each share is cut in three blocks, its first `halo` rows,
 /// the rows between and its last `halo` rows, so that a task fetches from another node only
 /// the edge next to its own rows, and acquires a handful of blocks. 0 keeps one block per
-/// share. Only where the blocks still line up with every chunk and with the owner rule:
-/// `rows` a multiple of `shares`, `shares` a multiple of the `workers` the owner rule spreads
-/// them over, and a share of more than two edges.
+/// share. Shares are ceil(rows / shares) rows, the last one what is left. Only where the
+/// blocks still line up with every chunk and with the owner rule: `shares` a multiple of the
+/// `workers` the owner rule spreads them over, and every share (the last is the shortest)
+/// more than two edges.
 int64_t haloEdgeRows(int64_t rows, int64_t shares, int64_t workers, int64_t halo);
 
 /// Why a block-partitioned allocation stays on node 0 of a run of `nodes`

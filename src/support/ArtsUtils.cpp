@@ -280,6 +280,14 @@ ArtsMode mlir::arts::modeFor(const MemrefUse &use) {
   return ArtsMode::in;
 }
 
+std::optional<std::pair<Value, ValueRange>> mlir::arts::loadOrStoreAccess(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return std::make_pair(load.getMemref(), ValueRange(load.getIndices()));
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return std::make_pair(store.getMemref(), ValueRange(store.getIndices()));
+  return std::nullopt;
+}
+
 std::optional<RowOffset> mlir::arts::rowOffsetFrom(Value index, Value iv) {
   if (index == iv)
     return RowOffset();

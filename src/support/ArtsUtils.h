@@ -115,6 +115,9 @@ struct RowOffset {
 /// integer casts of RowOffset::narrowed, if it is one.
 std::optional<RowOffset> rowOffsetFrom(Value index, Value iv);
 
+/// The memref and indices of a `memref.load` or `memref.store`, if `op` is one.
+std::optional<std::pair<Value, ValueRange>> loadOrStoreAccess(Operation *op);
+
 } // namespace mlir::arts
 
 #endif // CARTS_SUPPORT_ARTSUTILS_H

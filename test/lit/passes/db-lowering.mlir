@@ -453,23 +453,30 @@ func.func @flush_checked_conflict(%r: i32, %n: index) {
 
 //--- edges.mlir
 
-// 6 blocks: two shares of a 1-row edge, 4 rows between and a 1-row edge, rows of 8 floats:
-// block k has 128 bytes when k mod 3 = 1, else 32.
+// 6 blocks: two shares of a 1-row edge, the rows between and a 1-row edge, rows of 8
+// floats; the rows between are 4 in the first share and 2 in the last (the shorter one):
+// block k has 32 bytes when k mod 3 != 1, else 64 for block 4 and 128 for block 1.
 // EDGE-LABEL: func.func @edges
 // EDGE-DAG: %[[C32:.*]] = arith.constant 32 : i32
+// EDGE-DAG: %[[C64:.*]] = arith.constant 64 : i32
 // EDGE-DAG: %[[C128:.*]] = arith.constant 128 : i32
 // EDGE: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
 // EDGE: %[[PART:.*]] = arith.remui %[[K]], %{{.*}} : index
 // EDGE-NEXT: %[[MID:.*]] = arith.cmpi eq, %[[PART]], %{{.*}} : index
-// EDGE-NEXT: %[[LEN:.*]] = arith.select %[[MID]], %[[C128]], %[[C32]] : i32
+// EDGE-NEXT: %[[LAST:.*]] = arith.cmpi eq, %[[K]], %{{.*}} : index
+// EDGE-NEXT: %[[BETWEEN:.*]] = arith.select %[[LAST]], %[[C64]], %[[C128]] : i32
+// EDGE-NEXT: %[[LEN:.*]] = arith.select %[[MID]], %[[BETWEEN]], %[[C32]] : i32
 // EDGE-NEXT: arts.put_in_db_epoch %{{.*}}, epoch(%{{.*}}), db(%{{.*}}), offset(%{{.*}}), bytes(%[[LEN]])
 // EDGE-LABEL: func.func @initPerNode
 // EDGE-DAG: %[[B32:.*]] = arith.constant 32 : i64
+// EDGE-DAG: %[[B64:.*]] = arith.constant 64 : i64
 // EDGE-DAG: %[[B128:.*]] = arith.constant 128 : i64
 // EDGE: scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
 // EDGE: %[[BPART:.*]] = arith.remui %[[B]], %{{.*}} : index
 // EDGE-NEXT: %[[BMID:.*]] = arith.cmpi eq, %[[BPART]], %{{.*}} : index
-// EDGE-NEXT: %[[BYTES:.*]] = arith.select %[[BMID]], %[[B128]], %[[B32]] : i64
+// EDGE-NEXT: %[[BLAST:.*]] = arith.cmpi eq, %[[B]], %{{.*}} : index
+// EDGE-NEXT: %[[BBETWEEN:.*]] = arith.select %[[BLAST]], %[[B64]], %[[B128]] : i64
+// EDGE-NEXT: %[[BYTES:.*]] = arith.select %[[BMID]], %[[BBETWEEN]], %[[B32]] : i64
 // EDGE-NEXT: arts.db_create %{{.*}}, %[[BYTES]] {distributed}
 module {
 func.func @edges(%v: f32) {
@@ -479,7 +486,7 @@ func.func @edges(%v: f32) {
   %c8 = arith.constant 8 : index
   %r = arith.constant 0 : i32
   %g, %p = arts.db_alloc <inout> <write> <block> route(%r) sizes[%c6] elementSizes[%c4, %c8]
-      {arts.edge_rows = array<i64: 0, 1>, arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
+      {arts.edge_rows = array<i64: 0, 1, 2>, arts.owner_rule = {nodes = 2 : i64, workers_per_node = 1 : i64}, distributed}
       : memref<?xi64>, memref<?xmemref<?x8xf32>>
   %blk = arts.db_ref %p[%c0] : memref<?xmemref<?x8xf32>> -> memref<?x8xf32>
   memref.store %v, %blk[%c0, %c0] : memref<?x8xf32>

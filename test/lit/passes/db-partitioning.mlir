@@ -282,20 +282,22 @@ func.func @guarded_halo_read() {
 // -----
 
 // Two nodes: the block tables keep the owner rule of the chunks (block b on the node chunk b
-// is routed to); the halo read of the chunk [5, 9) takes blocks 0-1, block 0 as a plain read.
-// The interior chunks are not the blocks here either, but across nodes the write keeps `out`:
-// chunks 1 and 2 take block 1 in turn from its owner's queue instead of sharing copies that
-// would be merged byte by byte.
+// is routed to). The table read with a halo is cut in edges: shares of ceil(18 / 4) = 5 rows,
+// the last one 3, each its first row, the rows between (3, and 1 in the last share) and its
+// last row; the halo read of the chunk [5, 9) takes rows 4-9, blocks 2-5: share 0's last row,
+// then share 1. The interior chunks are not the blocks here, but across nodes the write keeps
+// `out`: chunks 1 and 2 take block 1 in turn from its owner's queue instead of sharing copies
+// that would be merged byte by byte.
 // CHECK-LABEL: func.func @distributed_halo_read
-// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.edge_rows = array<i64: 0, 1, 1>, arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
 // CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
-// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}, %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
-// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C0]]] sizes[%[[C2]]] partition(<block>)
+// CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C2]]] sizes[%[[C4]]] partition(<block>)
 // CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
 // CHECK: arts.edt <task> <internode>
-// DEBUG: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=3 per share of 5 rows: edges of 1 and 3 rows between, the last share 3 rows (halo of 1 rows across nodes; 4 shares) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block halo rows [-1, +1] of its chunk
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<18x16xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x16xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 4)) % 2
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
@@ -345,7 +347,7 @@ func.func @distributed_halo_read() {
 
 // Two nodes, a stencil over 32 rows in 4 shares of 8 reading one row on each side: each share
 // of the table it reads is cut in three blocks, its first row, the 6 rows between and its last
-// row (`arts.edge_rows` = [dimension 0, 1 row]), 12 blocks. Chunk 1 (rows 8-15) reads rows
+// row (`arts.edge_rows` = [dimension 0, 1 row, 6 rows between in the last share]), 12 blocks. Chunk 1 (rows 8-15) reads rows
 // 7-16: blocks 2-6, of which only blocks 2 (row 7) and 6 (row 16) belong to its neighbours,
 // one row each. The owner rule keeps every block on its chunk's node (3 blocks a share). The
 // table it only writes keeps one block per share (chunk 1 writes block 1).
@@ -356,7 +358,7 @@ func.func @distributed_halo_read() {
 // CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG: %[[C12:.*]] = arith.constant 12 : index
-// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C12]]] elementSizes[%[[C6]], %{{.*}}] {arts.edge_rows = array<i64: 0, 1>, arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[C12]]] elementSizes[%[[C6]], %{{.*}}] {arts.edge_rows = array<i64: 0, 1, 6>, arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
 // CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[C8]], %{{.*}}] {arts.owner_rule = {nodes = 2 : i64, workers_per_node = 2 : i64}, distributed}
 // CHECK: arts.db_acquire <in> ({{.*}}) offsets[%[[C2]]] sizes[%[[C5]]] partition(<block>)
 // CHECK: arts.db_acquire <out> ({{.*}}) offsets[%[[C1]]] sizes[%[[C1]]] partition(<block>)
