@@ -103,6 +103,29 @@ void indexedDims(Region &body, Value iv, function_ref<void(DbAllocOp, unsigned)>
   });
 }
 
+/// The rows a stencil loop reads beyond its own: the largest |c| of a load at `iv + c`, c != 0,
+/// in some dimension, when the loop also stores at `iv` itself (0 when it is no stencil).
+int64_t stencilHalo(ForOp loop) {
+  Value iv = loop.getInductionVar();
+  int64_t halo = 0;
+  bool writesOwnRows = false;
+  loop.getBody().walk([&](Operation *op) {
+    auto access = loadOrStoreAccess(op);
+    if (!access)
+      return;
+    for (Value index : access->second) {
+      std::optional<RowOffset> row = rowOffsetFrom(index, iv);
+      if (!row)
+        continue;
+      if (isa<memref::StoreOp>(op))
+        writesOwnRows |= row->offset == 0;
+      else
+        halo = std::max<int64_t>(halo, std::abs(row->offset));
+    }
+  });
+  return writesOwnRows ? halo : 0;
+}
+
 /// An allocation's bytes (an unknown extent counts 1).
 int64_t allocationBytes(DbAllocOp alloc) {
   auto blockType =
@@ -511,6 +534,26 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     chunkSize = arith::MaxSIOp::create(b, loc, chunkSize, one);
     Value chunks = ceilDivIndex(b, loc, trips, chunkSize);
     Value stride = arith::MulIOp::create(b, loc, chunkSize, step);
+    // Over several nodes a stencil's share is three chunks: its first h rows, the rows
+    // between and its last h rows (h the rows it reads beyond its own), the blocks
+    // db-partitioning cuts its tables in. The rows between need nothing from another node:
+    // they run while the neighbours' edges travel, and the edges go out as soon as they are
+    // computed.
+    int64_t halo = 0, shareRows = 0;
+    if (p.nodes > 1 && !collapsed && !interchanged && !loop.getChunk() &&
+        loop.getReductionAccs().empty() && unitStep && *unitStep == 1 &&
+        (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
+        evaluateConstant(chunks) == p.workers && (halo = stencilHalo(loop)) > 0)
+      shareRows = evaluateConstant(chunkSize).value_or(0);
+    bool parts = shareRows > 2 * halo && halo > 0;
+    if (parts) {
+      chunks = arith::MulIOp::create(b, loc, chunks, arith::ConstantIndexOp::create(b, loc, 3));
+      CARTS_DEBUG("for-lowering", loop)
+          << "arts.for over several nodes reads " << halo
+          << " rows beyond its own: each share of " << shareRows
+          << " rows is three chunks, its first and last " << halo
+          << " rows and the rows between, which run while the edges travel\n";
+    }
 
     CARTS_DEBUG("for-lowering", loop)
         << "arts.for -> one task per chunk: chunk=" << how << " workers=" << p.workers
@@ -538,6 +581,25 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       Value start = arith::MulIOp::create(b, loc, chunk, chunkSize);
       lo = arith::MaxSIOp::create(b, loc, start, lb);
       hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, start, chunkSize), ub);
+    }
+    if (parts) {
+      auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+      Value share = arith::DivUIOp::create(b, loc, chunk, constant(3));
+      Value part = arith::RemUIOp::create(b, loc, chunk, constant(3));
+      Value base = arith::MulIOp::create(b, loc, share, chunkSize);
+      if (!aligned)
+        base = arith::AddIOp::create(b, loc, base, lb);
+      Value head = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part, constant(0));
+      Value middle = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, part, constant(1));
+      Value from = arith::SelectOp::create(
+          b, loc, head, constant(0),
+          arith::SelectOp::create(b, loc, middle, constant(halo), constant(shareRows - halo)));
+      Value to = arith::SelectOp::create(
+          b, loc, head, constant(halo),
+          arith::SelectOp::create(b, loc, middle, constant(shareRows - halo),
+                                  constant(shareRows)));
+      lo = arith::MaxSIOp::create(b, loc, arith::AddIOp::create(b, loc, base, from), lb);
+      hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, base, to), ub);
     }
     Value route = buildTaskRoute(b, loc, chunk, chunks, p.nodes, p.workersPerNode, p.runNodes);
 
@@ -569,9 +631,12 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (knownTrips)
       inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*knownTrips));
     if (std::optional<int64_t> size = evaluateConstant(chunkSize);
-        size && (!collapsed || interchanged))
+        size && (!collapsed || interchanged) && !parts)
       inner->setAttr("arts.chunk_rows", tb.getI64IntegerAttr(*size));
-    if (!loop.getChunk() && (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
+    if (parts)
+      inner->setAttr("arts.chunk_edges", tb.getI64IntegerAttr(halo));
+    if (!parts && !loop.getChunk() &&
+        (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
         (minIterations <= 1 ||
          (knownTrips && (*knownTrips + p.workers - 1) / p.workers >= minIterations)))
       inner->setAttr("arts.chunk_static_share", tb.getUnitAttr());

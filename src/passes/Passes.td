@@ -342,7 +342,12 @@ def ForLowering : Pass<"arts-for-lowering", "ModuleOp"> {
     one (`arts.chunk_inner`, each chunk running the whole outer loop) when the
     module's other work-sharing loops index the nest's arrays in the
     dimensions its inner loop does (weighted by the arrays' bytes), so that
-    one cut of each array serves every loop. Any other part gives one task per
+    one cut of each array serves every loop. Over several nodes a loop from a
+    constant row lb > 0 is chunked as the rows 0 .. lb + ub are (each chunk the
+    loop's rows within its share, as the arrays' blocks), and a stencil (a
+    loop reading rows iv +- c, storing at iv) makes each share three chunks,
+    its first and last h rows and the rows between (`arts.chunk_edges` = h),
+    the blocks db-partitioning cuts its tables in. Any other part gives one task per
     worker, with `omp_get_thread_num()` the worker index, static shares of its
     loops, and single/master parts run by worker 0. Channel: `for_lowering`.
 

@@ -870,3 +870,74 @@ func.func @collapsed_by_columns() {
   return
 }
 }
+
+// -----
+
+// Two nodes of one worker, a stencil over rows 1 .. 8 of 10 reading the rows next to its own:
+// each share of 5 rows (rows 0 .. 9 cut as the arrays are) is three chunks, its first row,
+// the 3 rows between and its last row, routed to the share's node (chunk b: share b / 3).
+// db-partitioning cuts the read table alike (edges of 1 row), so the chunk of the rows
+// between reads nothing of the other node and runs while the edges travel.
+// CHECK-LABEL: func.func @stencil_edges
+// CHECK-DAG: %[[SC0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[SC1:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[SC3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[SC4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[SC5:.*]] = arith.constant 5 : index
+// CHECK-DAG: %[[SC6:.*]] = arith.constant 6 : index
+// CHECK-DAG: %[[SC9:.*]] = arith.constant 9 : index
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%[[SC6]]] elementSizes[%[[SC3]], %{{.*}}] {arts.edge_rows = array<i64: 0, 1, 3>
+// CHECK: scf.for %[[SB:.*]] = %[[SC0]] to %[[SC6]] step %[[SC1]] {
+// CHECK-NEXT: %[[SHARE:.*]] = arith.divui %[[SB]], %[[SC3]] : index
+// CHECK-NEXT: %[[PART:.*]] = arith.remui %[[SB]], %[[SC3]] : index
+// CHECK-NEXT: %[[BASE:.*]] = arith.muli %[[SHARE]], %[[SC5]] : index
+// CHECK-NEXT: %[[HEAD:.*]] = arith.cmpi eq, %[[PART]], %[[SC0]] : index
+// CHECK-NEXT: %[[MID:.*]] = arith.cmpi eq, %[[PART]], %[[SC1]] : index
+// CHECK-NEXT: %[[FROM1:.*]] = arith.select %[[MID]], %[[SC1]], %[[SC4]] : index
+// CHECK-NEXT: %[[FROM:.*]] = arith.select %[[HEAD]], %[[SC0]], %[[FROM1]] : index
+// CHECK-NEXT: %[[TO1:.*]] = arith.select %[[MID]], %[[SC4]], %[[SC5]] : index
+// CHECK-NEXT: %[[TO:.*]] = arith.select %[[HEAD]], %[[SC1]], %[[TO1]] : index
+// CHECK-NEXT: %[[LO0:.*]] = arith.addi %[[BASE]], %[[FROM]] : index
+// CHECK-NEXT: %[[LO:.*]] = arith.maxsi %[[LO0]], %[[SC1]] : index
+// CHECK-NEXT: %[[HI0:.*]] = arith.addi %[[BASE]], %[[TO]] : index
+// CHECK-NEXT: %[[HI:.*]] = arith.minsi %[[HI0]], %[[SC9]] : index
+// CHECK: arts.edt <task> <internode>
+// CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %[[SC1]] {
+// CHECK: } {arts.chunk_edges = 1 : i64, arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_trips = 10 : i64}
+// DEBUG: [for-lowering] {{.*}}: arts.for over several nodes reads 1 rows beyond its own: each share of 5 rows is three chunks, its first and last 1 rows and the rows between, which run while the edges travel
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @stencil_edges() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c9 = arith.constant 9 : index
+  %c10 = arith.constant 10 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %ga, %pa = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c10, %c16] : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  %gb, %pb = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c10, %c16] : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  %qa_g, %qa = arts.db_acquire <in> (%ga, %pa : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  %qb_g, %qb = arts.db_acquire <out> (%gb, %pb : memref<?xi64>, memref<?xmemref<10x16xf32>>) : memref<?xi64>, memref<?xmemref<10x16xf32>>
+  arts.edt <parallel> <internode> route(%r) (%qa, %qb : memref<?xmemref<10x16xf32>>, memref<?xmemref<10x16xf32>>) attributes {workers = 2 : i64} {
+  ^bb0(%va: memref<?xmemref<10x16xf32>>, %vb: memref<?xmemref<10x16xf32>>):
+    %a = arts.db_ref %va[%c0] : memref<?xmemref<10x16xf32>> -> memref<10x16xf32>
+    %b = arts.db_ref %vb[%c0] : memref<?xmemref<10x16xf32>> -> memref<10x16xf32>
+    arts.for (%c1) to (%c9) step (%c1) schedule(<static>) {
+    ^bb0(%i: index):
+      %up = arith.subi %i, %c1 : index
+      %down = arith.addi %i, %c1 : index
+      scf.for %j = %c0 to %c16 step %c1 {
+        %x = memref.load %a[%up, %j] : memref<10x16xf32>
+        %z = memref.load %a[%down, %j] : memref<10x16xf32>
+        %s = arith.addf %x, %z : f32
+        memref.store %s, %b[%i, %j] : memref<10x16xf32>
+      }
+    }
+    arts.barrier
+    arts.db_release(%va : memref<?xmemref<10x16xf32>>)
+    arts.db_release(%vb : memref<?xmemref<10x16xf32>>)
+  }
+  arts.db_free(%ga, %pa : memref<?xi64>, memref<?xmemref<10x16xf32>>)
+  arts.db_free(%gb, %pb : memref<?xi64>, memref<?xmemref<10x16xf32>>)
+  return
+}
+}
