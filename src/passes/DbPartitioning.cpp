@@ -485,13 +485,15 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// element.
   int64_t movedBytesEstimate(DbAllocOp alloc, MemRefType blockType,
                              ArrayRef<AcquireSummary> summaries) {
-    int64_t bytes = elementByteSize(blockType.getElementType()).value_or(1);
+    uint64_t bytes = elementByteSize(blockType.getElementType()).value_or(1);
     for (Value size : alloc.getElementSizes())
-      bytes *= evaluateConstant(size).value_or(1);
+      bytes = llvm::SaturatingMultiply<uint64_t>(
+          bytes, std::max<int64_t>(evaluateConstant(size).value_or(1), 0));
+    uint64_t share = std::min<uint64_t>(bytes, uint64_t(1) << 50) / nodes * (nodes - 1);
     int64_t total = 0;
     for (const AcquireSummary &a : summaries)
       if (a.internode && !a.chunked)
-        total += bytes / nodes * (nodes - 1);
+        total += static_cast<int64_t>(share);
     return total;
   }
 

@@ -465,8 +465,11 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       for (Value v : {collapsed.getLowerBound(), collapsed.getUpperBound(), collapsed.getStep()})
         if (failed(materialize(v, parallel, outer, b, loop)))
           return failure();
-      iterationOps = regionWeight(collapsed.getRegion()) *
-                     constantTripCount(lb, ub, step).value_or(64);
+      iterationOps = static_cast<int64_t>(std::min<uint64_t>(
+          llvm::SaturatingMultiply<uint64_t>(
+              regionWeight(collapsed.getRegion()),
+              std::max<int64_t>(constantTripCount(lb, ub, step).value_or(64), 0)),
+          uint64_t(1) << 40));
       lb = outer.lookupOrDefault(collapsed.getLowerBound());
       ub = outer.lookupOrDefault(collapsed.getUpperBound());
       step = outer.lookupOrDefault(collapsed.getStep());
