@@ -195,6 +195,30 @@ def test_carts_execute_on_two_nodes_reports_per_node_counters(ray_cluster, tmp_p
     assert int(rows[0]["host sync out"]) == int(rows[1]["host sync in"]), rows
 
 
+def test_a_stencil_on_two_nodes_moves_its_edges_and_reports_once_an_epoch(node_clusters,
+                                                                          tmp_path):
+    """jacobi2d (small: 256 x 256 doubles, 50 steps of two sweeps) on 2 nodes: the tables are
+    cut in edges, so besides the host's flush and fetch the tasks move one row of 2 KiB each
+    way a sweep; node 1 runs three chunks a sweep, and reports their ends to node 0 together
+    when it has none of the fused time-loop epoch left, not once a task."""
+    path = next(p for p in EXAMPLE_FILES if p.stem == "jacobi2d")
+    expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
+    llvm_ir = compile_for(path, 2, 1, "SMALL_DATASET", includes=(INCLUDE,))
+    run = node_clusters(2).run(llvm_ir, [str(path)], threads=1, timeout=120)
+    assert run.code == 0, run.nodes[0].stderr
+    assert checksum(run.nodes[0].stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
+    stats = [n.stats for n in run.nodes]
+    sweeps, row = 100, 256 * 8
+    for node in (0, 1):
+        halos = stats[node]["db_bytes_sent"] - stats[node]["sync_bytes_sent"]
+        assert halos == sweeps * row, stats
+    assert stats[1]["tasks_run"] == 3 * sweeps, stats
+    # Node 1 creates nothing: its control messages are its end reports, sent when it has no
+    # task of the epoch left (once an epoch but when node 0's creations fall behind), not one
+    # a task as before (300).
+    assert 0 < stats[1]["control_sent"] <= stats[1]["tasks_run"] // 10, stats
+
+
 GLOBAL_PROGRAM = """\
 #include <stdio.h>
 static int mark[4];
