@@ -302,15 +302,14 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       PartitionDecision choice = decidePartition(summary, coarseWhy, nodes);
       std::optional<int64_t> bytes;
       if (choice.block) {
-        bytes = movedBytesEstimate(alloc, blockType, summary);
+        bytes = movedBytesEstimate(alloc, summary);
         ++blockable;
       }
       if (dims > 1)
         estimates += (estimates.empty() ? "" : ", ") + std::string("dim ") + std::to_string(d) +
                      " " + (bytes ? std::to_string(*bytes) + " bytes" : "coarse");
       if (d == 0 || (bytes && (!bestBytes || *bytes < *bestBytes))) {
-        if (d != 0 || bytes)
-          bestBytes = bytes;
+        bestBytes = bytes;
         acquires = std::move(facts);
         summaries = std::move(summary);
         decision = choice;
@@ -350,7 +349,8 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     std::optional<int64_t> staticRows = evaluateConstant(rows);
     Layout layout;
     if (staticRows && nodes > 1 && decision.internode &&
-        distributableWhyNot(alloc, blockType, dim, *staticRows / std::max<int64_t>(shares, 1))
+        distributableWhyNot(alloc, blockType, dim,
+                            (*staticRows + shares - 1) / std::max<int64_t>(shares, 1))
             .empty())
       if (int64_t edge = haloEdgeRows(*staticRows, shares, nodes * workersPerNode, halo)) {
         layout.edge = edge;
@@ -481,19 +481,13 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// dimension compares them: every acquire of a task that may run on another node and
   /// takes the whole table (its accesses are not indexed by its chunk in that dimension)
   /// moves the share of the table other nodes own, (nodes - 1) / nodes of it. A chunk's own
-  /// blocks and its halo rows count as nothing. A table of unknown size counts 1 byte an
-  /// element.
-  int64_t movedBytesEstimate(DbAllocOp alloc, MemRefType blockType,
-                             ArrayRef<AcquireSummary> summaries) {
-    uint64_t bytes = elementByteSize(blockType.getElementType()).value_or(1);
-    for (Value size : alloc.getElementSizes())
-      bytes = llvm::SaturatingMultiply<uint64_t>(
-          bytes, std::max<int64_t>(evaluateConstant(size).value_or(1), 0));
-    uint64_t share = std::min<uint64_t>(bytes, uint64_t(1) << 50) / nodes * (nodes - 1);
+  /// blocks and its halo rows count as nothing.
+  int64_t movedBytesEstimate(DbAllocOp alloc, ArrayRef<AcquireSummary> summaries) {
+    int64_t share = allocationBytes(alloc) / nodes * (nodes - 1);
     int64_t total = 0;
     for (const AcquireSummary &a : summaries)
       if (a.internode && !a.chunked)
-        total += static_cast<int64_t>(share);
+        total += share;
     return total;
   }
 

@@ -12,7 +12,6 @@
 #include "policy/Routing.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
-#include "support/LoweringUtils.h"
 #include "passes/PassDetail.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -124,16 +123,6 @@ int64_t stencilHalo(ForOp loop) {
     }
   });
   return writesOwnRows ? halo : 0;
-}
-
-/// An allocation's bytes (an unknown extent counts 1).
-int64_t allocationBytes(DbAllocOp alloc) {
-  auto blockType =
-      cast<MemRefType>(cast<MemRefType>(alloc.getPtrs().getType()).getElementType());
-  int64_t bytes = elementByteSize(blockType.getElementType()).value_or(1);
-  for (Value size : alloc.getElementSizes())
-    bytes = llvm::SaturatingMultiply<uint64_t>(bytes, evaluateConstant(size).value_or(1));
-  return std::min<int64_t>(bytes, int64_t(1) << 50);
 }
 
 struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
@@ -536,7 +525,6 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     const std::string &how = chunking.reason;
     chunkSize = arith::MaxSIOp::create(b, loc, chunkSize, one);
     Value chunks = ceilDivIndex(b, loc, trips, chunkSize);
-    Value stride = arith::MulIOp::create(b, loc, chunkSize, step);
     // Over several nodes a stencil's share is three chunks: its first h rows, the rows
     // between and its last h rows (h the rows it reads beyond its own), the blocks
     // db-partitioning cuts its tables in. The rows between need nothing from another node:
@@ -571,6 +559,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (failed(planReductions(b, loc, loop, parallel, chunks, reductions)))
       return failure();
 
+    // The distance between chunk starts, where chunks are pieces of the loop's own range.
+    Value stride = parts || aligned ? Value() : arith::MulIOp::create(b, loc, chunkSize, step);
     auto [epoch, chunkLoop] = createLaunchLoop(b, loc, zero, chunks, one);
     // A chunk's work, when its size is known: arts-launch-fanout leaves the launches of heavy
     // tasks to their creator.
@@ -578,13 +568,9 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       chunkLoop->setAttr("arts.chunk_ops", b.getI64IntegerAttr(*size * iterationOps));
     b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
     Value chunk = chunkLoop.getInductionVar();
-    Value lo = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, chunk, stride));
-    Value hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, lo, stride), ub);
-    if (aligned) {
-      Value start = arith::MulIOp::create(b, loc, chunk, chunkSize);
-      lo = arith::MaxSIOp::create(b, loc, start, lb);
-      hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, start, chunkSize), ub);
-    }
+    // The chunk's rows [lo, hi): a part of its share, its rows within its share, or the
+    // stride-th piece of the loop's.
+    Value lo, hi;
     if (parts) {
       auto constant = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
       Value share = arith::DivUIOp::create(b, loc, chunk, constant(3));
@@ -603,6 +589,13 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
                                   constant(shareRows)));
       lo = arith::MaxSIOp::create(b, loc, arith::AddIOp::create(b, loc, base, from), lb);
       hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, base, to), ub);
+    } else if (aligned) {
+      Value start = arith::MulIOp::create(b, loc, chunk, chunkSize);
+      lo = arith::MaxSIOp::create(b, loc, start, lb);
+      hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, start, chunkSize), ub);
+    } else {
+      lo = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, chunk, stride));
+      hi = arith::MinSIOp::create(b, loc, arith::AddIOp::create(b, loc, lo, stride), ub);
     }
     Value route = buildTaskRoute(b, loc, chunk, chunks, p.nodes, p.workersPerNode, p.runNodes);
 

@@ -1,6 +1,7 @@
 //===- ArtsUtils.cpp - helpers shared by the ARTS stage passes ------------===//
 
 #include "support/ArtsUtils.h"
+#include "support/LoweringUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -278,6 +279,16 @@ ArtsMode mlir::arts::modeFor(const MemrefUse &use) {
   if (use.writes)
     return ArtsMode::out;
   return ArtsMode::in;
+}
+
+int64_t mlir::arts::allocationBytes(DbAllocOp alloc) {
+  auto blockType =
+      cast<MemRefType>(cast<MemRefType>(alloc.getPtrs().getType()).getElementType());
+  uint64_t bytes = elementByteSize(blockType.getElementType()).value_or(1);
+  for (Value size : alloc.getElementSizes())
+    bytes = llvm::SaturatingMultiply<uint64_t>(
+        bytes, std::max<int64_t>(evaluateConstant(size).value_or(1), 0));
+  return static_cast<int64_t>(std::min<uint64_t>(bytes, uint64_t(1) << 50));
 }
 
 std::optional<std::pair<Value, ValueRange>> mlir::arts::loadOrStoreAccess(Operation *op) {

@@ -115,6 +115,10 @@ struct RowOffset {
 /// integer casts of RowOffset::narrowed, if it is one.
 std::optional<RowOffset> rowOffsetFrom(Value index, Value iv);
 
+/// An allocation's bytes, all its blocks together: element size times its element sizes
+/// (an extent not known at compile time counts 1), saturated at 2^50.
+int64_t allocationBytes(DbAllocOp alloc);
+
 /// The memref and indices of a `memref.load` or `memref.store`, if `op` is one.
 std::optional<std::pair<Value, ValueRange>> loadOrStoreAccess(Operation *op);
 
