@@ -178,6 +178,13 @@ ARTS_API void artsPutInDbEpoch(void *src, artsGuid_t epoch, artsGuid_t db, uint3
 ARTS_API void artsGetFromDbEpoch(void *dst, artsGuid_t epoch, artsGuid_t db, uint32_t offset,
                                  uint32_t bytes);
 
+/* Ours: send the payload of `db`, owned by this node, to every other node that holds no copy
+   of its current version, so that their tasks' READ acquires of it ship nothing. It does
+   nothing on one node, for a datablock of another node, or while a task holds the datablock
+   or waits for it: a transfer made early, never needed for correctness. Host code calls it
+   after its last write to a table that tasks on every node read whole. */
+ARTS_API void artsDbShare(artsGuid_t db);
+
 /* Ours: the lock of a critical section, one per id (the compiler hashes the section's name)
    and per node. A task holding it runs to completion, so a worker waiting for it waits for
    running code only. Sections with different ids may nest. */

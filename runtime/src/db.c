@@ -204,12 +204,16 @@ static void check_range(artsGuid_t guid, uint64_t size, uint32_t offset, uint32_
 
 /* The version a grant to `node` in `mode` hands out; *prev and *cached say what the node
    holds already. Called with d->lock held. */
-static uint64_t version_for(rt_db *d, uint32_t node, uint32_t mode, uint64_t *prev, int *cached) {
+static void need_known(rt_db *d) {
   if (!d->known) {
     d->known = calloc(rt.nodes, sizeof *d->known);
     if (!d->known)
       rt_fatal(d->hdr.guid, "out of memory for a datablock's versions");
   }
+}
+
+static uint64_t version_for(rt_db *d, uint32_t node, uint32_t mode, uint64_t *prev, int *cached) {
+  need_known(d);
   *prev = d->version;
   *cached = mode != ARTS_DB_CONCURRENT && d->known[node] == d->version;
   if (mode == ARTS_DB_READ) {
@@ -506,6 +510,31 @@ static void apply_put(rt_db *d, const void *src, uint32_t offset, uint32_t bytes
   if ((char *)d->payload + offset != src)
     memcpy((char *)d->payload + offset, src, bytes);
   d->version++; /* a put of the payload onto itself too: the host wrote it in place */
+}
+
+void artsDbShare(artsGuid_t db) {
+  static const char api[] = "artsDbShare";
+  rt_check_running(api);
+  check_db_guid(db, api);
+  if (!rt.net || !rt_route_is_local(artsGuidGetRank(db)))
+    return;
+  rt_db *d = rt_db_get(db, api);
+  rt_lock_acquire(&d->lock);
+  if (d->state >= DB_DESTROYED)
+    destroyed(d, api);
+  /* Only an idle datablock: nothing queued or held can change it before the copies leave. */
+  if (d->state != DB_CREATED || d->holders || d->head || d->puts) {
+    rt_lock_release(&d->lock);
+    return;
+  }
+  need_known(d);
+  /* Sent under the lock: no task can be granted the datablock while its bytes are copied. */
+  for (uint32_t n = 0; n < rt.nodes; n++)
+    if (n != rt.node && d->known[n] != d->version) {
+      d->known[n] = d->version;
+      rt_net_copy(n, db, d->version, d->payload, d->bytes);
+    }
+  rt_lock_release(&d->lock);
 }
 
 void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {

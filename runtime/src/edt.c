@@ -418,6 +418,10 @@ void rt_edt_copies_clear(void) {
   pthread_mutex_unlock(&cache_lock);
 }
 
+void rt_edt_remote_copy(artsGuid_t db, uint64_t version, const void *data, uint64_t bytes) {
+  cache_put(db, version, copy_new(db, data, bytes));
+}
+
 void rt_edt_remote_grant(artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
                          uint32_t owner, uint64_t version, uint64_t prev, int cached,
                          const void *data, uint64_t bytes) {

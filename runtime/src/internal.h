@@ -291,6 +291,8 @@ void rt_edt_publish(rt_edt *t);
 void rt_edt_remote_grant(artsGuid_t edt, uint32_t slot, artsGuid_t db, uint32_t mode,
                          uint32_t owner, uint64_t version, uint64_t prev, int cached,
                          const void *data, uint64_t bytes);
+/* The owner sent its payload of `db` at `version` ahead of any grant (artsDbShare): keep it. */
+void rt_edt_remote_copy(artsGuid_t db, uint64_t version, const void *data, uint64_t bytes);
 /* Drop the copies of other nodes' datablocks this node keeps (the run is over). */
 void rt_edt_copies_clear(void);
 void rt_edt_remote_signal(artsGuid_t edt, uint32_t slot, uint32_t kind, uint64_t value);

@@ -26,6 +26,7 @@ enum {
   M_SHUTDOWN,
   M_EXIT,        /* code: the program called exit() on the sending node */
   M_RECORD_DEPS, /* edt; data: {db, slot | mode << 32} pairs, recorded in order */
+  M_COPY,        /* db, version; data: the owner's payload at that version (artsDbShare) */
 };
 
 typedef struct {
@@ -130,7 +131,13 @@ void rt_net_count_batch(int sent) { bump(sent ? S_BATCHES_OUT : S_BATCHES_IN, 1)
 
 /* Whether messages of `kind` carry datablock bytes (the others are control). */
 static int carries_data(uint32_t kind) {
-  return kind == M_GRANT || kind == M_WRITE_BACK || kind == M_PUT || kind == M_GET_REPLY;
+  return kind == M_GRANT || kind == M_WRITE_BACK || kind == M_PUT || kind == M_GET_REPLY ||
+         kind == M_COPY;
+}
+
+/* Whether they are the host's synchronisation (flushes, fetches, shared copies). */
+static int host_sync(uint32_t kind) {
+  return kind == M_PUT || kind == M_GET_REPLY || kind == M_COPY;
 }
 
 static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t nargs,
@@ -160,9 +167,9 @@ static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t na
   pthread_mutex_unlock(&o->lock);
   bump(S_MSGS_OUT, 1);
   bump(S_BYTES_OUT, size);
-  if (kind == M_GRANT || kind == M_WRITE_BACK || kind == M_PUT || kind == M_GET_REPLY)
+  if (carries_data(kind))
     bump(S_DB_OUT, bytes);
-  if (kind == M_PUT || kind == M_GET_REPLY) /* only the host's flushes and fetches use these */
+  if (host_sync(kind))
     bump(S_SYNC_OUT, bytes);
   if (!carries_data(kind))
     bump(S_CONTROL_OUT, 1);
@@ -261,6 +268,12 @@ void rt_net_get(uint32_t node, artsGuid_t db, uint32_t offset, uint32_t bytes, u
 void rt_net_get_reply(uint32_t node, uint64_t handle, const void *data, uint32_t bytes) {
   uint64_t args[] = {handle};
   send(node, M_GET_REPLY, args, 1, data, bytes);
+}
+
+void rt_net_copy(uint32_t node, artsGuid_t db, uint64_t version, const void *payload,
+                 uint64_t bytes) {
+  uint64_t args[] = {db, version};
+  send(node, M_COPY, args, 2, payload, bytes);
 }
 
 void rt_net_create_db(uint32_t node, artsGuid_t db, uint64_t bytes) {
@@ -416,6 +429,11 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
     bump(S_DB_IN, bytes);
     bump(S_SYNC_IN, bytes);
     rt_db_get_reply(a[0], data, (uint32_t)bytes);
+    return;
+  case M_COPY:
+    bump(S_DB_IN, bytes);
+    bump(S_SYNC_IN, bytes);
+    rt_edt_remote_copy(a[0], a[1], data, bytes);
     return;
   case M_CREATE_DB:
     artsDbCreateWithGuid(a[0], a[1]);

@@ -65,6 +65,9 @@ void rt_net_put(uint32_t node, artsGuid_t epoch, artsGuid_t db, uint32_t offset,
 /* `handle` is returned unchanged in the reply (the requester's bookkeeping). */
 void rt_net_get(uint32_t node, artsGuid_t db, uint32_t offset, uint32_t bytes, uint64_t handle);
 void rt_net_get_reply(uint32_t node, uint64_t handle, const void *data, uint32_t bytes);
+/* The owner's payload of `db` at `version`, for `node` to keep (artsDbShare). */
+void rt_net_copy(uint32_t node, artsGuid_t db, uint64_t version, const void *payload,
+                 uint64_t bytes);
 void rt_net_create_db(uint32_t node, artsGuid_t db, uint64_t bytes);
 void rt_net_destroy_db(uint32_t node, artsGuid_t db);
 void rt_net_epoch_add(uint32_t node, artsGuid_t epoch);

@@ -59,11 +59,12 @@ def Arts_Partition : I32EnumAttr<"PartitionMode", "datablock layout of an alloca
 }
 def Arts_PartitionAttr : Arts_EnumAttr<Arts_Partition, "partition">;
 
-// Host coherence of a distributed datablock (arts.db_sync): `flush` copies the
-// host's shadows of blocks owned by other nodes to their owners, `fetch` copies
-// the owners' payloads into the shadows.
+// Host coherence of a datablock (arts.db_sync): `flush` copies the host's
+// shadows of blocks owned by other nodes to their owners, `fetch` copies the
+// owners' payloads into the shadows, `share` sends copies of a table on node 0
+// to the other nodes ahead of their tasks' reads.
 def Arts_SyncKind : I32EnumAttr<"SyncKind", "direction of a host datablock sync", [
-    I32EnumAttrCase<"flush", 0>, I32EnumAttrCase<"fetch", 1>]> {
+    I32EnumAttrCase<"flush", 0>, I32EnumAttrCase<"fetch", 1>, I32EnumAttrCase<"share", 2>]> {
   let cppNamespace = "::mlir::arts";
   let genSpecializedAttr = 0;
 }

@@ -183,6 +183,9 @@ LogicalResult DbSyncOp::verify() {
   if (getKind() == SyncKind::fetch && !alloc.getDistributed())
     return emitOpError("fetches into the host shadows of a distributed arts.db_alloc; this one "
                        "is not distributed (its payload is node 0's own)");
+  if (getKind() == SyncKind::share && alloc.getDistributed())
+    return emitOpError("shares a table on node 0; this arts.db_alloc is distributed (its blocks "
+                       "live on their owners)");
   return success();
 }
 

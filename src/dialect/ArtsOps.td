@@ -254,7 +254,10 @@ def Arts_DbSyncOp : Arts_Op<"db_sync"> {
     Any other allocation lives on node 0, where the host writes the payloads
     themselves: its `flush` puts every block onto itself, which copies nothing
     but gives the blocks a new version, so nodes holding a copy fetch it
-    again; it has no `fetch`. Both wait until the puts or gets are done. The
+    again; it has no `fetch`. Both wait until the puts or gets are done.
+    `share` (a table on node 0 only) sends every block's payload to each
+    other node that has no copy of its current version (`arts.db_share`), so
+    that tasks there reading it find a copy; nothing waits for it. The
     operands are the tables of an `arts.db_alloc`. Inserted by arts-host-sync.
 
     ```mlir
@@ -400,6 +403,18 @@ def Arts_DbCreateOp : Arts_Op<"db_create"> {
 
 def Arts_DbDestroyOp : Arts_Op<"db_destroy"> {
   let summary = "artsDbDestroy: free one datablock's payload and GUID";
+  let arguments = (ins I64:$guid);
+  let assemblyFormat = "$guid attr-dict";
+}
+
+def Arts_DbShareOp : Arts_Op<"db_share"> {
+  let summary = "artsDbShare: send a datablock's payload to the nodes without a copy of it";
+  let description = [{
+    Ahead of tasks on other nodes that read the datablock: each node without a
+    copy of its current version gets one. Does nothing on one node, or while
+    tasks hold the datablock or wait for it (an early transfer, never needed
+    for correctness).
+  }];
   let arguments = (ins I64:$guid);
   let assemblyFormat = "$guid attr-dict";
 }

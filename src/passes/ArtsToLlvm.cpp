@@ -551,6 +551,10 @@ void Lowering::lower(Operation *op) {
         call(loc, Rt::DbDestroy, {o.getGuid()});
         b.eraseOp(o);
       })
+      .Case([&](DbShareOp o) {
+        call(loc, Rt::DbShare, {o.getGuid()});
+        b.eraseOp(o);
+      })
       .Case([&](PutInDbEpochOp o) { lowerDbCopy(o, Rt::PutInDbEpoch); })
       .Case([&](GetFromDbEpochOp o) { lowerDbCopy(o, Rt::GetFromDbEpoch); })
       .Case([&](CreateEpochOp o) {

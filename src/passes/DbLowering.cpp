@@ -262,7 +262,11 @@ LogicalResult DbLowering::checkLowerable(DbAllocOp alloc) {
 /// A flush of a table on node 0 puts every block whole: its size must fit the
 /// put's 32-bit byte count (checked at run time when it is not a constant).
 LogicalResult DbLowering::checkSyncs(DbAllocOp alloc, int64_t elementBytes) {
-  SmallVector<DbSyncOp> syncs = syncsOf(alloc);
+  // A share sends whole payloads of any size; flushes and fetches count 32-bit bytes.
+  SmallVector<DbSyncOp> syncs;
+  for (DbSyncOp sync : syncsOf(alloc))
+    if (sync.getKind() != SyncKind::share)
+      syncs.push_back(sync);
   if (syncs.empty())
     return success();
   std::optional<int64_t> bytes = staticBlockBytes(alloc, elementBytes);
@@ -511,6 +515,15 @@ void DbLowering::lowerSync(DbSyncOp sync, DbAllocOp alloc, Value guids, Value pt
                            const Distribution *dist) {
   Location loc = sync.getLoc();
   OpBuilder b(sync);
+  if (sync.getKind() == SyncKind::share) {
+    forEachIndex(b, loc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
+      DbShareOp::create(lb, l, memref::LoadOp::create(lb, l, guids, ivs));
+    });
+    CARTS_DEBUG(kChannel, sync) << "db_sync <share> of a table on node 0 -> db_share of each "
+                                   "block: a copy to every node without one, nothing waited for\n";
+    sync.erase();
+    return;
+  }
   Type i32 = b.getI32Type();
   bool distributed = alloc.getDistributed();
   if (!staticBytes) {

@@ -13,7 +13,9 @@
 //   stale   tasks may have written an owner's copy since the last fetch
 //           (`distributed` tables only);
 //   shared  tasks may have acquired it since its allocation (tables on
-//           node 0 only).
+//           node 0 only);
+//   unsent  the host wrote it and no task has acquired it since its
+//           allocation (tables on node 0 only): no other node has a copy.
 //
 // A `distributed` table's blocks live on their owners and the host sees the
 // blocks of other nodes through shadow buffers: a flush puts the shadows to
@@ -31,6 +33,10 @@
 //          table on node 0, tasks have acquired it);
 //   epoch (or a task outside epochs)
 //       -> flush before it for each table its tasks acquire if dirty;
+//          share a table on node 0 that tasks spread over the nodes read
+//          whole, and none writes, if it is unsent or was just flushed: its
+//          copies go out with the host's flushes, before whatever host code
+//          follows (a kernel timer), instead of with the first task's grant;
 //          then stale for the distributed ones they acquire
 //          out/inout/concurrent, shared for the others.
 //
@@ -55,6 +61,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::arts {
@@ -72,12 +79,13 @@ namespace {
 struct SyncState {
   /// `shared`: tasks may have acquired a table on node 0 since its
   /// allocation, so another node may hold a copy of it.
-  llvm::BitVector dirty, stale, shared;
-  explicit SyncState(unsigned n) : dirty(n), stale(n), shared(n) {}
+  llvm::BitVector dirty, stale, shared, unsent;
+  explicit SyncState(unsigned n) : dirty(n), stale(n), shared(n), unsent(n) {}
   void join(const SyncState &other) {
     dirty |= other.dirty;
     stale |= other.stale;
     shared |= other.shared;
+    unsent |= other.unsent;
   }
 };
 
@@ -125,11 +133,17 @@ private:
   DbUses hostAccesses(Operation *op);
   /// Datablocks acquired by the tasks inside `op`.
   DbUses taskAcquires(Operation *op);
+  /// Datablocks that tasks inside `op` spread over the nodes read whole.
+  llvm::SmallDenseSet<unsigned> spreadWholeReads(Operation *op);
+  /// Where a flush or share of `db` for the epoch `op` goes: right after the host's last
+  /// write when it is in the epoch's block, else before the epoch.
+  std::pair<Operation *, std::string> syncPoint(unsigned db, Operation *op);
   std::optional<unsigned> traceToAlloc(Value ptrs);
 
   SmallVector<DbAllocOp> allocs;
-  /// Per allocation: the host access that last made it dirty, where the flush it needs
-  /// can go (right after it, before whatever host code follows, such as a kernel timer).
+  /// Per allocation: the host access that last made it dirty or unsent, where the flush or
+  /// share it needs can go (right after it, before whatever host code follows, such as a
+  /// kernel timer).
   DenseMap<unsigned, Operation *> lastDirtying;
   /// Per allocation: `distributed` (blocks on their owners, shadows on the host).
   llvm::BitVector distributed;
@@ -210,6 +224,37 @@ DbUses HostSyncWalker::taskAcquires(Operation *op) {
   return uses;
 }
 
+llvm::SmallDenseSet<unsigned> HostSyncWalker::spreadWholeReads(Operation *op) {
+  llvm::SmallDenseSet<unsigned> reads;
+  auto add = [&](DbAcquireOp acquire) {
+    if (acquire.getMode() != ArtsMode::in || !acquire.getIndices().empty() ||
+        !acquire.getOffsets().empty())
+      return;
+    bool spread = llvm::any_of(acquire.getPtrs().getUsers(), [](Operation *user) {
+      auto task = dyn_cast<EdtOp>(user);
+      return task && task.getConcurrency() == EdtConcurrency::internode;
+    });
+    if (std::optional<unsigned> db = traceToAlloc(acquire.getSourcePtrs()); db && spread)
+      reads.insert(*db);
+  };
+  op->walk(add);
+  op->walk([&](EdtOp task) {
+    for (Value operand : task->getOperands())
+      if (auto acquire = operand.getDefiningOp<DbAcquireOp>(); acquire && !op->isAncestor(acquire))
+        add(acquire);
+  });
+  return reads;
+}
+
+std::pair<Operation *, std::string> HostSyncWalker::syncPoint(unsigned db, Operation *op) {
+  Operation *last = lastDirtying.lookup(db);
+  if (last && last->getBlock() == op->getBlock() && last->isBeforeInBlock(op) &&
+      last->getNextNode() != op)
+    return {last->getNextNode(),
+            "after the host's last write, ahead of the epoch at " + locationString(op->getLoc())};
+  return {op, "before epoch"};
+}
+
 void HostSyncWalker::sync(Operation *before, unsigned db, SyncKind kind, Mode mode,
                           StringRef why) {
   if (mode == Mode::count)
@@ -228,7 +273,7 @@ void HostSyncWalker::sync(Operation *before, unsigned db, SyncKind kind, Mode mo
   ++inserted;
   CARTS_DEBUG(kChannel, before) << stringifySyncKind(kind) << " "
                                 << locationString(alloc.getLoc()) << " " << why
-                                << (distributed.test(db)
+                                << (kind != SyncKind::flush || distributed.test(db)
                                         ? ""
                                         : " (host writes reach the owner's copy: new version)")
                                 << "\n";
@@ -246,6 +291,7 @@ void HostSyncWalker::visit(Operation *op, SyncState &state, Mode mode) {
       state.dirty.reset(it->second); // fresh blocks and shadows are all zero
       state.stale.reset(it->second);
       state.shared.reset(it->second);
+      state.unsent.reset(it->second);
     }
     return;
   }
@@ -254,8 +300,10 @@ void HostSyncWalker::visit(Operation *op, SyncState &state, Mode mode) {
         it != allocIndex.end()) {
       if (existing.getKind() == SyncKind::flush)
         state.dirty.reset(it->second);
-      else
+      else if (existing.getKind() == SyncKind::fetch)
         state.stale.reset(it->second);
+      else
+        state.unsent.reset(it->second);
     }
     return;
   }
@@ -285,6 +333,9 @@ void HostSyncWalker::visitAccess(Operation *op, SyncState &state, Mode mode) {
     if (writes && (distributed.test(db) || state.shared.test(db))) {
       state.dirty.set(db);
       lastDirtying[db] = op;
+    } else if (writes) {
+      state.unsent.set(db);
+      lastDirtying[db] = op;
     }
   }
 }
@@ -293,20 +344,21 @@ void HostSyncWalker::visitEpoch(Operation *op, SyncState &state, Mode mode) {
   // Host code inside the epoch but outside its tasks counts as before it.
   visitAccess(op, state, mode);
   DbUses acquired = taskAcquires(op);
-  for (auto [db, writes] : acquired)
-    if (state.dirty.test(db)) {
-      // As early as the program order allows: right after the host's last write when it is
-      // in the epoch's block (nothing in between touches the table), else before the epoch.
-      Operation *last = lastDirtying.lookup(db);
-      if (last && last->getBlock() == op->getBlock() && last->isBeforeInBlock(op) &&
-          last->getNextNode() != op)
-        sync(last->getNextNode(), db, SyncKind::flush, mode,
-             "after the host's last write, ahead of the epoch at " +
-                 locationString(op->getLoc()));
-      else
-        sync(op, db, SyncKind::flush, mode, "before epoch");
+  llvm::SmallDenseSet<unsigned> spreadReads = spreadWholeReads(op);
+  for (auto [db, writes] : acquired) {
+    // As early as the program order allows: right after the host's last write when it is
+    // in the epoch's block (nothing in between touches the table), else before the epoch.
+    auto [before, why] = syncPoint(db, op);
+    bool flushed = state.dirty.test(db);
+    if (flushed) {
+      sync(before, db, SyncKind::flush, mode, why);
       state.dirty.reset(db);
     }
+    if ((flushed || state.unsent.test(db)) && !writes && !distributed.test(db) &&
+        spreadReads.contains(db))
+      sync(before, db, SyncKind::share, mode, why);
+    state.unsent.reset(db);
+  }
   // A table on node 0 gets its tasks' writes back before the epoch ends, but
   // other nodes may keep copies of it from now on.
   for (auto [db, writes] : acquired) {
@@ -351,14 +403,16 @@ void HostSyncWalker::visitLoop(Operation *op, SyncState &state, Mode mode) {
       others.dirty.reset(db); // made inside the loop: fresh each time
       others.stale.reset(db);
       others.shared.reset(db);
+      others.unsent.reset(db);
     }
   SyncState cleared(allocs.size());
   SyncState backEdge = bodyEntry(op, cleared);
   SyncState entryOnly = others;
   entryOnly.dirty.reset(backEdge.dirty);
   entryOnly.stale.reset(backEdge.stale);
+  entryOnly.unsent.reset(backEdge.unsent);
   entryOnly.shared.reset(); // not a sync of its own: both walks below start with it
-  if (entryOnly.dirty.any() || entryOnly.stale.any()) {
+  if (entryOnly.dirty.any() || entryOnly.stale.any() || entryOnly.unsent.any()) {
     SyncState without = backEdge;
     without.shared |= others.shared;
     SyncState with = without;
@@ -370,13 +424,18 @@ void HostSyncWalker::visitLoop(Operation *op, SyncState &state, Mode mode) {
         std::pair<unsigned, unsigned> key{db, static_cast<unsigned>(kind)};
         return more.lookup(key) > base.lookup(key);
       };
-      if (entryOnly.dirty.test(db) && extra(SyncKind::flush)) {
+      bool flushed = entryOnly.dirty.test(db) && extra(SyncKind::flush);
+      if (flushed) {
         sync(op, db, SyncKind::flush, mode, "before loop (its first epoch acquiring it)");
         state.dirty.reset(db);
       }
       if (entryOnly.stale.test(db) && extra(SyncKind::fetch)) {
         sync(op, db, SyncKind::fetch, mode, "before loop (its first host access)");
         state.stale.reset(db);
+      }
+      if ((flushed || entryOnly.unsent.test(db)) && extra(SyncKind::share)) {
+        sync(op, db, SyncKind::share, mode, "before loop (its first epoch reading it)");
+        state.unsent.reset(db);
       }
     }
   }

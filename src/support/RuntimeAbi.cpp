@@ -19,6 +19,8 @@ static constexpr RuntimeFunction kRuntimeApi[] = {
   {Rt::ReserveGuidRoute,        "artsReserveGuidRoute",        Abi::i64,  {Abi::i32, Abi::i32}},
   {Rt::DbCreateWithGuid,        "artsDbCreateWithGuid",        Abi::ptr,  {Abi::i64, Abi::i64}},
   {Rt::DbDestroy,               "artsDbDestroy",               Abi::none, {Abi::i64}},
+  // (db): ours, an early copy of a datablock to the nodes without it.
+  {Rt::DbShare,                 "artsDbShare",                 Abi::none, {Abi::i64}},
   {Rt::PutInDbEpoch,            "artsPutInDbEpoch",            Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
   // (dst, epoch, db, offset, bytes): ours, the reverse of artsPutInDbEpoch.
   {Rt::GetFromDbEpoch,          "artsGetFromDbEpoch",          Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},

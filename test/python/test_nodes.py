@@ -219,6 +219,25 @@ def test_a_stencil_on_two_nodes_moves_its_edges_and_reports_once_an_epoch(node_c
     assert 0 < stats[1]["control_sent"] <= stats[1]["tasks_run"] // 10, stats
 
 
+def test_a_table_every_node_reads_whole_is_sent_before_the_kernel(node_clusters, tmp_path):
+    """gemm (small: 128 x 128 doubles) on 2 nodes: A and C are cut by rows, B is read whole by
+    both nodes' tasks. The host shares B (and the scalars alpha and beta) with node 1 right
+    after writing them, with its flushes of A and C, so node 1's task finds every input there
+    and its grants carry no bytes."""
+    path = next(p for p in EXAMPLE_FILES if p.stem == "gemm")
+    expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
+    llvm_ir = compile_for(path, 2, 1, "SMALL_DATASET", includes=(INCLUDE,))
+    run = node_clusters(2).run(llvm_ir, [str(path)], threads=1, timeout=120)
+    assert run.code == 0, run.nodes[0].stderr
+    assert checksum(run.nodes[0].stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
+    node1 = run.nodes[1].stats
+    assert node1["tasks_run"] == 1, node1
+    n = 128 * 8
+    # half of A and half of C, all of B, alpha and beta; nothing else reaches node 1
+    assert node1["sync_bytes_received"] == 64 * n + 64 * n + 128 * n + 2 * 8, node1
+    assert node1["db_bytes_received"] == node1["sync_bytes_received"], node1
+
+
 GLOBAL_PROGRAM = """\
 #include <stdio.h>
 static int mark[4];

@@ -16,7 +16,7 @@ using namespace mlir::arts::llvmlowering;
 
 bool llvmlowering::isLoweredArtsOp(Operation *op) {
   return isa<EdtParamPackOp, EdtParamUnpackOp, EdtCreateOp, RecDepOp, DepGepOp, ReserveGuidOp,
-             DbCreateOp, DbDestroyOp, PutInDbEpochOp, GetFromDbEpochOp, CreateEpochOp,
+             DbCreateOp, DbDestroyOp, DbShareOp, PutInDbEpochOp, GetFromDbEpochOp, CreateEpochOp,
              WaitOnEpochOp,
              RuntimeQueryOp, AtomicAddOp, CriticalOp>(op);
 }

@@ -352,6 +352,17 @@ func.func @fetch_not_distributed(%r: i32, %n: index) {
 
 // -----
 
+// A distributed allocation's blocks live on their owners: there is no table on node 0 to share.
+func.func @share_distributed(%r: i32, %n: index) {
+  %c1 = arith.constant 1 : index
+  %g, %p = arts.db_alloc <in> <read> <block> route(%r) sizes[%n] elementSizes[%c1] {distributed} : memref<?xi64>, memref<?xmemref<?xf32>>
+  // expected-error @+1 {{shares a table on node 0; this arts.db_alloc is distributed (its blocks live on their owners)}}
+  arts.db_sync <share> (%g, %p : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+
+// -----
+
 // The tables must be the two results of one allocation, not a task's acquired view of them.
 func.func @sync_of_acquire(%r: i32, %n: index) {
   %c1 = arith.constant 1 : index

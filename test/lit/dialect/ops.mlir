@@ -75,6 +75,9 @@ func.func @distributed_block_table(%blocks: index, %bs: index) {
   // CHECK: arts.db_sync <flush> (%{{.*}}, %{{.*}} : memref<?xi64>, memref<?xmemref<?x?xf32>>)
   %g1, %p1 = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%blocks] elementSizes[%bs, %bs] : memref<?xi64>, memref<?xmemref<?x?xf32>>
   arts.db_sync <flush> (%g1, %p1 : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  // ... and shared (copies sent to the other nodes).
+  // CHECK: arts.db_sync <share> (%{{.*}}, %{{.*}} : memref<?xi64>, memref<?xmemref<?x?xf32>>)
+  arts.db_sync <share> (%g1, %p1 : memref<?xi64>, memref<?xmemref<?x?xf32>>)
   // CHECK: arts.db_alloc <out> <write> <fine_grained>
   %g2, %p2 = arts.db_alloc <out> <write> <fine_grained> route(%r) sizes[%blocks, %blocks] elementSizes[] : memref<?x?xi64>, memref<?x?xmemref<f32>>
   // CHECK: arts.db_alloc <inout> <write> <stencil>
@@ -124,6 +127,8 @@ func.func @lowered(%x: i64, %y: f32, %guids: memref<?xi64>, %more: memref<?xi64>
   arts.get_from_db_epoch %buf, epoch(%e), db(%r), offset(%off), bytes(%len) : memref<?xf32>
   // CHECK: arts.get_from_db_epoch %{{.*}} : !llvm.ptr
   arts.get_from_db_epoch %p, epoch(%e), db(%r), offset(%off), bytes(%len) : !llvm.ptr
+  // CHECK: arts.db_share %[[R]]
+  arts.db_share %r
   // CHECK: arts.wait_on_epoch %[[E]]
   arts.wait_on_epoch %e
   return

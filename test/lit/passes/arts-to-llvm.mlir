@@ -335,14 +335,15 @@ func.func @dep_gep(%depv: !llvm.ptr, %s: index) -> (i64, !llvm.ptr) {
 
 // -----
 
-// GUID reservation with the datablock mode as type (read 8, write 9), payload creation and
-// destruction; puts from a raw pointer, a memref and a strided view (its offset applied);
+// GUID reservation with the datablock mode as type (read 8, write 9), payload creation, its
+// early copy to the other nodes and destruction; puts from a raw pointer, a memref and a strided view (its offset applied);
 // every runtime function is declared once, at the top, whatever the number of calls.
 // CHECK: func.func private @artsReserveGuidRoute(i32, i32) -> i64
 // CHECK-NEXT: func.func private @artsDbCreateWithGuid(i64, i64) -> !llvm.ptr
 // CHECK-NEXT: func.func private @artsInitializeAndStartEpoch(i64, i32) -> i64
 // CHECK-NEXT: func.func private @artsPutInDbEpoch(!llvm.ptr, i64, i64, i32, i32)
 // CHECK-NEXT: func.func private @artsWaitOnHandle(i64) -> i1
+// CHECK-NEXT: func.func private @artsDbShare(i64)
 // CHECK-NEXT: func.func private @artsDbDestroy(i64)
 // CHECK-NOT: func.func private @arts
 // CHECK-LABEL: func.func @datablocks
@@ -366,6 +367,7 @@ func.func @dep_gep(%depv: !llvm.ptr, %s: index) -> (i64, !llvm.ptr) {
 // CHECK: %[[VP:.*]] = llvm.getelementptr %[[VB]][%[[VOFF64]]] : (!llvm.ptr, i64) -> !llvm.ptr, f64
 // CHECK: call @artsPutInDbEpoch(%[[VP]], %[[E]], %[[R]], %[[OFF]], %[[LEN]])
 // CHECK: call @artsWaitOnHandle(%[[E]])
+// CHECK: call @artsDbShare(%[[W]]) : (i64) -> ()
 // CHECK: call @artsDbDestroy(%[[W]]) : (i64) -> ()
 // CHECK: call @artsDbDestroy(%[[R]]) : (i64) -> ()
 func.func @datablocks(%route: i32, %bytes: i64, %src: !llvm.ptr, %buf: memref<?xf32>, %view: memref<4xf64, strided<[1], offset: ?>>, %off: i32, %len: i32) {
@@ -377,6 +379,7 @@ func.func @datablocks(%route: i32, %bytes: i64, %src: !llvm.ptr, %buf: memref<?x
   arts.put_in_db_epoch %buf, epoch(%e), db(%r), offset(%off), bytes(%len) : memref<?xf32>
   arts.put_in_db_epoch %view, epoch(%e), db(%r), offset(%off), bytes(%len) : memref<4xf64, strided<[1], offset: ?>>
   arts.wait_on_epoch %e
+  arts.db_share %w
   arts.db_destroy %w
   arts.db_destroy %r
   return

@@ -18,6 +18,11 @@
 // RUN: carts-opt %t/node-zero.mlir --pass-pipeline='builtin.module(arts-db-lowering)' | carts-opt \
 // RUN:   | FileCheck %s --check-prefix=NODE0 --implicit-check-not=arts.db_alloc --implicit-check-not=arts.db_sync
 // RUN: carts-opt %t/node-zero.mlir --pass-pipeline='builtin.module(arts-db-lowering)' --debug-only=db-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=ZLOG
+// The share of a table on node 0: a db_share per block, of any size (no 4 GiB check), nothing
+// waited for.
+// RUN: carts-opt %t/share.mlir --pass-pipeline='builtin.module(arts-db-lowering)' | carts-opt \
+// RUN:   | FileCheck %s --check-prefix=SHARE --implicit-check-not=arts.db_sync --implicit-check-not=arts.create_epoch --implicit-check-not=exit
+// RUN: carts-opt %t/share.mlir --pass-pipeline='builtin.module(arts-db-lowering)' --debug-only=db-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=SLOG
 // Edge blocks (a stencil's table cut in a share's first row, the rows between and its last
 // row): each block is created, flushed and fetched at its own size.
 // RUN: carts-opt %t/edges.mlir --pass-pipeline='builtin.module(arts-db-lowering,canonicalize)' | FileCheck %s --check-prefix=EDGE
@@ -370,6 +375,32 @@ func.func @node_zero(%v: f32, %n: index) {
   arts.db_sync <flush> (%g2, %p2 : memref<?x?xi64>, memref<?x?xmemref<?xf64>>)
   arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<?x2xf32>>)
   arts.db_free(%g2, %p2 : memref<?x?xi64>, memref<?x?xmemref<?xf64>>)
+  return
+}
+}
+
+//--- share.mlir
+
+// SHARE-LABEL: func.func @shared_table
+// SHARE: %[[GUIDS:.*]] = memref.alloc(%{{.*}}, %{{.*}}) : memref<?x?xi64>
+// SHARE: arts.db_create
+// SHARE: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step
+// SHARE-NEXT: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step
+// SHARE-NEXT: %[[G:.*]] = memref.load %[[GUIDS]][%[[I]], %[[K]]] : memref<?x?xi64>
+// SHARE-NEXT: arts.db_share %[[G]]
+// SHARE-NEXT: }
+// SHARE-NEXT: }
+// SHARE: arts.db_destroy
+// SHARE: return
+module {
+func.func @shared_table(%n: index) {
+  %c2 = arith.constant 2 : index
+  %r = arith.constant 0 : i32
+  %g, %p = arts.db_alloc <in> <read> <block> route(%r) sizes[%c2, %c2] elementSizes[%n]
+      : memref<?x?xi64>, memref<?x?xmemref<?xf64>>
+  // SLOG: [db-lowering] {{.*}}share.mlir:[[@LINE+1]]:3: db_sync <share> of a table on node 0 -> db_share of each block: a copy to every node without one, nothing waited for
+  arts.db_sync <share> (%g, %p : memref<?x?xi64>, memref<?x?xmemref<?xf64>>)
+  arts.db_free(%g, %p : memref<?x?xi64>, memref<?x?xmemref<?xf64>>)
   return
 }
 }

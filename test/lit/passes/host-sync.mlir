@@ -289,15 +289,18 @@ func.func @one_node(%v: f32) {
 // A table on node 0 (coarse, not distributed): the host writes it before the first epoch, which
 // needs no flush (no other node holds a copy yet), then between the two epochs, so the second
 // epoch's tasks must not use a copy a node kept from the first: one flush, before the second.
+// Tasks spread over the nodes read it whole, so each time the host wrote it, a share sends
+// the other nodes its copy before the epoch (and before any host code between).
 // CHECK-LABEL: func.func @node_zero_written
 // CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <coarse>
 // CHECK: memref.store
-// CHECK-NOT: arts.db_sync
-// CHECK: arts.epoch
+// CHECK-NEXT: arts.db_sync <share> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?xf32>>)
+// CHECK-NEXT: arts.epoch
 // CHECK: arts.db_acquire <in>
 // CHECK-NOT: arts.db_sync
 // CHECK: memref.store
 // CHECK-NEXT: arts.db_sync <flush> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?xf32>>)
+// CHECK-NEXT: arts.db_sync <share> (%[[G]], %[[P]] : memref<?xi64>, memref<?xmemref<?xf32>>)
 // CHECK-NEXT: arts.epoch
 // CHECK: arts.db_acquire <in>
 // CHECK-NOT: arts.db_sync
@@ -379,16 +382,18 @@ func.func @node_zero_read_only() -> f32 {
 // -----
 
 // Tables on node 0 in a time loop. The weights the host writes before the loop are flushed
-// nowhere (no task has acquired them before); the input the host writes at the top of every
-// iteration is flushed before the epoch inside the loop (from the second iteration on, nodes
-// may hold the previous iteration's copy).
+// nowhere (no task has acquired them before) but shared before the loop, once; the input the
+// host writes at the top of every iteration is flushed before the epoch inside the loop (from
+// the second iteration on, nodes may hold the previous iteration's copy), then shared.
 // CHECK-LABEL: func.func @node_zero_loop
 // CHECK: %[[WG:.*]], %[[WP:.*]] = arts.db_alloc <in> <read> <coarse>
 // CHECK: %[[XG:.*]], %[[XP:.*]] = arts.db_alloc <in> <read> <coarse>
-// CHECK-NOT: arts.db_sync
-// CHECK: scf.for
+// CHECK-NOT: arts.db_sync <flush>
+// CHECK: arts.db_sync <share> (%[[WG]], %[[WP]]
+// CHECK-NEXT: scf.for
 // CHECK: memref.store
 // CHECK-NEXT: arts.db_sync <flush> (%[[XG]], %[[XP]]
+// CHECK-NEXT: arts.db_sync <share> (%[[XG]], %[[XP]]
 // CHECK-NEXT: arts.epoch
 // CHECK-NOT: arts.db_sync
 // CHECK: return
@@ -421,6 +426,78 @@ func.func @node_zero_loop(%v: f32, %steps: index) {
   }
   arts.db_free(%wg, %wp : memref<?xi64>, memref<?xmemref<?xf32>>)
   arts.db_free(%xg, %xp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  return
+}
+}
+
+// -----
+
+// Shared only what tasks spread over the nodes read whole: a table read by blocks (each
+// chunk its own), one a task on node 0 reads, and one the epoch also writes are not.
+// CHECK-LABEL: func.func @share_whole_reads_only
+// CHECK: %[[AG:.*]], %[[AP:.*]] = arts.db_alloc <in> <read> <coarse>
+// CHECK: memref.store
+// CHECK-NEXT: arts.db_sync <share> (%[[AG]], %[[AP]]
+// CHECK-NOT: arts.db_sync
+// CHECK: return
+// DEBUG: [host-sync] {{.*}}host-sync.mlir:[[#SW:@LINE+10]]:14: datablock on node 0: host code reads it at 0 and may write it at 1 places
+// DEBUG: [host-sync] {{.*}}share {{.*}}host-sync.mlir:[[#SW]]:14 after the host's last write, ahead of the epoch at
+// DEBUG: [host-sync] {{.*}}: 4 datablocks (0 distributed), 1 syncs inserted
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func @share_whole_reads_only(%v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %r = arith.constant 0 : i32
+  %ag, %ap = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %bg, %bp = arts.db_alloc <in> <read> <block> route(%r) sizes[%c2] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %cg, %cp = arts.db_alloc <in> <read> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %dg, %dp = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c4]
+      : memref<?xi64>, memref<?xmemref<?xf32>>
+  %a = arts.db_ref %ap[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  memref.store %v, %a[%c0] : memref<?xf32>
+  %b = arts.db_ref %bp[%c1] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  memref.store %v, %b[%c0] : memref<?xf32>
+  %c = arts.db_ref %cp[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  memref.store %v, %c[%c0] : memref<?xf32>
+  %d = arts.db_ref %dp[%c0] : memref<?xmemref<?xf32>> -> memref<?xf32>
+  memref.store %v, %d[%c0] : memref<?xf32>
+  %e = arts.epoch {
+    scf.for %k = %c0 to %c2 step %c1 {
+      %g1, %p1 = arts.db_acquire <in> (%ag, %ap : memref<?xi64>, memref<?xmemref<?xf32>>)
+          : memref<?xi64>, memref<?xmemref<?xf32>>
+      %g2, %p2 = arts.db_acquire <in> (%bg, %bp : memref<?xi64>, memref<?xmemref<?xf32>>)
+          offsets[%k] sizes[%c1] partition(<block>) : memref<?xi64>, memref<?xmemref<?xf32>>
+      %g3, %p3 = arts.db_acquire <in> (%dg, %dp : memref<?xi64>, memref<?xmemref<?xf32>>)
+          : memref<?xi64>, memref<?xmemref<?xf32>>
+      arts.edt <task> <internode> route(%r) (%p1, %p2, %p3 : memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>, memref<?xmemref<?xf32>>) {
+      ^bb0(%v1: memref<?xmemref<?xf32>>, %v2: memref<?xmemref<?xf32>>, %v3: memref<?xmemref<?xf32>>):
+        arts.db_release(%v1 : memref<?xmemref<?xf32>>)
+        arts.db_release(%v2 : memref<?xmemref<?xf32>>)
+        arts.db_release(%v3 : memref<?xmemref<?xf32>>)
+      }
+    }
+    %g4, %p4 = arts.db_acquire <in> (%cg, %cp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p4 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v4: memref<?xmemref<?xf32>>):
+      arts.db_release(%v4 : memref<?xmemref<?xf32>>)
+    }
+    %g5, %p5 = arts.db_acquire <inout> (%dg, %dp : memref<?xi64>, memref<?xmemref<?xf32>>)
+        : memref<?xi64>, memref<?xmemref<?xf32>>
+    arts.edt <task> <intranode> route(%r) (%p5 : memref<?xmemref<?xf32>>) {
+    ^bb0(%v5: memref<?xmemref<?xf32>>):
+      arts.db_release(%v5 : memref<?xmemref<?xf32>>)
+    }
+  }
+  arts.db_free(%ag, %ap : memref<?xi64>, memref<?xmemref<?xf32>>)
+  arts.db_free(%bg, %bp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  arts.db_free(%cg, %cp : memref<?xi64>, memref<?xmemref<?xf32>>)
+  arts.db_free(%dg, %dp : memref<?xi64>, memref<?xmemref<?xf32>>)
   return
 }
 }
