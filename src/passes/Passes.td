@@ -496,7 +496,11 @@ def HostSync : Pass<"arts-host-sync", "ModuleOp"> {
     state, covering the back edge); datablocks it acquires that are dirty at
     its entry are flushed before it, and those it accesses that are stale are
     fetched before it. The branches of an `scf.if` start from one state and
-    join. Syncs already in the IR count, so running the pass again adds none.
+    join. A table on node 0 that tasks spread over the nodes read whole (no
+    task of the epoch writes it) gets an `arts.db_sync <share>` where its
+    flush would go, when the host wrote it since it was last sent: its copies
+    leave with the host's flushes, not inside the first task's grant. Syncs
+    already in the IR count, so running the pass again adds none.
     Channel: `host_sync`.
 
     ```mlir
