@@ -185,6 +185,14 @@ ARTS_API void artsGetFromDbEpoch(void *dst, artsGuid_t epoch, artsGuid_t db, uin
    after its last write to a table that tasks on every node read whole. */
 ARTS_API void artsDbShare(artsGuid_t db);
 
+/* Ours: a launch. From artsLaunchBegin to the matching artsLaunchEnd (they nest), what the
+   calling thread sends each other node (task creations, dependence records, grants) is held
+   and leaves at the end as one message per node, in the order it was sent: a loop creating
+   tasks on other nodes sends each one message however many tasks it creates there. Epoch
+   announcements still leave at once. Nothing happens on one node. */
+ARTS_API void artsLaunchBegin(void);
+ARTS_API void artsLaunchEnd(void);
+
 /* Ours: the lock of a critical section, one per id (the compiler hashes the section's name)
    and per node. A task holding it runs to completion, so a worker waiting for it waits for
    running code only. Sections with different ids may nest. */

@@ -284,6 +284,8 @@ artsGuid_t artsInitializeAndStartEpoch(artsGuid_t finishEdt, uint32_t slot) {
 
 bool artsWaitOnHandle(artsGuid_t epoch) {
   rt_check_running("artsWaitOnHandle");
+  if (rt.net)
+    rt_net_launch_flush(); /* nothing this thread holds may wait for its own wait */
   rt_ctx *ctx = rt_tls_ctx;
   if (!ctx || !rt_tls_worker)
     rt_fatal(epoch, "artsWaitOnHandle: the calling thread is not running a task");

@@ -27,6 +27,7 @@ enum {
   M_EXIT,        /* code: the program called exit() on the sending node */
   M_RECORD_DEPS, /* edt; data: {db, slot | mode << 32} pairs, recorded in order */
   M_COPY,        /* db, version; data: the owner's payload at that version (artsDbShare) */
+  M_LAUNCH,      /* data: the messages one thread sent the node during a launch, in order */
 };
 
 typedef struct {
@@ -65,6 +66,13 @@ static struct {
 } net = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
 static inline uint64_t pad8(uint64_t n) { return (n + 7) & ~(uint64_t)7; }
+
+/* A launch (artsLaunchBegin .. artsLaunchEnd) of the calling thread: what it sends each node
+   meanwhile is held here and leaves as one M_LAUNCH per node at the end. */
+static __thread struct {
+  uint32_t depth;
+  outbox *held; /* per node; NULL until the thread's first launch */
+} launch;
 
 int rt_net_installed(void) { return net.installed; }
 
@@ -140,13 +148,10 @@ static int host_sync(uint32_t kind) {
   return kind == M_PUT || kind == M_GET_REPLY || kind == M_COPY;
 }
 
-static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t nargs,
-                 const void *data, uint64_t bytes) {
-  if (RT_UNLIKELY(node >= net.nodes || node == net.node))
-    rt_fatal_plain("internal error: message for node %u from node %u", node, net.node);
+/* Append one encoded message to `o` (growing it). */
+static void encode(outbox *o, uint32_t kind, const uint64_t *args, uint32_t nargs,
+                   const void *data, uint64_t bytes) {
   uint64_t size = sizeof(msg_hdr) + 8 * (uint64_t)nargs + pad8(bytes);
-  outbox *o = &net.out[node];
-  pthread_mutex_lock(&o->lock);
   if (o->len + size > o->cap) {
     uint64_t cap = o->cap ? o->cap : 4096;
     while (cap < o->len + size)
@@ -163,14 +168,19 @@ static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t na
   memcpy(p + sizeof h, args, 8 * (size_t)nargs);
   if (bytes)
     memcpy(p + sizeof h + 8 * (size_t)nargs, data, bytes);
+  memset(p + sizeof h + 8 * (size_t)nargs + bytes, 0, pad8(bytes) - bytes);
   o->len += size;
+}
+
+/* Queue one message for `node`: one message of the transport, counted as such. */
+static void queue(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t nargs,
+                  const void *data, uint64_t bytes) {
+  outbox *o = &net.out[node];
+  pthread_mutex_lock(&o->lock);
+  encode(o, kind, args, nargs, data, bytes);
   pthread_mutex_unlock(&o->lock);
   bump(S_MSGS_OUT, 1);
-  bump(S_BYTES_OUT, size);
-  if (carries_data(kind))
-    bump(S_DB_OUT, bytes);
-  if (host_sync(kind))
-    bump(S_SYNC_OUT, bytes);
+  bump(S_BYTES_OUT, sizeof(msg_hdr) + 8 * (uint64_t)nargs + pad8(bytes));
   if (!carries_data(kind))
     bump(S_CONTROL_OUT, 1);
   pthread_mutex_lock(&net.lock);
@@ -179,6 +189,68 @@ static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t na
     pthread_cond_broadcast(&net.cond);
   }
   pthread_mutex_unlock(&net.lock);
+}
+
+/* Whether a message of `kind` may wait in a launch: not the epoch announcements, which must
+   reach the home before any end they count (other threads send those directly). */
+static int holdable(uint32_t kind) {
+  return kind != M_EPOCH_ADD && kind != M_SHUTDOWN && kind != M_EXIT;
+}
+
+static void send(uint32_t node, uint32_t kind, const uint64_t *args, uint32_t nargs,
+                 const void *data, uint64_t bytes) {
+  if (RT_UNLIKELY(node >= net.nodes || node == net.node))
+    rt_fatal_plain("internal error: message for node %u from node %u", node, net.node);
+  if (carries_data(kind))
+    bump(S_DB_OUT, bytes);
+  if (host_sync(kind))
+    bump(S_SYNC_OUT, bytes);
+  if (launch.depth && holdable(kind)) {
+    encode(&launch.held[node], kind, args, nargs, data, bytes);
+    return;
+  }
+  queue(node, kind, args, nargs, data, bytes);
+}
+
+void artsLaunchBegin(void) {
+  if (!net.installed)
+    return;
+  if (!launch.held) {
+    launch.held = calloc(net.nodes, sizeof *launch.held);
+    if (!launch.held)
+      rt_fatal_plain("out of memory for a launch");
+  }
+  launch.depth++;
+}
+
+void rt_net_launch_flush(void) {
+  if (!launch.held)
+    return;
+  for (uint32_t n = 0; n < net.nodes; n++) {
+    outbox *h = &launch.held[n];
+    if (!h->len)
+      continue;
+    msg_hdr first;
+    memcpy(&first, h->buf, sizeof first);
+    if (sizeof first + 8 * (uint64_t)first.nargs + pad8(first.bytes) == h->len)
+      queue(n, first.kind, (const uint64_t *)(h->buf + sizeof first), first.nargs,
+            h->buf + sizeof first + 8 * (size_t)first.nargs, first.bytes); /* only one */
+    else
+      queue(n, M_LAUNCH, NULL, 0, h->buf, h->len);
+    h->len = 0;
+    if (h->cap > ((uint64_t)1 << 20)) { /* a large grant went through: keep no such buffer */
+      free(h->buf);
+      h->buf = NULL;
+      h->cap = 0;
+    }
+  }
+}
+
+void artsLaunchEnd(void) {
+  if (!net.installed || !launch.depth)
+    return;
+  if (--launch.depth == 0)
+    rt_net_launch_flush();
 }
 
 void rt_net_create_edt(uint32_t node, artsGuid_t edt, artsEdt_t fn, uint32_t paramc,
@@ -458,6 +530,34 @@ static void apply(uint32_t src, uint32_t kind, const uint64_t *a, const unsigned
   }
 }
 
+/* Apply the messages of a batch (`counted`: messages of the transport) or of a launch. */
+static void apply_all(uint32_t src, const void *messages, uint64_t bytes, int counted) {
+  const unsigned char *p = messages, *end = p + bytes;
+  while (p < end) {
+    msg_hdr h;
+    if ((uint64_t)(end - p) < sizeof h)
+      rt_fatal_plain("a truncated batch from node %u", src);
+    memcpy(&h, p, sizeof h);
+    uint64_t size = sizeof h + 8 * (uint64_t)h.nargs + pad8(h.bytes);
+    if ((uint64_t)(end - p) < size || h.nargs > 8)
+      rt_fatal_plain("a truncated batch from node %u", src);
+    uint64_t args[8];
+    memcpy(args, p + sizeof h, 8 * (size_t)h.nargs);
+    const unsigned char *data = p + sizeof h + 8 * (size_t)h.nargs;
+    if (counted) {
+      bump(S_MSGS_IN, 1);
+      bump(S_BYTES_IN, size);
+      if (!carries_data(h.kind))
+        bump(S_CONTROL_IN, 1);
+    }
+    if (h.kind == M_LAUNCH)
+      apply_all(src, data, h.bytes, 0);
+    else
+      apply(src, h.kind, args, data, h.bytes);
+    p += size;
+  }
+}
+
 int rt_net_deliver(uint32_t src, const void *batch, uint64_t bytes) {
   pthread_mutex_lock(&net.lock);
   while (!net.accepting && !net.ended && net.installed)
@@ -469,24 +569,7 @@ int rt_net_deliver(uint32_t src, const void *batch, uint64_t bytes) {
   net.inflight++;
   pthread_mutex_unlock(&net.lock);
 
-  const unsigned char *p = batch, *end = p + bytes;
-  while (p < end) {
-    msg_hdr h;
-    if ((uint64_t)(end - p) < sizeof h)
-      rt_fatal_plain("a truncated batch from node %u", src);
-    memcpy(&h, p, sizeof h);
-    uint64_t size = sizeof h + 8 * (uint64_t)h.nargs + pad8(h.bytes);
-    if ((uint64_t)(end - p) < size || h.nargs > 8)
-      rt_fatal_plain("a truncated batch from node %u", src);
-    uint64_t args[8];
-    memcpy(args, p + sizeof h, 8 * (size_t)h.nargs);
-    bump(S_MSGS_IN, 1);
-    bump(S_BYTES_IN, size);
-    if (!carries_data(h.kind))
-      bump(S_CONTROL_IN, 1);
-    apply(src, h.kind, args, p + sizeof h + 8 * (size_t)h.nargs, h.bytes);
-    p += size;
-  }
+  apply_all(src, batch, bytes, 1);
 
   pthread_mutex_lock(&net.lock);
   if (--net.inflight == 0 && net.ended)

@@ -77,6 +77,9 @@ void rt_net_shutdown_all(void);
 /* Tell node 0 that the program called exit(code) on this node. */
 void rt_net_exit(int code);
 
+/* Queue what the calling thread holds in a launch (artsLaunchBegin) now: it is about to wait. */
+void rt_net_launch_flush(void);
+
 /* Counters for cartsNodeStats. */
 void rt_net_count_task_run(void);
 void rt_net_count_epoch(void);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/llvm/Lowering.h"
+#include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "support/RuntimeAbi.h"
 #include "passes/PassDetail.h"
@@ -105,6 +106,9 @@ public:
   /// Runs before the packs are rewritten: decides where each buffer is freed.
   void lowerParamPack(EdtParamPackOp pack);
   void generateEntryPoints(const EntryPoints &entry);
+  /// On several nodes, a launch loop's messages leave as one per node: the loop goes
+  /// between artsLaunchBegin and artsLaunchEnd.
+  void bracketLaunch(scf::ForOp loop);
 
 private:
   Value call(Location loc, Rt id, ValueRange args);
@@ -149,6 +153,15 @@ private:
   llvm::DenseSet<Operation *> fusedRecDeps;
 };
 } // namespace
+
+void Lowering::bracketLaunch(scf::ForOp loop) {
+  b.setInsertionPoint(loop);
+  call(loop.getLoc(), Rt::LaunchBegin, {});
+  b.setInsertionPointAfter(loop);
+  call(loop.getLoc(), Rt::LaunchEnd, {});
+  CARTS_DEBUG(kChannel, loop) << "launch loop on several nodes -> between artsLaunchBegin and "
+                                 "artsLaunchEnd (one message per node)\n";
+}
 
 Value Lowering::call(Location loc, Rt id, ValueRange args) {
   const RuntimeFunction &f = runtimeFunction(id);
@@ -725,6 +738,11 @@ struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
     for (Operation *op : ops)
       if (!lowering.fused(op))
         lowering.lower(op);
+    if (moduleNodes(module) > 1)
+      module.walk([&](scf::ForOp loop) {
+        if (loop->hasAttr("arts.launch_loop"))
+          lowering.bracketLaunch(loop);
+      });
     redirectExit(module, symbols);
     inlineAllocaScopes(module);
     if (entry->main)

@@ -21,6 +21,9 @@ static constexpr RuntimeFunction kRuntimeApi[] = {
   {Rt::DbDestroy,               "artsDbDestroy",               Abi::none, {Abi::i64}},
   // (db): ours, an early copy of a datablock to the nodes without it.
   {Rt::DbShare,                 "artsDbShare",                 Abi::none, {Abi::i64}},
+  // (): ours, a launch: the thread's messages to each node leave as one at its end.
+  {Rt::LaunchBegin,             "artsLaunchBegin",             Abi::none, {}},
+  {Rt::LaunchEnd,               "artsLaunchEnd",               Abi::none, {}},
   {Rt::PutInDbEpoch,            "artsPutInDbEpoch",            Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},
   // (dst, epoch, db, offset, bytes): ours, the reverse of artsPutInDbEpoch.
   {Rt::GetFromDbEpoch,          "artsGetFromDbEpoch",          Abi::none, {Abi::ptr, Abi::i64, Abi::i64, Abi::i32, Abi::i32}},

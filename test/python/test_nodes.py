@@ -199,8 +199,9 @@ def test_a_stencil_on_two_nodes_moves_its_edges_and_reports_once_an_epoch(node_c
                                                                           tmp_path):
     """jacobi2d (small: 256 x 256 doubles, 50 steps of two sweeps) on 2 nodes: the tables are
     cut in edges, so besides the host's flush and fetch the tasks move one row of 2 KiB each
-    way a sweep; node 1 runs three chunks a sweep, and reports their ends to node 0 together
-    when it has none of the fused time-loop epoch left, not once a task."""
+    way a sweep; node 1 runs three chunks a sweep, gets them in one launch message a sweep,
+    and reports their ends to node 0 together when it has none of the fused time-loop epoch
+    left, not once a task."""
     path = next(p for p in EXAMPLE_FILES if p.stem == "jacobi2d")
     expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
     llvm_ir = compile_for(path, 2, 1, "SMALL_DATASET", includes=(INCLUDE,))
@@ -217,6 +218,9 @@ def test_a_stencil_on_two_nodes_moves_its_edges_and_reports_once_an_epoch(node_c
     # task of the epoch left (once an epoch but when node 0's creations fall behind), not one
     # a task as before (300).
     assert 0 < stats[1]["control_sent"] <= stats[1]["tasks_run"] // 10, stats
+    # Node 0 launches each sweep's three chunks of node 1 with one message (their creations
+    # and dependence records together); the few others are the host's fetch requests.
+    assert sweeps <= stats[1]["control_received"] <= sweeps + 4, stats
 
 
 def test_a_table_every_node_reads_whole_is_sent_before_the_kernel(node_clusters, tmp_path):

@@ -94,6 +94,8 @@ func.func @pack(%a: i32, %b: i64, %c: index, %d: f32, %e: f64, %p: !llvm.ptr, %r
 // CHECK-NOT: memref.dealloc
 // CHECK: }
 // CHECK-NEXT: call @artsWaitOnHandle(%[[E]]) : (i64) -> i1
+// On one node a launch loop needs no launch.
+// CHECK-NOT: call @artsLaunch
 func.func private @__arts_edt_1(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
   return
 }
@@ -106,9 +108,39 @@ func.func @epoch_loop(%n: index, %x: f32, %route: i32, %deps: i32) {
     %pv = arts.edt_param_pack(%i, %x : index, f32) : memref<?xi64>
     // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:10: edt_create @__arts_edt_1 -> artsEdtCreateWithEpoch
     %t = arts.edt_create @__arts_edt_1(%pv : memref<?xi64>) deps(%deps) route(%route) epoch(%e)
-  }
+  } {arts.launch_loop}
   arts.wait_on_epoch %e
   return
+}
+
+// -----
+
+// On several nodes a launch loop is a launch: what it sends each other node leaves as one
+// message at its end.
+// CHECK-LABEL: func.func @launch_on_nodes
+// CHECK: %[[E:.*]] = call @artsInitializeAndStartEpoch
+// CHECK-NEXT: call @artsLaunchBegin() : () -> ()
+// CHECK-NEXT: scf.for
+// CHECK: func.call @artsEdtCreateWithEpoch
+// CHECK: }
+// CHECK-NEXT: call @artsLaunchEnd() : () -> ()
+// CHECK-NEXT: call @artsWaitOnHandle(%[[E]]) : (i64) -> i1
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func private @__arts_edt_1(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
+  return
+}
+func.func @launch_on_nodes(%n: index, %route: i32, %deps: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = arts.create_epoch
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:3: launch loop on several nodes -> between artsLaunchBegin and artsLaunchEnd (one message per node)
+  scf.for %i = %c0 to %n step %c1 {
+    %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+    %t = arts.edt_create @__arts_edt_1(%pv : memref<?xi64>) deps(%deps) route(%route) epoch(%e)
+  } {arts.launch_loop}
+  arts.wait_on_epoch %e
+  return
+}
 }
 
 // -----

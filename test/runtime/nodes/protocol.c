@@ -5,7 +5,8 @@
    host's epoch and waits on a nested epoch of its own with a task on node 0, and CONCURRENT
    writers on every node interleaving 4-byte elements of one datablock; after them, stable
    reads (ARTS_DB_READ_STABLE) of every node's block from the next node, which get copies of
-   the blocks' last versions as READs do.
+   the blocks' last versions as READs do. The rounds, and the task on node 1's creations, are
+   launches (artsLaunchBegin/End): what they send each node leaves as one message.
    Built as a shared library and run by test_nodes.py through NodeCluster.run_library.
    Prints "ok protocol" on node 0, or what differed (exit 1). */
 #include "arts.h"
@@ -49,12 +50,14 @@ static void child_fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDe
 
 static void spawn_fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv) {
   uint64_t which = R_CHILD;
+  artsLaunchBegin();
   artsGuid_t child = artsEdtCreate(child_fn, 2, 1, &which, 1); /* the host's epoch */
   artsRecordDep(results, child, 0, ARTS_DB_WRITE);
   artsGuid_t nested = artsInitializeAndStartEpoch(NULL_GUID, 0);
   which = R_NESTED_CHILD;
   artsGuid_t other = artsEdtCreate(child_fn, 0, 1, &which, 1);
   artsRecordDep(results, other, 0, ARTS_DB_WRITE);
+  artsLaunchEnd();
   artsWaitOnHandle(nested);
 }
 
@@ -120,6 +123,7 @@ static void program(int argc, char **argv) {
   artsWaitOnHandle(e);
 
   e = artsInitializeAndStartEpoch(NULL_GUID, 0);
+  artsLaunchBegin();
   for (uint64_t r = 0; r < ROUNDS; r++) {
     int c = (int)((r + 1) % NODES);
     artsGuid_t writer = artsEdtCreateWithEpoch(add_fn, (uint32_t)(r % NODES), 1, &r, 1, e);
@@ -131,6 +135,7 @@ static void program(int argc, char **argv) {
     artsRecordDep(cell[c], reader, 0, ARTS_DB_READ);
     artsRecordDep(results, reader, 1, ARTS_DB_WRITE);
   }
+  artsLaunchEnd();
   artsGuid_t spawner = artsEdtCreateWithEpoch(spawn_fn, 1, 0, NULL, 0, e);
   (void)spawner;
   artsGuid_t signalled = artsEdtCreateWithEpoch(signalled_fn, 2, 0, NULL, 2, e);
