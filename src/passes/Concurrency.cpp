@@ -10,6 +10,7 @@
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
@@ -48,6 +49,10 @@ std::string nodeZeroOnly(EdtOp edt, ModuleOp module) {
       auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(module, get.getNameAttr());
       if (global && !global.getConstant())
         why = "it uses the global variable @" + get.getName().str();
+    } else if (auto call = dyn_cast<func::CallOp>(op);
+               call && call.getCallee().starts_with("omp_") && call.getCallee().contains("lock")) {
+      why = "it uses an OpenMP lock (@" + call.getCallee().str() +
+            "), a word of node 0's memory";
     } else if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
       auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(module, addr.getGlobalNameAttr());
       if (global && !global.getConstant())

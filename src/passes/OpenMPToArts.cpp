@@ -103,6 +103,7 @@ void Converter::convertAll() {
         });
   }
   convertRuntimeQueries();
+  convertTeamRoutines();
   eraseDeadDeclarations();
 }
 
@@ -313,6 +314,65 @@ void Converter::convertRuntimeQueries() {
                                 << stringifyRuntimeQueryKind(kind) << ">\n";
     rewriter.setInsertionPoint(call);
     rewriter.replaceOpWithNewOp<RuntimeQueryOp>(call, rewriter.getI32Type(), kind);
+  }
+}
+
+/// The routines that describe the enclosing regions, inside a parallel region (the team is
+/// one level, active when it has more than one thread) or a task. Outside both, the calls
+/// stay: the runtime's definitions answer for the initial thread.
+void Converter::convertTeamRoutines() {
+  SmallVector<func::CallOp> calls;
+  module.walk([&](func::CallOp call) {
+    if (llvm::is_contained({"omp_in_parallel", "omp_get_level", "omp_get_active_level",
+                            "omp_get_team_size", "omp_get_ancestor_thread_num",
+                            "omp_in_explicit_task"},
+                           call.getCallee()))
+      calls.push_back(call);
+  });
+  for (func::CallOp call : calls) {
+    bool inTeam = false, inTask = false;
+    for (auto edt = call->getParentOfType<EdtOp>(); edt; edt = edt->getParentOfType<EdtOp>()) {
+      inTeam |= edt.getEdtType() == EdtType::parallel;
+      inTask |= edt.getEdtType() == EdtType::task;
+    }
+    StringRef name = call.getCallee();
+    if (name == "omp_in_explicit_task" ? !inTask : !inTeam)
+      continue;
+    Location loc = call.getLoc();
+    rewriter.setInsertionPoint(call);
+    Type i32 = rewriter.getI32Type();
+    auto constant = [&](int64_t v) { return arith::ConstantIntOp::create(rewriter, loc, i32, v); };
+    auto teamSize = [&] {
+      return RuntimeQueryOp::create(rewriter, loc, i32, RuntimeQueryKind::total_workers);
+    };
+    auto active = [&] {
+      Value several = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sgt, teamSize(),
+                                            constant(1));
+      return arith::ExtUIOp::create(rewriter, loc, i32, several).getResult();
+    };
+    // level 0: the initial thread's answer; level 1: the team's; any other: -1
+    auto byLevel = [&](Value atZero, Value atOne) {
+      Value level = call.getOperand(0);
+      Value isZero = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, level,
+                                           constant(0));
+      Value isOne = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, level,
+                                          constant(1));
+      Value inner = arith::SelectOp::create(rewriter, loc, isOne, atOne, constant(-1));
+      return arith::SelectOp::create(rewriter, loc, isZero, atZero, inner).getResult();
+    };
+    Value value;
+    if (name == "omp_in_parallel" || name == "omp_get_active_level")
+      value = active();
+    else if (name == "omp_get_level" || name == "omp_in_explicit_task")
+      value = constant(1);
+    else if (name == "omp_get_team_size")
+      value = byLevel(constant(1), teamSize());
+    else
+      value = byLevel(constant(0), RuntimeQueryOp::create(rewriter, loc, i32,
+                                                          RuntimeQueryKind::current_worker));
+    CARTS_DEBUG(kChannel, call) << name << " inside a " << (inTeam ? "parallel region" : "task")
+                                << " -> its value there\n";
+    rewriter.replaceOp(call, value);
   }
 }
 

@@ -205,3 +205,124 @@ def test_a_lowering_failure_is_located_as_other_errors():
         mlir_to_llvm_ir(text)
     first = caught.value.render().splitlines()[0]
     assert re.fullmatch(r".*:2:8: error: failed to legalize operation 'math\.absi'.*", first), first
+
+
+# ---------------------------------------------------------------------- OpenMP routines
+
+#: A call of every host routine omp.h declares, with arguments that make sense from the
+#: initial thread; the output is what the standard fixes about their answers there.
+EVERY_ROUTINE = r"""
+#include <omp.h>
+#include <stdio.h>
+int main(void) {
+  omp_lock_t lock;
+  omp_nest_lock_t nest;
+  omp_sched_t kind;
+  int chunk, ids[4], places[4];
+  char buffer[64];
+  omp_alloctrait_t traits[1];
+  traits[0].key = omp_atk_alignment;
+  traits[0].value = 64;
+  omp_set_num_threads(2);
+  int team = omp_get_num_threads() + omp_get_thread_num() + omp_in_parallel();
+  int limits = omp_get_max_threads() > 0 && omp_get_num_procs() > 0 && omp_get_thread_limit() > 0;
+  omp_set_dynamic(0);
+  omp_set_nested(0);
+  omp_set_schedule(omp_sched_guided, 3);
+  omp_get_schedule(&kind, &chunk);
+  omp_set_max_active_levels(1);
+  int levels = omp_get_dynamic() + omp_get_cancellation() + omp_get_nested() +
+               omp_get_supported_active_levels() + omp_get_max_active_levels() + omp_get_level() +
+               omp_get_ancestor_thread_num(0) + omp_get_team_size(0) + omp_get_active_level();
+  omp_get_place_proc_ids(0, ids);
+  omp_get_partition_place_nums(places);
+  int affinity = omp_get_proc_bind() + omp_get_num_places() + omp_get_place_num_procs(0) +
+                 omp_get_place_num() + omp_get_partition_num_places();
+  omp_set_affinity_format("%n");
+  size_t format = omp_get_affinity_format(buffer, 64);
+  omp_display_affinity("affinity %n of %N");
+  size_t captured = omp_capture_affinity(buffer, 64, "%N");
+  omp_set_num_teams(2);
+  omp_set_teams_thread_limit(2);
+  int teams = omp_get_num_teams() + omp_get_team_num() + omp_get_max_teams() +
+              omp_get_teams_thread_limit();
+  int tasks = omp_get_max_task_priority() + omp_in_explicit_task() + omp_in_final();
+  int paused = omp_pause_resource(omp_pause_soft, 0) + omp_pause_resource_all(omp_pause_soft);
+  omp_set_default_device(0);
+  int devices = omp_get_default_device() + omp_get_num_devices() + omp_get_device_num() +
+                omp_is_initial_device() + omp_get_initial_device();
+  omp_init_lock(&lock);
+  omp_set_lock(&lock);
+  omp_unset_lock(&lock);
+  int locked = omp_test_lock(&lock);
+  omp_unset_lock(&lock);
+  omp_destroy_lock(&lock);
+  omp_init_lock_with_hint(&lock, omp_sync_hint_contended);
+  omp_destroy_lock(&lock);
+  omp_init_nest_lock(&nest);
+  omp_set_nest_lock(&nest);
+  locked += omp_test_nest_lock(&nest);
+  omp_unset_nest_lock(&nest);
+  omp_unset_nest_lock(&nest);
+  omp_destroy_nest_lock(&nest);
+  omp_init_nest_lock_with_hint(&nest, omp_sync_hint_none);
+  omp_destroy_nest_lock(&nest);
+  int timed = omp_get_wtime() > 0 && omp_get_wtick() > 0;
+  omp_allocator_handle_t aligned = omp_init_allocator(omp_default_mem_space, 1, traits);
+  omp_set_default_allocator(omp_default_mem_alloc);
+  int same = omp_get_default_allocator() == omp_default_mem_alloc;
+  double *a = (double *)omp_alloc(8 * sizeof(double), aligned);
+  double *b = (double *)omp_aligned_alloc(64, 8 * sizeof(double), omp_default_mem_alloc);
+  double *c = (double *)omp_calloc(8, sizeof(double), omp_default_mem_alloc);
+  double *d = (double *)omp_aligned_calloc(64, 8, sizeof(double), omp_default_mem_alloc);
+  void *small = omp_alloc(16, omp_default_mem_alloc);
+  void *e = omp_realloc(small, 32, omp_default_mem_alloc, omp_default_mem_alloc);
+  a[7] = 1;
+  b[7] = 2;
+  double zero = c[7] + d[7];
+  omp_free(a, aligned);
+  omp_free(b, omp_default_mem_alloc);
+  omp_free(c, omp_default_mem_alloc);
+  omp_free(d, omp_default_mem_alloc);
+  omp_free(e, omp_default_mem_alloc);
+  omp_destroy_allocator(aligned);
+  int tool = omp_control_tool(omp_control_tool_flush, 0, 0);
+  omp_display_env(0);
+  printf("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %g\n", team, limits, kind, chunk,
+         levels, affinity, (int)format, (int)captured, teams, tasks, paused, devices, locked,
+         timed, same, tool, zero);
+  fflush(stdout);
+  omp_fulfill_event(0);
+  return 0;
+}
+"""
+
+
+def test_every_openmp_host_routine_is_declared_and_links(tmp_path):
+    """The program calls each routine of omp.h once; the JIT (ARTS and sequential) and the
+    native executable resolve them all and agree. omp_fulfill_event is last: detached tasks
+    are not supported, and it says so."""
+    from carts_mlir.openmp_routines import OPENMP_ROUTINES
+
+    assert set(re.findall(r"\b(omp_\w+)\(", EVERY_ROUTINE)) == OPENMP_ROUTINES
+    assert len(OPENMP_ROUTINES) >= 70
+    src = tmp_path / "routines.c"
+    src.write_text(EVERY_ROUTINE)
+    # team, limits, guided 3, levels (0+0+0+1+1+0+0+1+0), no places (0-1), format "%n",
+    # captured "1", teams (1+0+2+2), tasks, paused, devices (0+0+0+1+0), locked (1+2), timed,
+    # same allocator, no tool (-2), calloc's zeros
+    want = "1 1 3 3 3 -1 2 1 5 0 0 1 3 1 1 -2 0\naffinity 0 of 1\n"
+    runs = [execute("--threads", "2", src),
+            execute("--no-arts", src)]
+    exe = tmp_path / "routines_arts"
+    build = subprocess.run([sys.executable, "-m", "carts_mlir", "execute", "--compile-only",
+                            "-o", str(exe), str(src)], capture_output=True, text=True,
+                           timeout=300)
+    assert build.returncode == 0, build.stderr
+    runs.append(subprocess.run([str(exe)], capture_output=True, text=True, timeout=60))
+    for run in runs:
+        assert run.returncode == 2, run.stderr  # the runtime's error status
+        assert sorted(run.stdout.splitlines()) == sorted(want.splitlines()), run.stdout
+        assert "OPENMP DISPLAY ENVIRONMENT BEGIN" in run.stderr
+        assert "omp_fulfill_event: detached tasks (the detach clause) are not supported" \
+            in run.stderr

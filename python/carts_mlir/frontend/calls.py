@@ -44,7 +44,17 @@ MATH_OPS = {
     "fmax": "arith.maxnumf", "fmin": "arith.minnumf", "fmod": "arith.remf",
 }
 INT_ABS = {"abs", "labs", "llabs"}
-ALLOCATORS = {"malloc", "calloc"}
+#: Allocation functions: (index of the alignment argument or None, the byte-count factors'
+#: arguments, whether the memory is zeroed). OpenMP's allocators are the C heap's here; the
+#: allocator argument is not evaluated.
+ALLOCATORS = {
+    "malloc": (None, slice(0, 1), False),
+    "calloc": (None, slice(0, 2), True),
+    "omp_alloc": (None, slice(0, 1), False),
+    "omp_calloc": (None, slice(0, 2), True),
+    "omp_aligned_alloc": (0, slice(1, 2), False),
+    "omp_aligned_calloc": (0, slice(1, 3), True),
+}
 
 
 def math_op_for(name: str) -> str | None:
@@ -71,7 +81,7 @@ class CallEmitter:
             raise cs.unsupported(c, "call through a function pointer")
         name = callee.spelling
         args = list(c.get_arguments())
-        if name in ALLOCATORS:
+        if name in ALLOCATORS and not name.startswith("omp_"):  # those are the runtime's too
             raise cs.unsupported(c, f"{name} whose result is not cast to a typed pointer")
         if self.module.is_user_function(name):
             return self.user_call(name, callee, args, c)
@@ -81,8 +91,9 @@ class CallEmitter:
             name = name[10:]  # __builtin_fabs, __builtin_sqrtf, ...: the library function
         if math_op_for(name) is not None or name in INT_ABS:
             return self.math(name, args, c)
-        special = {"free": self.free, "memset": self.memset, "memcpy": self.memcpy}.get(name)
-        if special is not None and (discard or name == "free"):
+        special = {"free": self.free, "omp_free": self.free, "memset": self.memset,
+                   "memcpy": self.memcpy}.get(name)
+        if special is not None and (discard or name in ("free", "omp_free")):
             result = special(args, c)
             if result is not NotImplemented:
                 return result
@@ -163,7 +174,8 @@ class CallEmitter:
         return None
 
     def allocate(self, call: ci.Cursor, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
-        """``(T *)malloc(bytes)`` / ``calloc(n, size)`` -> ``memref.alloc(count)``."""
+        """``(T *)malloc(bytes)`` / ``calloc(n, size)`` -> ``memref.alloc(count)`` (and the
+        OpenMP allocators alike: an alignment known at compile time is the allocation's)."""
         target = self.types.to_mlir(to_type, where)
         args = list(call.get_arguments())
         if tm.is_opaque_pointer(to_type):
@@ -171,13 +183,16 @@ class CallEmitter:
         elem_size = tm.pointee(to_type).get_size()
         if elem_size <= 0:
             raise cs.unsupported(where, f"allocation of '{to_type.spelling}'")
+        align_arg, factors, zeroed = ALLOCATORS[call.spelling]
+        alignment = None
+        if align_arg is not None:
+            value = cs.evaluate(args[align_arg])
+            if isinstance(value, int) and value > 0 and value & (value - 1) == 0:
+                alignment = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
         with self.fn.loc(call):
-            if call.spelling == "malloc":
-                count = self.element_count([args[0]], elem_size, call)
-            else:
-                count = self.element_count(args, elem_size, call)
-            alloc = memref.AllocOp(target, [count], []).result
-            if call.spelling == "calloc":
+            count = self.element_count(args[factors], elem_size, call)
+            alloc = memref.AllocOp(target, [count], [], alignment=alignment).result
+            if zeroed:
                 elem = ir.MemRefType(target).element_type
                 if ir.MemRefType(target).rank == 1 and not isinstance(elem, ir.MemRefType):
                     self.fill_loop(alloc, count, self.fn.zero(elem))
@@ -221,6 +236,8 @@ class CallEmitter:
             scf.YieldOp([])
 
     def free(self, args: list[ci.Cursor], c: ci.Cursor):
+        if c.referenced is not None and c.referenced.spelling == "omp_free" and len(args) == 2:
+            args = args[:1]  # the allocator is the C heap's
         if len(args) != 1:
             return NotImplemented
         inner = _strip_pointer_casts(args[0])

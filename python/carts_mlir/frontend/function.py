@@ -190,6 +190,9 @@ class FunctionEmitter:
                 value = self.expr.rvalue(init)
                 self.vars[key] = Var("ssa", ctype, value)
                 return
+            if str(mtype) == "!llvm.ptr":  # no memref holds one
+                raise cs.unsupported(decl, f"a '{ctype.spelling}' variable assigned after its "
+                                     "declaration (declare one for each value instead)")
             slot = self.alloca(ir.MemRefType.get([], mtype))
             self.vars[key] = Var("mem", ctype, slot)
             if init is not None:

@@ -197,6 +197,8 @@ class Operators:
                                            lv.memref, [], [], [], [0], [1] + shape,
                                            [whole] + strides).result
             wanted = self.types.to_mlir(c.type, c)
+            if not isinstance(wanted, ir.MemRefType):  # a struct the program only passes on
+                return self.memref_to_ptr(one)
             return memref.CastOp(wanted, one).result if wanted != one.type else one
 
     def _incdec(self, c: ci.Cursor, op: str) -> ir.Value:

@@ -1,9 +1,10 @@
 """LLVM IR text -> machine code with llvmlite (MCJIT, host CPU, -O3) -> ``main(argc, argv)``.
 
-Library symbols (libc, libm) resolve from the process.  The OpenMP routines a sequential
-program may call are defined in LLVM IR (``openmp_routines.py``) and linked here, for one
-thread: ``omp_get_thread_num`` is 0, ``omp_get_num_threads``/``omp_get_max_threads`` are 1,
-``omp_get_wtime`` reads ``CLOCK_MONOTONIC``.
+Library symbols (libc, libm) resolve from the process.  The simplest OpenMP routines a
+sequential program may call are defined in LLVM IR (``openmp_routines.py``) and linked here,
+for one thread: ``omp_get_thread_num`` is 0, ``omp_get_num_threads``/``omp_get_max_threads``
+are 1, ``omp_get_wtime`` reads ``CLOCK_MONOTONIC``; the others come from the native runtime,
+loaded when the program calls one.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 import llvmlite.binding as llvm
 
 from ..errors import CartsError
-from ..openmp_routines import SEQUENTIAL_RUNTIME_IR
+from ..openmp_routines import RUNTIME_ROUTINES, SEQUENTIAL_RUNTIME_IR
 
 
 #: LLVM options, set once per process. ``-force-ordered-reductions``: a loop accumulating a
@@ -184,6 +185,9 @@ def compile_llvm_ir(text: str, opt_level: int = 3) -> CompiledProgram:
     """Parse, optimise (new pass manager, ``-O<opt_level>``) and JIT the module."""
     tm = host_target_machine(opt_level)
     module, runtime = optimized_modules(text, tm, opt_level)
+    if needs_native_runtime(text):
+        from .. import runtime as native_runtime  # the OpenMP routines it defines
+        native_runtime.load()
     _check_symbols(module, runtime)
     engine = llvm.create_mcjit_compiler(module, tm)
     engine.add_module(runtime)
@@ -200,6 +204,12 @@ def _check_symbols(module: llvm.ModuleRef, runtime: llvm.ModuleRef) -> None:
         if f.is_declaration and not f.name.startswith("llvm.") and f.name not in provided \
                 and not llvm.address_of_symbol(f.name):
             raise CartsError(f"undefined symbol '{f.name}' (not in the C library or libm)")
+
+
+def needs_native_runtime(program: str) -> bool:
+    """Whether the program calls OpenMP routines only the native runtime defines."""
+    declared = set(re.findall(r"^declare [^@]*@(omp_\w+)\(", program, re.M))
+    return bool(declared & RUNTIME_ROUTINES)
 
 
 def _runtime_needed(program: str) -> str:

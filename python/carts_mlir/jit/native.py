@@ -10,7 +10,8 @@ An ARTS program links against the native runtime (``libcartsrt.so``) with an rpa
 executable runs from anywhere: the runtime's own directory by default, or ``rpath`` (e.g.
 ``$ORIGIN`` when the library is copied next to the executable). The OpenMP routines a program
 calls resolve as in the JIT: the definitions of :data:`openmp_routines.SEQUENTIAL_RUNTIME_IR` that the
-program does not define itself are compiled into the executable.
+program does not define itself are compiled into the executable, and a sequential program
+calling one of the others links the runtime too.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import llvmlite.binding as llvm
 from .. import runtime
 from ..errors import CartsError
 from ..files import check_destination
-from .engine import initialize, optimized_modules
+from .engine import initialize, needs_native_runtime, optimized_modules
 
 
 def target_machine(cpu: str | None, opt_level: int = 3) -> llvm.TargetMachine:
@@ -74,7 +75,7 @@ def build_executable(text: str, out: str | os.PathLike, *, arts: bool = True, op
         obj = Path(tmp) / "program.o"
         obj.write_bytes(object_code(text, opt_level=opt_level, cpu=cpu))
         command = [*c_compiler(), str(obj)]
-        if arts:
+        if arts or needs_native_runtime(text):
             libdir = Path(runtime_dir) if runtime_dir else runtime.library_path().resolve().parent
             # -L/-l rather than the library's path: without a SONAME the path would be recorded
             # as the needed entry, and the rpath ignored

@@ -115,6 +115,7 @@ private:
   void convertSections(omp::SectionsOp op);
   void splitParallelIfs();
   void convertRuntimeQueries();
+  void convertTeamRoutines();
   void eraseDeadDeclarations();
 
   // OpenMPToArts.cpp: what the rewrites build with

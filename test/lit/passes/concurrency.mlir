@@ -59,6 +59,23 @@ func.func @f(%n: index) {
 // PTR: [concurrency] {{.*}}pointer.mlir:7:3: parallel task workers=4 threads=2 nodes=2 intranode (config: {{.*}}) on node 0: it dereferences a pointer held in a datablock
 // PTR: [for-lowering] {{.*}}pointer.mlir:10:5: arts.for planned: {{.*}} % 1 distributed=no (node 0's memory: node 0)
 // PTR: arts.edt <parallel> <intranode> route(%{{.*}}) {{.*}}attributes {workers = 4 : i64}
+// A task that takes an OpenMP lock stays on node 0: the lock is a word of node 0's memory.
+// RUN: carts-opt %t/lock.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=LOCK
+// LOCK: [concurrency] {{.*}}lock.mlir:5:3: {{.*}} intranode (config: {{.*}}) on node 0: it uses an OpenMP lock (@omp_set_lock), a word of node 0's memory
+// LOCK: arts.edt <parallel> <intranode>
+
+//--- lock.mlir
+func.func private @omp_set_lock(!llvm.ptr)
+func.func private @omp_unset_lock(!llvm.ptr)
+func.func @locked(%lock: !llvm.ptr) {
+  %r = arith.constant 0 : i32
+  arts.edt <parallel> <intranode> route(%r) {
+    func.call @omp_set_lock(%lock) : (!llvm.ptr) -> ()
+    func.call @omp_unset_lock(%lock) : (!llvm.ptr) -> ()
+    arts.barrier
+  }
+  return
+}
 
 //--- pointer.mlir
 func.func @g(%n: index) {

@@ -1144,6 +1144,52 @@ func.func @runtime_queries(%m: memref<3xi32>) -> f64 {
   %t = func.call @omp_get_wtime() : () -> f64
   return %t : f64
 }
+
+// -----
+
+// The routines that describe the enclosing regions, inside a parallel region: level 1, active
+// when the team has more than one thread, the team's size and thread number at level 1 (the
+// initial thread's at level 0, -1 beyond). Outside, the calls stay for the runtime to answer.
+// CHECK-LABEL: func.func @team_routines
+// CHECK: call @omp_get_level()
+// CHECK: arts.edt <parallel>
+// CHECK-DAG: %[[N:.*]] = arts.runtime_query <total_workers> : i32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: %[[SEVERAL:.*]] = arith.cmpi sgt, %[[N]], %[[ONE]] : i32
+// CHECK-NEXT: %[[ACTIVE:.*]] = arith.extui %[[SEVERAL]] : i1 to i32
+// CHECK-NEXT: %[[LEVEL:.*]] = arith.constant 1 : i32
+// CHECK: %[[TID:.*]] = arts.runtime_query <current_worker> : i32
+// CHECK: %[[L0:.*]] = arith.cmpi eq, %[[ARG:.*]], %{{.*}} : i32
+// CHECK: %[[L1:.*]] = arith.cmpi eq, %[[ARG]], %{{.*}} : i32
+// CHECK-NEXT: %[[BEYOND:.*]] = arith.constant -1 : i32
+// CHECK-NEXT: %[[INNER:.*]] = arith.select %[[L1]], %[[TID]], %[[BEYOND]] : i32
+// CHECK-NEXT: %[[ANCESTOR:.*]] = arith.select %[[L0]], %{{.*}}, %[[INNER]] : i32
+// CHECK: memref.store %[[ACTIVE]]
+// CHECK-NEXT: memref.store %[[LEVEL]]
+// CHECK-NEXT: memref.store %[[ANCESTOR]]
+// CHECK-NOT: call @omp_
+func.func private @omp_in_parallel() -> i32
+func.func private @omp_get_level() -> i32
+func.func private @omp_get_ancestor_thread_num(i32) -> i32
+func.func @team_routines(%m: memref<4xi32>, %level: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %outside = func.call @omp_get_level() : () -> i32
+  memref.store %outside, %m[%c3] : memref<4xi32>
+  omp.parallel {
+    // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:[[@LINE+1]]:15: omp_in_parallel inside a parallel region -> its value there
+    %active = func.call @omp_in_parallel() : () -> i32
+    %inner = func.call @omp_get_level() : () -> i32
+    %tid = func.call @omp_get_ancestor_thread_num(%level) : (i32) -> i32
+    memref.store %active, %m[%c0] : memref<4xi32>
+    memref.store %inner, %m[%c1] : memref<4xi32>
+    memref.store %tid, %m[%c2] : memref<4xi32>
+    omp.terminator
+  }
+  return
+}
 // DEBUG: [openmp-to-arts] {{.*}}convert.mlir:{{[0-9]+}}:1: erased unused declaration @omp_get_thread_num
 
 //--- invalid.mlir
