@@ -63,7 +63,9 @@ class OmpEmitter:
                 omp.BarrierOp()
             elif p.directive == "taskwait":
                 omp.TaskwaitOp([])
-            # taskyield: a scheduling point; ARTS tasks run to completion, so nothing to do
+            # taskyield: a scheduling point; ARTS tasks run to completion, so nothing to do.
+            # flush: a task sees memory as of its start and publishes its writes when it
+            # ends (datablock versions); inside a task there is nothing more to order.
 
     def construct(self, pragmas: list[Pragma], stmt: ci.Cursor) -> None:
         """Directives (outermost first) applied to ``stmt``."""

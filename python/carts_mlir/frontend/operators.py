@@ -80,11 +80,36 @@ class Operators:
         if op in COMPARISONS or op in ("&&", "||"):
             return self.fn.convert(self.cond(c), I1, scalar_of(c.type) or tm.INT)
         s = scalar_of(c.type)
+        if op in ("+", "-") and tm.is_opaque_pointer(c.type):
+            moved = self._offset_opaque_pointer(op, a, b, c)
+            if moved is not None:
+                return moved
         if s is None or scalar_of(a.type) is None or scalar_of(b.type) is None:
             raise cs.unsupported(c, "pointer arithmetic (index the pointer instead)")
         x = self.fn.convert(self.rvalue(a), scalar_of(a.type), s)
         y = self.fn.convert(self.rvalue(b), scalar_of(b.type), s)
         return self.arith(op, x, y, s, c)
+
+    def _offset_opaque_pointer(self, op: str, a: ci.Cursor, b: ci.Cursor,
+                               c: ci.Cursor) -> ir.Value | None:
+        """``s + n`` / ``s - n`` for a ``char *`` that is an address, not an array (what
+        ``strrchr`` returns, a string literal): the address ``n`` bytes on. None if the
+        pointer is not to plain char."""
+        ptr, count = (a, b) if tm.is_pointer(a.type) else (b, a)
+        if (op == "-" and ptr is not a) or scalar_of(count.type) is None or \
+                tm.pointee(c.type).kind not in (ci.TypeKind.CHAR_S, ci.TypeKind.CHAR_U):
+            return None
+        base = self.rvalue(ptr)
+        if str(base.type) != "!llvm.ptr":
+            return None
+        n = self.fn.convert(self.rvalue(count), scalar_of(count.type), tm.INDEX_LIKE)
+        with self.fn.loc(c):
+            if op == "-":
+                n = arith.SubIOp(arith.ConstantOp(n.type, 0).result, n).result
+            return ir.Operation.create(
+                "llvm.getelementptr", results=[base.type], operands=[base, n],
+                attributes={"elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8)),
+                            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
 
     def arith(self, op: str, x: ir.Value, y: ir.Value, s: Scalar, where: ci.Cursor) -> ir.Value:
         if s.is_float:

@@ -55,7 +55,14 @@ SUPPORTED = {
                  "default", "if", "final", "priority", "untied", "mergeable"},
 }
 
-STANDALONE = {"barrier", "taskwait", "taskyield"}
+STANDALONE = {"barrier", "taskwait", "taskyield", "flush"}
+SUPPORTED["flush"] = set()
+
+#: Clauses that only shape how a loop is vectorised or ordered: ``simd``'s, and
+#: ``order(concurrent)`` (the iterations may run in any order, as a worksharing loop's do).
+_SIMD_CLAUSES = {"simdlen", "safelen", "aligned", "nontemporal", "order"}
+#: Clauses of a combined ``parallel ... taskloop`` that belong to the parallel region.
+_PARALLEL_CLAUSES = {"num_threads", "proc_bind", "shared", "default"}
 
 #: ``depend`` kinds and how a task then uses the item.
 DEPEND_KINDS = {"in": "taskdependin", "out": "taskdependout", "inout": "taskdependinout"}
@@ -137,6 +144,8 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
     directive = " ".join(words)
     clauses: list[Clause] = []
     rest = text[pos:]
+    if directive == "flush":  # `flush(a, b)`: the list is no clause
+        rest = re.sub(r"^\s*(acq_rel|release|acquire|seq_cst)?\s*(\([^)]*\))?", "", rest)
     if directive == "critical":  # `critical(name)`: the name is no clause
         m = re.match(r"\s*\(\s*([A-Za-z_]\w*)\s*\)", rest)
         if m:
@@ -191,6 +200,53 @@ def _make_clause(name: str, inner: str | None, where: str) -> Clause:
         kind = parts[0].strip() if parts else ""
         return Clause(name, tuple(parts[1:]), kind)
     return Clause(name, tuple(_split_top_level(inner)))
+
+
+def combined_forms(directive: str, clauses: list[Clause],
+                   where: str) -> list[tuple[str, list[Clause]]]:
+    """The OpenMP 5.x spellings as the constructs they are made of, outermost first.
+    ``simd`` is a hint (the loop runs as without it, so a loop that is only ``simd`` has no
+    directive left); ``loop`` is the worksharing loop of its binding region (``bind(thread)``:
+    each thread runs the whole loop, as with no directive); ``parallel master|masked`` and
+    ``[parallel] master taskloop`` are their parts nested."""
+    words = directive.split()
+    if "simd" in words:
+        if any(c.name == "linear" for c in clauses) and directive != "simd":
+            raise CartsError(f"unsupported C construct: 'linear' clause on omp {directive} (a "
+                             "linear variable of a loop shared by threads; compute it from the "
+                             "loop index instead)", where)
+        words = [w for w in words if w != "simd"]
+        clauses = [c for c in clauses if c.name not in _SIMD_CLAUSES | {"linear"} and
+                   not (c.name == "if" and c.args and c.args[0].lstrip().startswith("simd"))]
+        if not words:
+            return []
+    if words and words[-1] == "loop":
+        bind = next((c.args[0].strip() for c in clauses if c.name == "bind" and c.args), None)
+        clauses = [c for c in clauses if c.name not in ("bind", "order")]
+        if bind == "teams":
+            raise CartsError("unsupported C construct: omp loop bind(teams) (there are no teams "
+                             "on the host: write 'parallel for')", where)
+        if bind == "thread" and words == ["loop"]:
+            return []
+        words[-1] = "for"
+    if words[:1] == ["for"] or words[:2] == ["parallel", "for"]:
+        clauses = [c for c in clauses if c.name != "order"]
+    if words[:1] == ["masked"] or words[:2] == ["parallel", "masked"]:
+        filt = next((c for c in clauses if c.name == "filter"), None)
+        if filt is not None and constant_value(filt.args[0] if filt.args else "") != 0:
+            raise CartsError("unsupported C construct: masked filter(...) other than 0 (write "
+                             "'if (omp_get_thread_num() == n)' in the region)", where)
+        clauses = [c for c in clauses if c.name != "filter"]
+        words = [w if w != "masked" else "master" for w in words]
+    if len(words) > 1 and words[0] == "parallel" and words[1] == "master":
+        outer = [c for c in clauses if c.name in _PARALLEL_CLAUSES or c.name == "if"]
+        rest = [c for c in clauses if c not in outer]
+        if words[2:] == ["taskloop"]:
+            return [("parallel", outer), ("master", []), ("taskloop", rest)]
+        return [("parallel", clauses), ("master", [])]
+    if words == ["master", "taskloop"]:
+        return [("master", []), ("taskloop", clauses)]
+    return [(" ".join(words), clauses)]
 
 
 @dataclass
@@ -263,7 +319,9 @@ def collect_pragmas(tu: ci.TranslationUnit, path: str) -> PragmaQueue:
             continue
         where = f"{path}:{line}:{loc.column}"
         directive, clauses = parse_pragma_text(_strip_comments(m.group(1)), where)
-        found.append(Pragma(directive, clauses, path, line, loc.column, loc.offset, text.strip()))
+        for part, part_clauses in combined_forms(directive, clauses, where):
+            found.append(Pragma(part, part_clauses, path, line, loc.column, loc.offset,
+                                text.strip()))
     return PragmaQueue(found)
 
 
