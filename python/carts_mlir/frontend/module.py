@@ -4,7 +4,6 @@ module-level symbols they need (globals, string constants, external declarations
 
 from __future__ import annotations
 
-import math
 
 import clang.cindex as ci
 import numpy as np
@@ -16,6 +15,7 @@ from . import typemap as tm
 from .cursor_queries import flatten_init, parameter_types
 from .function import FunctionEmitter
 from .pragmas import PragmaQueue, collect_pragmas
+from .reductions import reduction_combine, reduction_identity
 from .typemap import Scalar, TypeMapper
 
 K = ci.CursorKind
@@ -339,7 +339,6 @@ class ModuleEmitter:
 
     def reduction(self, kind: str, s: Scalar, where) -> str:
         """``omp.declare_reduction @<kind>_<type>`` (once per kind and type)."""
-        from mlir.dialects import arith
         from mlir.dialects import openmp as omp
 
         suffix = ("u" if (s.unsigned and kind in ("max", "min")) else "") + str(s.mlir())
@@ -347,56 +346,19 @@ class ModuleEmitter:
         if sym in self._symbols:
             return sym
         t = s.mlir()
-        identity = _identity(kind, s)
         ip = ir.InsertionPoint(self._first_function) if self._first_function is not None else \
             ir.InsertionPoint(self.module.body)
         with ip, self.loc_at(where.file, where.line, where.column):
             op = omp.DeclareReductionOp(sym, ir.TypeAttr.get(t))
             init = op.initializerRegion.blocks.append(t)
             with ir.InsertionPoint(init):
-                if s.is_float:
-                    c = arith.ConstantOp(t, ir.FloatAttr.get(t, identity))
-                else:
-                    c = arith.ConstantOp(t, ir.IntegerAttr.get(t, identity))
-                omp.YieldOp([c.result])
+                omp.YieldOp([reduction_identity(kind, s)])
             comb = op.reductionRegion.blocks.append(t, t)
             a, b = comb.arguments
             with ir.InsertionPoint(comb):
-                if kind in ("land", "lor"):  # C's && and ||: 0 or 1
-                    zero = arith.ConstantOp(t, ir.IntegerAttr.get(t, 0)).result
-                    ta = arith.CmpIOp(arith.CmpIPredicate.ne, a, zero).result
-                    tb = arith.CmpIOp(arith.CmpIPredicate.ne, b, zero).result
-                    both = (arith.AndIOp if kind == "land" else arith.OrIOp)(ta, tb).result
-                    r = arith.ExtUIOp(t, both).result
-                else:
-                    opname = _COMBINERS[(kind, "f" if s.is_float else "u" if s.unsigned else "s")]
-                    r = ir.Operation.create(opname, results=[t], operands=[a, b]).result
-                omp.YieldOp([r])
+                omp.YieldOp([reduction_combine(kind, s, a, b)])
         self._symbols[sym] = op.operation
         return sym
-
-
-_COMBINERS = {
-    ("add", "f"): "arith.addf", ("add", "s"): "arith.addi", ("add", "u"): "arith.addi",
-    ("mul", "f"): "arith.mulf", ("mul", "s"): "arith.muli", ("mul", "u"): "arith.muli",
-    ("max", "f"): "arith.maxnumf", ("max", "s"): "arith.maxsi", ("max", "u"): "arith.maxui",
-    ("min", "f"): "arith.minnumf", ("min", "s"): "arith.minsi", ("min", "u"): "arith.minui",
-    ("and", "s"): "arith.andi", ("and", "u"): "arith.andi", ("or", "s"): "arith.ori",
-    ("or", "u"): "arith.ori", ("xor", "s"): "arith.xori", ("xor", "u"): "arith.xori",
-}
-
-
-def _identity(kind: str, s: Scalar):
-    if s.is_float:
-        return {"add": 0.0, "mul": 1.0, "max": -math.inf, "min": math.inf}[kind]
-    bits = s.width
-    lo, hi = (0, (1 << bits) - 1) if s.unsigned else (-(1 << (bits - 1)), (1 << (bits - 1)) - 1)
-    value = {"add": 0, "mul": 1, "max": lo, "min": hi, "and": -1, "or": 0, "xor": 0,
-             "land": 1, "lor": 0}[kind]
-    value &= (1 << bits) - 1
-    if value >= 1 << (bits - 1):
-        value -= 1 << bits
-    return value
 
 
 def _numpy_dtype(t: ir.Type):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 from mlir import ir
+from mlir.dialects import memref
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
@@ -31,7 +32,9 @@ from .omp_data_sharing import REDUCTION_OPS, DataSharing
 from .omp_loops import WorksharingLoops
 from .omp_tasks import TaskEmitter
 from .pragmas import SUPPORTED, Pragma
+from .reductions import reduction_combine, reduction_identity
 from .state import Var, pushed
+from .typemap import scalar_of
 
 if TYPE_CHECKING:
     from .function import FunctionEmitter
@@ -153,22 +156,39 @@ class OmpEmitter:
                 text = p.clause("if").args[0]
                 text = re.sub(r"^\s*parallel\s*:", "", text)  # `if(parallel: e)`
                 if_expr = self.clauses.condition(p, text)
+            # A region's reductions: each thread accumulates into its own copy, which it
+            # combines into the variable at the end of the region, in a critical section.
             reductions = [] if loop is not None else self.sharing.reductions(p)
-            op = omp.ParallelOp([], [], [], [r[1] for r in reductions], num_threads=num_threads,
-                                if_expr=if_expr, **self.sharing.reduction_attrs(reductions))
-            block = op.region.blocks.append(*[r[1].type for r in reductions])
+            op = omp.ParallelOp([], [], [], [], num_threads=num_threads, if_expr=if_expr)
+            block = op.region.blocks.append()
         with pushed(self.sharing.team_vars, {key: var.value for key, var in fn.vars.items()}):
             last = self.sharing.lastprivate_targets(p)
             with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region(block):
-                for (key, _, ctype, _sym), arg in zip(reductions, block.arguments):
-                    stack.enter_context(fn.rebind(key, Var("mem", ctype, arg)))
+                own = []
                 with fn.loc_of_pragma(p):
+                    for key, shared, ctype, sym in reductions:
+                        s = scalar_of(ctype)
+                        if s is None:
+                            raise p.error("unsupported C construct: a reduction on an array "
+                                          "section of a parallel region (reduce in its loops)")
+                        mine = fn.alloca(ir.MemRefType.get([], s.mlir()))
+                        memref.StoreOp(reduction_identity(sym.split("_")[0], s), mine, [])
+                        own.append((shared, mine, s, sym.split("_")[0]))
+                        stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
                     self.sharing.privatize(p, stack)
                 if loop is not None:
                     self.worksharing.emit(p, loop, loops, last)
                 else:
                     body()
                 with fn.loc_of_pragma(p):
+                    if own:
+                        critical = omp.CriticalOp()
+                        with ir.InsertionPoint(critical.region.blocks.append()):
+                            for shared, mine, s, kind in own:
+                                total = reduction_combine(kind, s, memref.LoadOp(shared, []).result,
+                                                          memref.LoadOp(mine, []).result)
+                                memref.StoreOp(total, shared, [])
+                            omp.TerminatorOp()
                     omp.TerminatorOp()
 
     def single(self, p: Pragma, body) -> None:

@@ -51,10 +51,20 @@ double phases(float *a, float *b, int n) {
   return omp_get_wtime() - t0;
 }
 
-// A reduction on the parallel region itself goes on omp.parallel.
+// A reduction on the parallel region itself: each thread adds into its own copy, which
+// starts at the identity, and combines it into the variable in a critical section at the end.
 // CHECK-LABEL: func.func @count(
-// CHECK: omp.parallel reduction(@add_i32 %{{.*}} -> %[[C:.*]] : memref<i32>) {
-// CHECK:   memref.load %[[C]][] : memref<i32>
+// CHECK: %[[C:.*]] = memref.alloca() : memref<i32>
+// CHECK: omp.parallel {
+// CHECK-NEXT: %[[MINE:.*]] = memref.alloca() : memref<i32>
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: memref.store %[[ZERO]], %[[MINE]][] : memref<i32>
+// CHECK: memref.load %[[MINE]][] : memref<i32>
+// CHECK: omp.critical {
+// CHECK-NEXT: %[[ALL:.*]] = memref.load %[[C]][] : memref<i32>
+// CHECK-NEXT: %[[PART:.*]] = memref.load %[[MINE]][] : memref<i32>
+// CHECK-NEXT: %[[SUM:.*]] = arith.addi %[[ALL]], %[[PART]] : i32
+// CHECK-NEXT: memref.store %[[SUM]], %[[C]][] : memref<i32>
 int count(void) {
   int c = 0;
 #pragma omp parallel reduction(+ : c)
