@@ -216,12 +216,16 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       LogicalResult result = success();
       ForOp loop;
       SmallVector<Operation *> prelude;
-      // A loop that uses a worker's own slot (per-thread storage, below) runs as the
-      // team's workers, each its static share: its chunks must be the threads.
-      bool perWorker = llvm::any_of(part, [](Operation *op) {
-        return op->walk([](RuntimeQueryOp q) {
-                   return q.getQuery() == RuntimeQueryKind::current_worker ? WalkResult::interrupt()
-                                                                           : WalkResult::advance();
+      // A loop that uses a worker's own slot (per-thread storage, below), or a value an
+      // earlier part computed from the thread's number, runs as the team's workers, each
+      // its static share: its chunks must be the threads.
+      bool perWorker = llvm::any_of(part, [&](Operation *op) {
+        return op->walk([&](Operation *inner) {
+                   auto query = dyn_cast<RuntimeQueryOp>(inner);
+                   bool uses = query && query.getQuery() == RuntimeQueryKind::current_worker;
+                   for (Value operand : inner->getOperands())
+                     uses |= fromThreadNumber(operand, body);
+                   return uses ? WalkResult::interrupt() : WalkResult::advance();
                  }).wasInterrupted();
       });
       if (!perWorker && isLoopPart(effectful, loop, prelude))
@@ -258,6 +262,48 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     }
     if (part == 0)
       return success();
+    // A value one part computes from what it read (a per-thread variable at that point) and
+    // a later part uses travels the same way, in a slot per worker: the later part could
+    // not recompute it. What it can recompute (pure values, the team's queries) it does.
+    SmallVector<Value> carried;
+    for (Operation &op : body)
+      for (Value result : op.getResults()) {
+        if (!isa<IntegerType, FloatType, IndexType>(result.getType()) ||
+            recomputable(result, body))
+          continue;
+        if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+              Operation *top = body.findAncestorOpInBlock(*user);
+              return top && partOf.lookup(top) != partOf.lookup(&op);
+            }))
+          carried.push_back(result);
+      }
+    for (Value value : carried) {
+      Operation *def = value.getDefiningOp();
+      Location loc = def->getLoc();
+      OpBuilder ob(parallel);
+      Value slots = memref::AllocOp::create(ob, loc, MemRefType::get({p.workers}, value.getType()));
+      ob.setInsertionPointAfter(parallel);
+      memref::DeallocOp::create(ob, loc, slots);
+      auto workerIndex = [&](OpBuilder &b) {
+        Value id = RuntimeQueryOp::create(b, loc, b.getI32Type(), RuntimeQueryKind::current_worker);
+        return arith::IndexCastOp::create(b, loc, b.getIndexType(), id).getResult();
+      };
+      unsigned home = partOf.lookup(def);
+      SmallVector<OpOperand *> later;
+      for (OpOperand &use : value.getUses())
+        if (Operation *top = body.findAncestorOpInBlock(*use.getOwner());
+            top && partOf.lookup(top) != home)
+          later.push_back(&use);
+      OpBuilder sb(def->getContext());
+      sb.setInsertionPointAfter(def);
+      memref::StoreOp::create(sb, loc, value, slots, ValueRange{workerIndex(sb)});
+      for (OpOperand *use : later) {
+        OpBuilder ub(use->getOwner());
+        use->set(memref::LoadOp::create(ub, loc, slots, ValueRange{workerIndex(ub)}));
+      }
+      CARTS_DEBUG("for-lowering", def) << "a per-thread value used after a barrier of its "
+                                          "parallel region -> a slot per worker\n";
+    }
     SmallVector<memref::AllocaOp> spread;
     for (auto alloca : body.getOps<memref::AllocaOp>()) {
       if (alloca.getType().getRank() != 0)
@@ -326,8 +372,36 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     return true;
   }
 
+  /// Whether a later part can compute `value` again: it is defined outside the team's body
+  /// (or is one of its views), or it is a query of the team, or a pure op of such values.
+  static bool recomputable(Value value, Block &teamBody) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != &teamBody) // the team's views are the task's
+      return true;
+    if (isa<RuntimeQueryOp>(def))
+      return true;
+    return isPureLeafOp(def) && llvm::all_of(def->getOperands(), [&](Value operand) {
+             return recomputable(operand, teamBody);
+           });
+  }
+
+  /// Whether `value`, an operand in a part, is computed in the team's body from the
+  /// thread's number (`omp_get_thread_num()` of an earlier part, recomputed in this one).
+  static bool fromThreadNumber(Value value, Block &teamBody) {
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getBlock() != &teamBody)
+      return false;
+    if (auto query = dyn_cast<RuntimeQueryOp>(def))
+      return query.getQuery() == RuntimeQueryKind::current_worker;
+    if (!isPureLeafOp(def))
+      return false;
+    return llvm::any_of(def->getOperands(),
+                        [&](Value operand) { return fromThreadNumber(operand, teamBody); });
+  }
+
   /// Maps a value used by a part to the new task's world: views of the team
-  /// become the task's views, pure values of the team's body are recomputed.
+  /// become the task's views, pure values of the team's body are recomputed, and so
+  /// are the team's queries (a worker part answers them for its own worker).
   LogicalResult materialize(Value value, EdtOp parallel, IRMapping &mapping, OpBuilder &b,
                             Operation *user) {
     if (mapping.contains(value))
@@ -335,7 +409,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (!parallel.getBody().isAncestor(value.getParentRegion()))
       return success(); // defined outside the team: captured as is
     Operation *def = value.getDefiningOp();
-    if (!def || !isPureLeafOp(def))
+    if (!def || !(isPureLeafOp(def) || isa<RuntimeQueryOp>(def)))
       return user->emitError("value defined in another barrier-separated part of the parallel "
                              "region cannot be recomputed here");
     for (Value operand : def->getOperands())

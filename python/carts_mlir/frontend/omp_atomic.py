@@ -62,6 +62,12 @@ class AtomicEmitter:
         kinds = [c.name for c in p.clauses if c.name in ("read", "write", "update", "capture")]
         kind = kinds[0] if kinds else "update"
         body = cs.strip_parens(stmt)
+        if p.clause("compare"):
+            if kind == "capture":
+                raise p.error("unsupported C construct: omp atomic compare capture (write the "
+                              "compare without capturing, then read x with omp atomic read)")
+            self._atomic_compare(p, body)
+            return
         if kind == "capture" and body.kind == K.COMPOUND_STMT:
             self._atomic_capture_block(p, body)
             return
@@ -95,6 +101,87 @@ class AtomicEmitter:
             self._assign_value(target, new() if after else old, xs, stmt)
             return
         self._atomic_update(p, expr, stmt)
+
+    _COMPARE_SHAPE = ("'x = e < x ? e : x;', 'x = x == e ? d : x;', 'if (e < x) { x = e; }' or "
+                      "'if (x == e) { x = d; }' (< or > in either order)")
+
+    def _compare_parts(self, p: Pragma, stmt: ci.Cursor):
+        """An atomic compare statement as (x, comparison, the operand compared with x,
+        whether x is its left side, the value x gets when it holds)."""
+        if stmt.kind == K.IF_STMT:
+            kids = cs.children(stmt)
+            if len(kids) != 2:  # no else
+                raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+            cond, then = cs.strip_parens(kids[0]), cs.strip_parens(kids[1])
+            if then.kind == K.COMPOUND_STMT:
+                inner = cs.children(then)
+                if len(inner) != 1:
+                    raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+                then = cs.strip_parens(inner[0])
+            if then.kind != K.BINARY_OPERATOR or cs.binary_operator(then) != "=":
+                raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+            x, value = cs.children(then)
+        elif stmt.kind == K.BINARY_OPERATOR and cs.binary_operator(stmt) == "=":
+            x, rhs = cs.children(stmt)
+            rhs = cs.strip_parens(cs.strip_implicit(rhs))
+            if rhs.kind != K.CONDITIONAL_OPERATOR:
+                raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+            cond, value, otherwise = [cs.strip_parens(k) for k in cs.children(rhs)]
+            if not _same_object(otherwise, x):
+                raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+        else:
+            raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+        cond = cs.strip_parens(cs.strip_implicit(cond))
+        if cond.kind != K.BINARY_OPERATOR or cs.binary_operator(cond) not in ("<", ">", "=="):
+            raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+        a, b = cs.children(cond)
+        if _same_object(a, x):
+            other, x_left = b, True
+        elif _same_object(b, x):
+            other, x_left = a, False
+        else:
+            raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+        op = cs.binary_operator(cond)
+        if op != "==" and not _same_object(value, other):  # min/max: x becomes what it lost to
+            raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
+        return x, op, other, x_left, value
+
+    def _atomic_compare(self, p: Pragma, stmt: ci.Cursor) -> None:
+        """``#pragma omp atomic compare``: x replaced by a value when a comparison with it
+        holds, in one read-modify-write. The operands are evaluated before it; a
+        floating-point x supports the min/max forms (``memref.atomic_rmw`` minnumf/maxnumf)."""
+        fn = self.fn
+        x, op, other, x_left, value = self._compare_parts(p, stmt)
+        xs, os_, vs = scalar_of(x.type), scalar_of(other.type), scalar_of(value.type)
+        if xs is None or os_ is None or vs is None:
+            raise self._atomic_shape(p, stmt, "an arithmetic variable or element")
+        if xs.is_float:
+            if op == "==":
+                raise p.error("unsupported C construct: omp atomic compare of a floating-point "
+                              "object for equality (min and max forms are supported)")
+            bound = fn.convert(fn.expr.rvalue(other), os_, xs)
+            # x < e ? -> x = e: the larger (max); x > e ? -> the smaller (min)
+            larger = (op == "<") == x_left
+            lv = fn.expr.lvalue(x)
+            if lv.memref is None or ir.MemRefType(lv.memref.type).rank != len(lv.indices):
+                raise p.error("omp atomic needs a scalar variable or an array element")
+            kind = arith.AtomicRMWKind.maxnumf if larger else arith.AtomicRMWKind.minnumf
+            memref.AtomicRMWOp(kind, bound, lv.memref, list(lv.indices))
+            return
+        comp = tm.usual_arithmetic(xs, os_)
+        against = fn.convert(fn.expr.rvalue(other), os_, comp)
+        # min/max: x becomes the operand it lost to; a swap: the value the statement names
+        new = fn.convert(against, comp, xs) if op != "==" else \
+            fn.convert(fn.expr.rvalue(value), vs, xs)
+        pred = {"<": "ult" if comp.unsigned else "slt", ">": "ugt" if comp.unsigned else "sgt",
+                "==": "eq"}[op]
+
+        def update(cur: ir.Value, s: Scalar) -> ir.Value:
+            current = fn.convert(cur, s, comp)
+            lhs, rhs = (current, against) if x_left else (against, current)
+            holds = arith.CmpIOp(getattr(arith.CmpIPredicate, pred), lhs, rhs).result
+            return arith.SelectOp(holds, new, cur).result
+        self._atomic_rmw(p, x, update)
 
     def _atomic_capture_block(self, p: Pragma, block: ci.Cursor) -> None:
         """``{ v = x; x op= e; }`` (v gets the old value) or ``{ x op= e; v = x; }`` (the

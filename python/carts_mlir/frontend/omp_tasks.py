@@ -8,6 +8,7 @@ in a taskgroup.
 
 from __future__ import annotations
 
+import dataclasses
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
@@ -16,8 +17,11 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf
 from mlir.dialects import openmp as omp
 
-from .pragmas import DEPEND_KINDS, Pragma, depend_base
+from .omp_data_sharing import REDUCTION_OPS
+from .pragmas import DEPEND_KINDS, Clause, Pragma, depend_base
+from .reductions import reduction_combine, reduction_identity
 from .state import Var
+from .typemap import scalar_of
 
 if TYPE_CHECKING:
     from .openmp import OmpEmitter
@@ -86,6 +90,47 @@ class TaskEmitter:
                 omp.TerminatorOp()
         return op
 
+    def _chunk(self, p: Pragma, loop, bounds, ub: ir.Value, reduced: list[tuple[str, str]],
+               lastprivate: list[str]) -> None:
+        """A taskloop chunk's body: its iterations, on copies of its reduction variables
+        (set to the operator's identity, combined into the variable in a critical section at
+        the end) and of its lastprivate ones (stored back by the chunk with the last
+        iteration)."""
+        fn = self.fn
+        own = []
+        with ExitStack() as stack:
+            with fn.loc_of_pragma(p):
+                for kind, name in reduced + [(None, n) for n in lastprivate]:
+                    key, var = self.clauses.variable(p, name)
+                    s = scalar_of(var.ctype)
+                    if var.kind != "mem" or s is None:
+                        raise p.error(f"unsupported C construct: taskloop {'reduction' if kind else 'lastprivate'} "
+                                      f"variable '{name}' (a scalar variable is supported)")
+                    mine = fn.alloca(ir.MemRefType.get([], s.mlir()))
+                    if kind is not None:
+                        memref.StoreOp(reduction_identity(kind, s), mine, [])
+                    own.append((var.value, mine, s, kind))
+                    stack.enter_context(fn.rebind(key, Var("mem", var.ctype, mine)))
+            fn.stmt.scf_for(loop, bounds)
+        with fn.loc_of_pragma(p):
+            combined = [o for o in own if o[3] is not None]
+            if combined:
+                critical = omp.CriticalOp()
+                with ir.InsertionPoint(critical.region.blocks.append()):
+                    for shared, mine, s, kind in combined:
+                        total = reduction_combine(kind, s, memref.LoadOp(shared, []).result,
+                                                  memref.LoadOp(mine, []).result)
+                        memref.StoreOp(total, shared, [])
+                    omp.TerminatorOp()
+            kept = [o for o in own if o[3] is None]
+            if kept:
+                holds_last = arith.CmpIOp(arith.CmpIPredicate.eq, bounds[1], ub).result
+                branch = scf.IfOp(holds_last)
+                with ir.InsertionPoint(branch.then_block):
+                    for shared, mine, _s, _k in kept:
+                        memref.StoreOp(memref.LoadOp(mine, []).result, shared, [])
+                    scf.YieldOp([])
+
     def taskgroup(self, p: Pragma, body) -> None:
         fn = self.fn
         with fn.loc_of_pragma(p):
@@ -102,6 +147,14 @@ class TaskEmitter:
         fn = self.fn
         if p.clause("grainsize") and p.clause("num_tasks"):
             raise p.error("grainsize and num_tasks are exclusive on omp taskloop")
+        reduced = [(REDUCTION_OPS[c.modifier], n.strip()) for c in p.all("reduction") for n in c.args]
+        lastprivate = [n.strip() for c in p.all("lastprivate") for n in c.args]
+        if reduced and p.clause("nogroup"):
+            raise p.error("reduction and nogroup are exclusive on omp taskloop")
+        if reduced or lastprivate:  # the chunks see the variables themselves, and their copies
+            shared = Clause("shared", tuple(n for _, n in reduced) + tuple(lastprivate))
+            p = dataclasses.replace(p, clauses=[c for c in p.clauses if c.name not in (
+                "reduction", "lastprivate")] + [shared])
         (loop, (lb, ub, step, start)), = self.owner.worksharing.prepare(p, stmt)
         with fn.loc_of_pragma(p):
             trips = arith.CeilDivSIOp(arith.SubIOp(ub, lb).result, step).result
@@ -124,7 +177,8 @@ class TaskEmitter:
                 first = chunks.induction_variable
                 with fn.loc_of_pragma(p):
                     last = arith.MinSIOp(arith.AddIOp(first, stride).result, ub).result
-                op = self.task(p, lambda: fn.stmt.scf_for(loop, (first, last, step, start)), stmt)
+                op = self.task(p, lambda: self._chunk(p, loop, (first, last, step, start), ub,
+                                                      reduced, lastprivate), stmt)
                 # The chunks write disjoint iterations: the datablock passes let them share
                 # what they write, as the chunks of an `omp for` do.
                 op.operation.attributes["arts.taskloop"] = ir.UnitAttr.get()

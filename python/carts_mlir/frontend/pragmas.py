@@ -44,15 +44,16 @@ SUPPORTED = {
     "taskwait": set(),
     "taskgroup": set(),
     "taskyield": set(),
-    "atomic": {"read", "write", "update", "capture", "seq_cst", "relaxed", "acq_rel",
-               "acquire", "release", "hint"},
+    "atomic": {"read", "write", "update", "capture", "compare", "seq_cst", "relaxed", "acq_rel",
+               "acquire", "release", "hint", "weak", "fail"},
     "critical": {"name", "hint"},
     "sections": {"nowait"},
     "parallel sections": {"shared", "default", "num_threads", "if"},
     "section": set(),
     "ordered": set(),
     "taskloop": {"grainsize", "num_tasks", "nogroup", "shared", "private", "firstprivate",
-                 "default", "if", "final", "priority", "untied", "mergeable"},
+                 "default", "if", "final", "priority", "untied", "mergeable", "reduction",
+                 "lastprivate"},
 }
 
 STANDALONE = {"barrier", "taskwait", "taskyield", "flush"}

@@ -53,3 +53,36 @@ module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
     return
   }
 }
+
+// A value computed in one part and used after the barrier: the thread's number (and what
+// is computed from it alone) is recomputed in the later part; a value computed from what
+// the part read (a per-thread variable) travels in a slot per worker, stored where it is
+// computed and loaded where it is used.
+// DEBUG: a per-thread value used after a barrier of its parallel region -> a slot per worker
+// CHECK-LABEL: func.func @values_after_barrier
+// CHECK: %[[CODES:.*]] = memref.alloc() : memref<2xi32>
+// CHECK: arts.epoch {
+// CHECK: arts.edt <task>
+// CHECK: %[[CODE:.*]] = arith.addi
+// CHECK: memref.store %[[CODE]], %[[CODES]][%[[W:.*]]] : memref<2xi32>
+// CHECK: arts.epoch {
+// CHECK-NEXT: scf.for %[[W2:.*]] = %{{.*}} to %{{.*}} step
+// CHECK: arts.edt <task>
+// CHECK: %[[BACK:.*]] = memref.load %[[CODES]][%[[W2]]] : memref<2xi32>
+// CHECK: memref.store %[[BACK]], %{{.*}}[%[[W2]]] : memref<2xi32>
+// CHECK: memref.dealloc %[[CODES]] : memref<2xi32>
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+  func.func @values_after_barrier(%out: memref<2xi32>, %base: memref<i32>) {
+    %r = arith.constant 0 : i32
+    arts.edt <parallel> <intranode> route(%r) attributes {workers = 2 : i64} {
+      %tid = arts.runtime_query <current_worker> : i32
+      %b = memref.load %base[] : memref<i32>
+      %code = arith.addi %b, %tid : i32
+      arts.barrier
+      %t = arith.index_cast %tid : i32 to index
+      memref.store %code, %out[%t] : memref<2xi32>
+      arts.barrier
+    }
+    return
+  }
+}
