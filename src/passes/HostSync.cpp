@@ -207,26 +207,30 @@ std::optional<unsigned> HostSyncWalker::traceToAlloc(Value ptrs) {
   return it == allocIndex.end() ? std::nullopt : std::optional(it->second);
 }
 
-DbUses HostSyncWalker::taskAcquires(Operation *op) {
-  DbUses uses;
-  auto add = [&](DbAcquireOp acquire) {
-    if (std::optional<unsigned> db = traceToAlloc(acquire.getSourcePtrs()))
-      uses[*db] |= acquire.getMode() != ArtsMode::in;
-  };
-  op->walk(add);
-  // An acquire made before the epoch (a task created by host code, as a taskloop's
-  // is) counts where the task that takes it runs.
+/// Every acquire of the tasks inside `op`: those inside it, and those made before it for a
+/// task inside it (a task created by host code, as a taskloop's is), which count where the
+/// task that takes them runs.
+static void forEachTaskAcquire(Operation *op, function_ref<void(DbAcquireOp)> fn) {
+  op->walk(fn);
   op->walk([&](EdtOp task) {
     for (Value operand : task->getOperands())
       if (auto acquire = operand.getDefiningOp<DbAcquireOp>(); acquire && !op->isAncestor(acquire))
-        add(acquire);
+        fn(acquire);
+  });
+}
+
+DbUses HostSyncWalker::taskAcquires(Operation *op) {
+  DbUses uses;
+  forEachTaskAcquire(op, [&](DbAcquireOp acquire) {
+    if (std::optional<unsigned> db = traceToAlloc(acquire.getSourcePtrs()))
+      uses[*db] |= acquire.getMode() != ArtsMode::in;
   });
   return uses;
 }
 
 llvm::SmallDenseSet<unsigned> HostSyncWalker::spreadWholeReads(Operation *op) {
   llvm::SmallDenseSet<unsigned> reads;
-  auto add = [&](DbAcquireOp acquire) {
+  forEachTaskAcquire(op, [&](DbAcquireOp acquire) {
     if (acquire.getMode() != ArtsMode::in || !acquire.getIndices().empty() ||
         !acquire.getOffsets().empty())
       return;
@@ -236,12 +240,6 @@ llvm::SmallDenseSet<unsigned> HostSyncWalker::spreadWholeReads(Operation *op) {
     });
     if (std::optional<unsigned> db = traceToAlloc(acquire.getSourcePtrs()); db && spread)
       reads.insert(*db);
-  };
-  op->walk(add);
-  op->walk([&](EdtOp task) {
-    for (Value operand : task->getOperands())
-      if (auto acquire = operand.getDefiningOp<DbAcquireOp>(); acquire && !op->isAncestor(acquire))
-        add(acquire);
   });
   return reads;
 }

@@ -195,6 +195,18 @@ def test_carts_execute_on_two_nodes_reports_per_node_counters(ray_cluster, tmp_p
     assert int(rows[0]["host sync out"]) == int(rows[1]["host sync in"]), rows
 
 
+def small_example_on_two_nodes(name: str, node_clusters, tmp_path):
+    """The example ``name`` at small size on 2 nodes x 1 worker, checked against gcc's
+    checksum on 2 threads; the run, for its counters."""
+    path = next(p for p in EXAMPLE_FILES if p.stem == name)
+    expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
+    llvm_ir = compile_for(path, 2, 1, "SMALL_DATASET", includes=(INCLUDE,))
+    run = node_clusters(2).run(llvm_ir, [str(path)], threads=1, timeout=120)
+    assert run.code == 0, run.nodes[0].stderr
+    assert checksum(run.nodes[0].stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
+    return run
+
+
 def test_a_stencil_on_two_nodes_moves_its_edges_and_reports_once_an_epoch(node_clusters,
                                                                           tmp_path):
     """jacobi2d (small: 256 x 256 doubles, 50 steps of two sweeps) on 2 nodes: the tables are
@@ -202,12 +214,7 @@ def test_a_stencil_on_two_nodes_moves_its_edges_and_reports_once_an_epoch(node_c
     way a sweep; node 1 runs three chunks a sweep, gets them in one launch message a sweep,
     and reports their ends to node 0 together when it has none of the fused time-loop epoch
     left, not once a task."""
-    path = next(p for p in EXAMPLE_FILES if p.stem == "jacobi2d")
-    expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
-    llvm_ir = compile_for(path, 2, 1, "SMALL_DATASET", includes=(INCLUDE,))
-    run = node_clusters(2).run(llvm_ir, [str(path)], threads=1, timeout=120)
-    assert run.code == 0, run.nodes[0].stderr
-    assert checksum(run.nodes[0].stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
+    run = small_example_on_two_nodes("jacobi2d", node_clusters, tmp_path)
     stats = [n.stats for n in run.nodes]
     sweeps, row = 100, 256 * 8
     for node in (0, 1):
@@ -228,13 +235,7 @@ def test_a_table_every_node_reads_whole_is_sent_before_the_kernel(node_clusters,
     both nodes' tasks. The host shares B (and the scalars alpha and beta) with node 1 right
     after writing them, with its flushes of A and C, so node 1's task finds every input there
     and its grants carry no bytes."""
-    path = next(p for p in EXAMPLE_FILES if p.stem == "gemm")
-    expected = gcc_openmp_output(path, tmp_path, 2, f"-I{INCLUDE}", "-DSMALL_DATASET")
-    llvm_ir = compile_for(path, 2, 1, "SMALL_DATASET", includes=(INCLUDE,))
-    run = node_clusters(2).run(llvm_ir, [str(path)], threads=1, timeout=120)
-    assert run.code == 0, run.nodes[0].stderr
-    assert checksum(run.nodes[0].stdout) == pytest.approx(checksum(expected), rel=CHECKSUM_RTOL)
-    node1 = run.nodes[1].stats
+    node1 = small_example_on_two_nodes("gemm", node_clusters, tmp_path).nodes[1].stats
     assert node1["tasks_run"] == 1, node1
     n = 128 * 8
     # half of A and half of C, all of B, alpha and beta; nothing else reaches node 1

@@ -19,7 +19,7 @@ from mlir.dialects import openmp as omp
 
 from .omp_data_sharing import REDUCTION_OPS
 from .pragmas import DEPEND_KINDS, Clause, Pragma, depend_base
-from .reductions import reduction_combine, reduction_identity
+from .reductions import combine_in_critical, own_copy
 from .state import Var
 from .typemap import scalar_of
 
@@ -106,22 +106,15 @@ class TaskEmitter:
                     if var.kind != "mem" or s is None:
                         raise p.error(f"unsupported C construct: taskloop {'reduction' if kind else 'lastprivate'} "
                                       f"variable '{name}' (a scalar variable is supported)")
-                    mine = fn.alloca(ir.MemRefType.get([], s.mlir()))
-                    if kind is not None:
-                        memref.StoreOp(reduction_identity(kind, s), mine, [])
+                    mine = own_copy(fn, kind, s) if kind is not None else \
+                        fn.alloca(ir.MemRefType.get([], s.mlir()))
                     own.append((var.value, mine, s, kind))
                     stack.enter_context(fn.rebind(key, Var("mem", var.ctype, mine)))
             fn.stmt.scf_for(loop, bounds)
         with fn.loc_of_pragma(p):
             combined = [o for o in own if o[3] is not None]
             if combined:
-                critical = omp.CriticalOp()
-                with ir.InsertionPoint(critical.region.blocks.append()):
-                    for shared, mine, s, kind in combined:
-                        total = reduction_combine(kind, s, memref.LoadOp(shared, []).result,
-                                                  memref.LoadOp(mine, []).result)
-                        memref.StoreOp(total, shared, [])
-                    omp.TerminatorOp()
+                combine_in_critical(combined)
             kept = [o for o in own if o[3] is None]
             if kept:
                 holds_last = arith.CmpIOp(arith.CmpIPredicate.eq, bounds[1], ub).result

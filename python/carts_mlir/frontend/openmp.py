@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 from mlir import ir
-from mlir.dialects import memref
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
@@ -32,7 +31,7 @@ from .omp_data_sharing import REDUCTION_OPS, DataSharing
 from .omp_loops import WorksharingLoops
 from .omp_tasks import TaskEmitter
 from .pragmas import SUPPORTED, Pragma
-from .reductions import reduction_combine, reduction_identity
+from .reductions import combine_in_critical, own_copy
 from .state import Var, pushed
 from .typemap import scalar_of
 
@@ -171,8 +170,7 @@ class OmpEmitter:
                         if s is None:
                             raise p.error("unsupported C construct: a reduction on an array "
                                           "section of a parallel region (reduce in its loops)")
-                        mine = fn.alloca(ir.MemRefType.get([], s.mlir()))
-                        memref.StoreOp(reduction_identity(sym.split("_")[0], s), mine, [])
+                        mine = own_copy(fn, sym.split("_")[0], s)
                         own.append((shared, mine, s, sym.split("_")[0]))
                         stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
                     self.sharing.privatize(p, stack)
@@ -182,13 +180,7 @@ class OmpEmitter:
                     body()
                 with fn.loc_of_pragma(p):
                     if own:
-                        critical = omp.CriticalOp()
-                        with ir.InsertionPoint(critical.region.blocks.append()):
-                            for shared, mine, s, kind in own:
-                                total = reduction_combine(kind, s, memref.LoadOp(shared, []).result,
-                                                          memref.LoadOp(mine, []).result)
-                                memref.StoreOp(total, shared, [])
-                            omp.TerminatorOp()
+                        combine_in_critical(own)
                     omp.TerminatorOp()
 
     def single(self, p: Pragma, body) -> None:

@@ -10,6 +10,31 @@ from mlir import ir
 from .typemap import Scalar
 
 
+def own_copy(fn, kind: str, s: Scalar) -> ir.Value:
+    """A thread's (or a task's) own copy of a reduction variable: a slot of the current
+    allocation scope, set to the operator's identity."""
+    from mlir.dialects import memref
+
+    mine = fn.alloca(ir.MemRefType.get([], s.mlir()))
+    memref.StoreOp(reduction_identity(kind, s), mine, [])
+    return mine
+
+
+def combine_in_critical(copies: list[tuple[ir.Value, ir.Value, Scalar, str]]) -> None:
+    """Each own copy combined into its shared variable, (shared, own, scalar, kind), in one
+    critical section (which openmp-to-arts makes an atomic update where it can)."""
+    from mlir.dialects import memref
+    from mlir.dialects import openmp as omp
+
+    critical = omp.CriticalOp()
+    with ir.InsertionPoint(critical.region.blocks.append()):
+        for shared, mine, s, kind in copies:
+            total = reduction_combine(kind, s, memref.LoadOp(shared, []).result,
+                                      memref.LoadOp(mine, []).result)
+            memref.StoreOp(total, shared, [])
+        omp.TerminatorOp()
+
+
 def reduction_identity(kind: str, s: Scalar) -> ir.Value:
     """The identity of reduction ``kind`` on ``s``, as a constant at the insertion point."""
     from mlir.dialects import arith
