@@ -24,7 +24,7 @@ from . import builtins
 from . import clang_support as cs
 from . import typemap as tm
 from .cursor_queries import is_null_constant
-from .typemap import scalar_of
+from .typemap import INT, scalar_of
 
 if TYPE_CHECKING:
     from .expressions import ExprEmitter
@@ -81,6 +81,10 @@ class CallEmitter:
             raise cs.unsupported(c, "call through a function pointer")
         name = callee.spelling
         args = list(c.get_arguments())
+        fixed = self.fn.omp.team_of_one_answer(name) if not args else None
+        if fixed is not None:
+            with self.fn.loc(c):
+                return self.fn.const_scalar(fixed, INT)
         if name in ALLOCATORS and not name.startswith("omp_"):  # those are the runtime's too
             raise cs.unsupported(c, f"{name} whose result is not cast to a typed pointer")
         if self.module.is_user_function(name):

@@ -17,7 +17,7 @@ reductions, what a task shares), ``omp_loops`` (worksharing loops), ``omp_tasks`
 from __future__ import annotations
 
 import re
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
 import clang.cindex as ci
@@ -42,6 +42,16 @@ K = ci.CursorKind
 _SCHEDULES = {"static", "dynamic", "guided", "auto", "runtime"}
 
 
+@contextmanager
+def pushed_count(owner, name: str):
+    """``owner.<name>`` one higher while the block runs."""
+    setattr(owner, name, getattr(owner, name) + 1)
+    try:
+        yield
+    finally:
+        setattr(owner, name, getattr(owner, name) - 1)
+
+
 class OmpEmitter:
     """The OpenMP constructs of one function: dispatch, validation and the region
     constructs; loops, tasks, atomics and data sharing are its parts."""
@@ -53,6 +63,11 @@ class OmpEmitter:
         self.worksharing = WorksharingLoops(fn, self.clauses, self.sharing)
         self.tasks = TaskEmitter(self)
         self.atomics = AtomicEmitter(fn)
+        #: Parallel regions around the statement being emitted, and of those the nested
+        #: ones, which run as a team of one (libgomp's default: one active level).
+        self.teams = 0
+        self.serial = 0
+        self.nested = 0
 
     # ------------------------------------------------------------------ entry points
 
@@ -60,6 +75,8 @@ class OmpEmitter:
         if not self.fn.module.openmp:
             return
         self.validate(p)
+        if self.serial and p.directive == "barrier":
+            return  # a team of one
         with self.fn.loc_of_pragma(p):
             if p.directive == "barrier":
                 omp.BarrierOp()
@@ -82,6 +99,9 @@ class OmpEmitter:
                     self.fn.stmt.plain(stmt)
 
         d = p.directive
+        if self.serial or (self.teams and d in ("parallel", "parallel for", "parallel sections")):
+            if self.one_thread(p, d, inner, stmt, body):
+                return
         if d == "parallel for":
             if inner:
                 raise p.error("a 'parallel for' must be followed by its loop")
@@ -174,14 +194,71 @@ class OmpEmitter:
                         own.append((shared, mine, s, sym.split("_")[0]))
                         stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
                     self.sharing.privatize(p, stack)
-                if loop is not None:
-                    self.worksharing.emit(p, loop, loops, last)
-                else:
-                    body()
+                with pushed_count(self, "teams"):
+                    if loop is not None:
+                        self.worksharing.emit(p, loop, loops, last)
+                    else:
+                        body()
                 with fn.loc_of_pragma(p):
                     if own:
                         combine_in_critical(own)
                     omp.TerminatorOp()
+
+    def one_thread(self, p: Pragma, d: str, inner: list[Pragma], stmt: ci.Cursor, body) -> bool:
+        """A construct inside a nested parallel region, which a team of one runs: the
+        region is its statement (with its private copies and reductions), a worksharing
+        loop the plain loop, ``single``/``master`` and each section their statements.
+        Critical sections, atomics and tasks keep their meaning (the outer team's threads
+        still run side by side). False for those, which the caller emits as usual."""
+        fn = self.fn
+        if d not in ("parallel", "parallel for", "parallel sections", "for", "single", "master",
+                     "sections"):
+            return False
+        if d == "sections" or d == "parallel sections":
+            if stmt.kind != K.COMPOUND_STMT:
+                raise p.error(f"'#pragma omp {d}' must be followed by a block of sections")
+            marks = fn.module.pragmas
+
+            def run() -> None:
+                for child in cs.children(stmt):
+                    marks.take_directive_before(child.extent.start.offset, "section")
+                    fn.stmt.emit(child)
+        elif d in ("parallel for", "for"):
+            def run() -> None:
+                with fn.loc(stmt):
+                    fn.stmt.plain(stmt)
+        else:
+            run = body
+        reducing = d.startswith("parallel") or d == "for"
+        with ExitStack() as stack:
+            own = []
+            with fn.loc_of_pragma(p):
+                if reducing:
+                    for key, shared, ctype, sym in self.sharing.reductions(p):
+                        s = scalar_of(ctype)
+                        if s is None:
+                            raise p.error("unsupported C construct: a reduction on an array "
+                                          "section in a nested parallel region")
+                        mine = own_copy(fn, sym.split("_")[0], s)
+                        own.append((shared, mine, s, sym.split("_")[0]))
+                        stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
+                self.sharing.privatize(p, stack)
+            stack.enter_context(pushed_count(self, "serial"))
+            if d.startswith("parallel"):
+                stack.enter_context(pushed_count(self, "nested"))
+            run()
+        if own:
+            with fn.loc_of_pragma(p):
+                combine_in_critical(own)
+        return True
+
+    def team_of_one_answer(self, routine: str) -> int | None:
+        """What a routine describing the team answers inside a nested region (a team of
+        one), where the compiler knows it; None elsewhere or for other routines."""
+        if not self.nested:
+            return None
+        return {"omp_get_thread_num": 0, "omp_get_num_threads": 1,
+                "omp_get_level": 1 + self.nested}.get(routine)
 
     def single(self, p: Pragma, body) -> None:
         fn = self.fn

@@ -71,3 +71,29 @@ int count(void) {
   c += 1;
   return c;
 }
+
+// A parallel region nested in another is a team of one: no second omp.parallel, its loop
+// the plain loop, and inside it the thread number is 0 of 1 at level 2 (constants).
+// CHECK-LABEL: func.func @nested(
+// CHECK: omp.parallel {
+// CHECK-NOT: omp.parallel
+// CHECK-NOT: omp.wsloop
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK: scf.for
+// CHECK: omp.terminator
+int nested(int *out) {
+  int total = 0;
+#pragma omp parallel
+  {
+#pragma omp parallel
+    {
+      int me = omp_get_thread_num(), n = omp_get_num_threads(), level = omp_get_level();
+#pragma omp for
+      for (int i = 0; i < 4; i++)
+        out[i] = me + n + level;
+    }
+  }
+  return total;
+}
