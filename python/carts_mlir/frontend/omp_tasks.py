@@ -78,17 +78,40 @@ class TaskEmitter:
             op = omp.TaskOp([], [], depend_vars, [], [], **attrs)
             block = op.region.blocks.append()
         with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region(block):
-            with fn.loc_of_pragma(p):
-                for key, var, value in captured:
-                    fresh = fn.alloca(var.value.type)
-                    memref.StoreOp(value, fresh, [])
-                    stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fresh)))
-                for key, var in private:
-                    stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fn.alloca(var.value.type))))
-            body()
+            self._own_copies(p, captured, private, stack)
+            self.owner.in_task += 1
+            try:
+                body()
+            finally:
+                self.owner.in_task -= 1
             with fn.loc_of_pragma(p):
                 omp.TerminatorOp()
         return op
+
+    def _own_copies(self, p: Pragma, captured, private, stack: ExitStack) -> None:
+        """The task's firstprivate copies (of the values read at its creation) and private
+        variables, bound in place of the originals."""
+        fn = self.fn
+        with fn.loc_of_pragma(p):
+            for key, var, value in captured:
+                fresh = fn.alloca(var.value.type)
+                memref.StoreOp(value, fresh, [])
+                stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fresh)))
+            for key, var in private:
+                stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fn.alloca(var.value.type))))
+
+    def included(self, p: Pragma, body, stmt: ci.Cursor) -> None:
+        """A task created inside another task or in a worksharing loop's body runs at once,
+        in its creator, as an included task does: with its own copies of what it takes
+        firstprivate, and done when the creator goes on, which satisfies its dependences
+        (on siblings created before it, by the same thread) and any taskwait after it."""
+        fn = self.fn
+        shared, copied, private = self.sharing.task_sharing(p, stmt)
+        with fn.loc_of_pragma(p):
+            captured = [(key, var, fn.load(var.value)) for key, var in copied]
+        with ExitStack() as stack:
+            self._own_copies(p, captured, private, stack)
+            body()
 
     def _chunk(self, p: Pragma, loop, bounds, ub: ir.Value, reduced: list[tuple[str, str]],
                lastprivate: list[str]) -> None:

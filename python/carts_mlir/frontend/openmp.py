@@ -68,6 +68,10 @@ class OmpEmitter:
         self.teams = 0
         self.serial = 0
         self.nested = 0
+        #: Task bodies and worksharing loop bodies around the statement: a task created
+        #: there is included (run at once by its creator).
+        self.in_task = 0
+        self.in_loop = 0
 
     # ------------------------------------------------------------------ entry points
 
@@ -77,6 +81,8 @@ class OmpEmitter:
         self.validate(p)
         if self.serial and p.directive == "barrier":
             return  # a team of one
+        if self.in_task and p.directive == "taskwait":
+            return  # the tasks this one created were included: all done
         with self.fn.loc_of_pragma(p):
             if p.directive == "barrier":
                 omp.BarrierOp()
@@ -102,6 +108,16 @@ class OmpEmitter:
         if self.serial or (self.teams and d in ("parallel", "parallel for", "parallel sections")):
             if self.one_thread(p, d, inner, stmt, body):
                 return
+        if d == "task" and (self.in_task or self.in_loop):
+            self.tasks.included(p, body, stmt)
+            return
+        if d in ("for", "parallel for", "taskloop"):
+            with pushed_count(self, "in_loop" if d != "taskloop" else "in_task"):
+                self._construct(p, d, inner, stmt, body)
+            return
+        self._construct(p, d, inner, stmt, body)
+
+    def _construct(self, p: Pragma, d: str, inner: list[Pragma], stmt: ci.Cursor, body) -> None:
         if d == "parallel for":
             if inner:
                 raise p.error("a 'parallel for' must be followed by its loop")
