@@ -86,7 +86,7 @@ class OmpEmitter:
         with self.fn.loc_of_pragma(p):
             if p.directive == "barrier":
                 omp.BarrierOp()
-            elif p.directive == "taskwait":
+            elif p.directive == "taskwait":  # with depend: waiting for every child is enough
                 omp.TaskwaitOp([])
             # taskyield: a scheduling point; ARTS tasks run to completion, so nothing to do.
             # flush: a task sees memory as of its start and publishes its writes when it
@@ -152,6 +152,8 @@ class OmpEmitter:
             raise p.error("'#pragma omp section' outside the block of an 'omp sections'")
         elif d == "critical":
             self.critical(p, body)
+        elif d == "scope":
+            self.scope(p, body)
         elif d == "ordered":
             self.ordered(p, body)
         elif d == "atomic":
@@ -267,6 +269,30 @@ class OmpEmitter:
             with fn.loc_of_pragma(p):
                 combine_in_critical(own)
         return True
+
+    def scope(self, p: Pragma, body) -> None:
+        """``#pragma omp scope``: every thread runs the statement, with its private copies
+        and reductions (its own copy, combined in a critical section), then waits for the
+        others unless ``nowait`` (outside a parallel region: the one thread)."""
+        fn = self.fn
+        own = []
+        with ExitStack() as stack:
+            with fn.loc_of_pragma(p):
+                for key, shared, ctype, sym in self.sharing.reductions(p):
+                    s = scalar_of(ctype)
+                    if s is None:
+                        raise p.error("unsupported C construct: a reduction on an array "
+                                      "section of omp scope")
+                    mine = own_copy(fn, sym.split("_")[0], s)
+                    own.append((shared, mine, s, sym.split("_")[0]))
+                    stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
+                self.sharing.privatize(p, stack)
+            body()
+        with fn.loc_of_pragma(p):
+            if own:
+                combine_in_critical(own)
+            if self.teams and not self.serial and not p.clause("nowait"):
+                omp.BarrierOp()
 
     def team_of_one_answer(self, routine: str) -> int | None:
         """What a routine describing the team answers inside a nested region (a team of

@@ -39,9 +39,10 @@ SUPPORTED = {
     "single": {"private", "firstprivate", "nowait"},
     "master": set(),
     "barrier": set(),
-    "task": {"depend", "shared", "private", "firstprivate", "default", "if", "final",
+    "task": {"depend", "affinity", "shared", "private", "firstprivate", "default", "if", "final",
              "priority", "untied", "mergeable"},
-    "taskwait": set(),
+    "taskwait": {"depend"},
+    "scope": {"private", "firstprivate", "reduction", "nowait"},
     "taskgroup": set(),
     "taskyield": set(),
     "atomic": {"read", "write", "update", "capture", "compare", "seq_cst", "relaxed", "acq_rel",
@@ -66,7 +67,10 @@ _SIMD_CLAUSES = {"simdlen", "safelen", "aligned", "nontemporal", "order"}
 _PARALLEL_CLAUSES = {"num_threads", "proc_bind", "shared", "default"}
 
 #: ``depend`` kinds and how a task then uses the item.
-DEPEND_KINDS = {"in": "taskdependin", "out": "taskdependout", "inout": "taskdependinout"}
+DEPEND_KINDS = {"in": "taskdependin", "out": "taskdependout", "inout": "taskdependinout",
+                # ordered as inout: exclusive and in creation order, which the looser
+                # kinds allow (mutually exclusive in any order; concurrent within a set)
+                "mutexinoutset": "taskdependinout", "inoutset": "taskdependinout"}
 
 _TOKEN_RE = re.compile(r"\s*(?:([A-Za-z_]\w*)|(\d[\w.]*)|(\S))")
 
