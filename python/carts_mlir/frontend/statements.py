@@ -32,6 +32,13 @@ if TYPE_CHECKING:
 K = ci.CursorKind
 
 
+#: On an ``scf.if`` whose branch holds the rest of a body after a jump that may happen (an
+#: early ``return``, ``break`` or ``continue``): the rest runs unless it did. Passes that
+#: want code to run "once, in order" (a table's rows allocated after a NULL check that
+#: returns) may see through it.
+REST_OF_BODY = "arts.rest_of_body"
+
+
 class StmtEmitter(LoopStatements, SwitchStatements):
     """Emits the statements of one function."""
 
@@ -85,6 +92,7 @@ class StmtEmitter(LoopStatements, SwitchStatements):
                 if guard is not None:
                     with self.fn.loc(rest[0]):
                         if_op = scf.IfOp(guard)
+                    if_op.operation.attributes[REST_OF_BODY] = ir.UnitAttr.get()
                     with ir.InsertionPoint(if_op.then_block):
                         self.sequence(rest)
                         scf.YieldOp([])
@@ -96,6 +104,7 @@ class StmtEmitter(LoopStatements, SwitchStatements):
         bit = self.expr.cond(test)
         with self.fn.loc(s):
             if_op = scf.IfOp(bit, [], has_else=True)
+        if_op.operation.attributes[REST_OF_BODY] = ir.UnitAttr.get()
         with ir.InsertionPoint(if_op.then_block), self.fn.loc(jump):
             self.jump(jump)
             scf.YieldOp([])

@@ -279,6 +279,31 @@ func.func @static_rows(%n: index, %i: index) -> f64 {
 
 // -----
 
+// Rows allocated in the rest of a body after an early return (`if (!a) return 1;`, the
+// front end's scf.if marked arts.rest_of_body): when the rest runs, every row is allocated;
+// when it does not, nothing uses them. The table is raised where it is allocated.
+// CHECK-LABEL: func.func @rows_after_early_return(
+// CHECK: %[[A:.*]] = memref.alloc(%arg0, %arg0) : memref<?x?xf32>
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %[[A]][%arg1, %arg1] : memref<?x?xf32>
+func.func @rows_after_early_return(%n: index, %i: index, %failed: i1, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc(%n) : memref<?xmemref<?xf32>>
+  scf.if %failed {
+  } else {
+    scf.for %k = %c0 to %n step %c1 {
+      %row = memref.alloc(%n) : memref<?xf32>
+      memref.store %row, %a[%k] : memref<?xmemref<?xf32>>
+    }
+    %r = memref.load %a[%i] : memref<?xmemref<?xf32>>
+    memref.store %v, %r[%i] : memref<?xf32>
+  } {arts.rest_of_body}
+  return
+}
+
+// -----
+
 // Two tables sharing their init loop, their free loop and a loop of unused reads: both
 // are raised and the loops left empty go.
 // CHECK-LABEL: func.func @shared_loops(
