@@ -24,6 +24,7 @@ _DIRECTIVE_WORDS = {
     "task", "taskwait", "taskloop", "taskgroup", "taskyield", "sections", "section", "target",
     "teams", "distribute", "ordered", "flush", "declare", "threadprivate", "loop", "scope",
     "end", "data", "update", "enter", "exit", "requires", "cancel", "cancellation", "point",
+    "tile", "unroll", "error",
 }
 
 #: Directive words that are clauses when they follow a directive word.
@@ -215,6 +216,10 @@ def combined_forms(directive: str, clauses: list[Clause],
     each thread runs the whole loop, as with no directive); ``parallel master|masked`` and
     ``[parallel] master taskloop`` are their parts nested."""
     words = directive.split()
+    if words in (["tile"], ["unroll"]):  # loop transformations: the same iterations in order
+        return []
+    if words == ["error"]:
+        return _error_directive(clauses, where)
     if "simd" in words:
         if any(c.name == "linear" for c in clauses) and directive != "simd":
             raise CartsError(f"unsupported C construct: 'linear' clause on omp {directive} (a "
@@ -252,6 +257,24 @@ def combined_forms(directive: str, clauses: list[Clause],
     if words == ["master", "taskloop"]:
         return [("master", []), ("taskloop", clauses)]
     return [(" ".join(words), clauses)]
+
+
+def _error_directive(clauses: list[Clause], where: str) -> list[tuple[str, list[Clause]]]:
+    """``#pragma omp error``: at compilation (the default), a fatal one stops the compile
+    with its message and a warning is printed; at execution it is refused."""
+    def arg(name: str, default: str) -> str:
+        c = next((c for c in clauses if c.name == name), None)
+        return ", ".join(c.args).strip() if c is not None and c.args else default
+    text = arg("message", '""')
+    message = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+    if arg("at", "compilation") != "compilation":
+        raise CartsError("unsupported C construct: omp error at(execution) (an error at "
+                         "compilation is supported)", where)
+    if arg("severity", "fatal") == "warning":
+        import sys
+        print(f"{where}: warning: omp error: {message}", file=sys.stderr)
+        return []
+    raise CartsError(f"omp error: {message}" if message else "omp error", where)
 
 
 @dataclass
