@@ -201,16 +201,9 @@ class OmpEmitter:
         with pushed(self.sharing.team_vars, {key: var.value for key, var in fn.vars.items()}):
             last = self.sharing.lastprivate_targets(p)
             with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region(block):
-                own = []
                 with fn.loc_of_pragma(p):
-                    for key, shared, ctype, sym in reductions:
-                        s = scalar_of(ctype)
-                        if s is None:
-                            raise p.error("unsupported C construct: a reduction on an array "
-                                          "section of a parallel region (reduce in its loops)")
-                        mine = own_copy(fn, sym.split("_")[0], s)
-                        own.append((shared, mine, s, sym.split("_")[0]))
-                        stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
+                    own = self.own_reductions(p, reductions, stack, "of a parallel region "
+                                              "(reduce in its loops)")
                     self.sharing.privatize(p, stack)
                 with pushed_count(self, "teams"):
                     if loop is not None:
@@ -249,17 +242,9 @@ class OmpEmitter:
             run = body
         reducing = d.startswith("parallel") or d == "for"
         with ExitStack() as stack:
-            own = []
             with fn.loc_of_pragma(p):
-                if reducing:
-                    for key, shared, ctype, sym in self.sharing.reductions(p):
-                        s = scalar_of(ctype)
-                        if s is None:
-                            raise p.error("unsupported C construct: a reduction on an array "
-                                          "section in a nested parallel region")
-                        mine = own_copy(fn, sym.split("_")[0], s)
-                        own.append((shared, mine, s, sym.split("_")[0]))
-                        stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
+                own = self.own_reductions(p, self.sharing.reductions(p) if reducing else [],
+                                          stack, "in a nested parallel region")
                 self.sharing.privatize(p, stack)
             stack.enter_context(pushed_count(self, "serial"))
             if d.startswith("parallel"):
@@ -270,22 +255,29 @@ class OmpEmitter:
                 combine_in_critical(own)
         return True
 
+    def own_reductions(self, p: Pragma, reductions, stack: ExitStack, what: str) -> list:
+        """Each reduction item a copy of its own, set to the operator's identity and bound in
+        place of the variable while ``stack`` lasts; (shared, own, scalar, kind) per item,
+        for ``combine_in_critical``."""
+        own = []
+        for key, shared, ctype, sym in reductions:
+            s = scalar_of(ctype)
+            if s is None:
+                raise p.error(f"unsupported C construct: a reduction on an array section {what}")
+            kind = sym.split("_")[0]
+            mine = own_copy(self.fn, kind, s)
+            own.append((shared, mine, s, kind))
+            stack.enter_context(self.fn.rebind(key, Var("mem", ctype, mine)))
+        return own
+
     def scope(self, p: Pragma, body) -> None:
         """``#pragma omp scope``: every thread runs the statement, with its private copies
         and reductions (its own copy, combined in a critical section), then waits for the
         others unless ``nowait`` (outside a parallel region: the one thread)."""
         fn = self.fn
-        own = []
         with ExitStack() as stack:
             with fn.loc_of_pragma(p):
-                for key, shared, ctype, sym in self.sharing.reductions(p):
-                    s = scalar_of(ctype)
-                    if s is None:
-                        raise p.error("unsupported C construct: a reduction on an array "
-                                      "section of omp scope")
-                    mine = own_copy(fn, sym.split("_")[0], s)
-                    own.append((shared, mine, s, sym.split("_")[0]))
-                    stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
+                own = self.own_reductions(p, self.sharing.reductions(p), stack, "of omp scope")
                 self.sharing.privatize(p, stack)
             body()
         with fn.loc_of_pragma(p):
