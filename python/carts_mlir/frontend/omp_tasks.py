@@ -56,7 +56,7 @@ class TaskEmitter:
             for clause in p.all("depend"):
                 if clause.modifier not in DEPEND_KINDS:
                     raise p.error(f"unsupported C construct: depend({clause.modifier}: ...) "
-                                  "(in, out and inout are supported)")
+                                  "(in, out, inout, mutexinoutset and inoutset are supported)")
                 for item in clause.args:
                     name = depend_base(item)
                     if not name:

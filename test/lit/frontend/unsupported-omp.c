@@ -20,8 +20,8 @@ int main(void) {
   }
 #endif
 #ifdef DEPEND
-  // DEPEND: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: depend(mutexinoutset: ...) (in, out and inout are supported)
-#pragma omp task depend(mutexinoutset: x)
+  // DEPEND: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: depend(depobj: ...) (in, out, inout, mutexinoutset and inoutset are supported)
+#pragma omp task depend(depobj: x)
   x = 42;
 #endif
 #ifdef LINEAR
