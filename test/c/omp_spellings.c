@@ -1,6 +1,7 @@
 /* OpenMP 5.x spellings of the constructs of the subset: `loop` (a worksharing loop of its
    region; bind(thread): each thread's own loop), `parallel loop`, the `simd` forms (a hint),
-   `order(concurrent)`, `parallel master`, `masked`, `master taskloop`, and `flush`. */
+   `order(concurrent)`, `parallel master`, `masked`, `master taskloop`, `flush`, and the
+   proc_bind hint. */
 #if defined(_OPENMP) || defined(__CARTS__)
 #include <omp.h>
 #endif
@@ -12,7 +13,7 @@ int main(void) {
   int a[N], b[N];
   long sum = 0, sum2 = 0, sum3 = 0;
   int master_ran = 0, masked_ran = 0, tasks = 0;
-#pragma omp parallel loop
+#pragma omp parallel loop proc_bind(close)
   for (int i = 0; i < N; i++)
     a[i] = i;
 #pragma omp parallel

@@ -60,6 +60,9 @@ SUPPORTED = {
 
 STANDALONE = {"barrier", "taskwait", "taskyield", "flush"}
 SUPPORTED["flush"] = set()
+# proc_bind: a placement hint (workers are not bound to places here)
+for _name in ("parallel", "parallel for", "parallel sections"):
+    SUPPORTED[_name] = SUPPORTED[_name] | {"proc_bind"}
 
 #: Clauses that only shape how a loop is vectorised or ordered: ``simd``'s, and
 #: ``order(concurrent)`` (the iterations may run in any order, as a worksharing loop's do).
