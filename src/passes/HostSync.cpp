@@ -342,20 +342,24 @@ void HostSyncWalker::visitEpoch(Operation *op, SyncState &state, Mode mode) {
   // Host code inside the epoch but outside its tasks counts as before it.
   visitAccess(op, state, mode);
   DbUses acquired = taskAcquires(op);
-  llvm::SmallDenseSet<unsigned> spreadReads = spreadWholeReads(op);
+  std::optional<llvm::SmallDenseSet<unsigned>> spreadReads; // walked once, if asked
   for (auto [db, writes] : acquired) {
+    bool flushed = state.dirty.test(db);
+    bool shared = (flushed || state.unsent.test(db)) && !writes && !distributed.test(db);
+    if (shared && !spreadReads)
+      spreadReads = spreadWholeReads(op);
+    shared = shared && spreadReads->contains(db);
+    state.dirty.reset(db);
+    state.unsent.reset(db);
+    if (!flushed && !shared)
+      continue;
     // As early as the program order allows: right after the host's last write when it is
     // in the epoch's block (nothing in between touches the table), else before the epoch.
     auto [before, why] = syncPoint(db, op);
-    bool flushed = state.dirty.test(db);
-    if (flushed) {
+    if (flushed)
       sync(before, db, SyncKind::flush, mode, why);
-      state.dirty.reset(db);
-    }
-    if ((flushed || state.unsent.test(db)) && !writes && !distributed.test(db) &&
-        spreadReads.contains(db))
+    if (shared)
       sync(before, db, SyncKind::share, mode, why);
-    state.unsent.reset(db);
   }
   // A table on node 0 gets its tasks' writes back before the epoch ends, but
   // other nodes may keep copies of it from now on.
