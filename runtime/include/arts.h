@@ -72,8 +72,9 @@
  * stackSize (worker stack bytes, k/m/g suffixes,
  * default 8m), deadlockTimeout (seconds, default 2, 0 = off), hugePages (1, the default: a
  * datablock payload of 2 MiB or more gets a 2 MiB-aligned mapping of its own with transparent
- * huge pages asked for; 0: every payload is calloc'ed), affinity and routeFollows (1, the
- * defaults; see artsEdtCreate). Other keys are ignored.
+ * huge pages asked for; 0: every payload is calloc'ed), populate (1: such a payload is faulted
+ * in when it is made; 0: by its first writer; default 1 on several nodes, 0 on one), affinity
+ * and routeFollows (1, the defaults; see artsEdtCreate). Other keys are ignored.
  */
 #ifndef CARTS_ARTS_H
 #define CARTS_ARTS_H

@@ -25,13 +25,14 @@ typedef enum {
   KEY_TRACE,
   KEY_HUGE_PAGES,
   KEY_ROUTE_FOLLOWS,
+  KEY_POPULATE,
   KEY_COUNT
 } key_id;
 
 static const char *const key_names[KEY_COUNT] = {"threads",     "nodeCount", "stackSize",
                                                  "deadlockTimeout", "spinTime", "affinity",
                                                  "profile", "trace", "hugePages",
-                                                 "routeFollows"};
+                                                 "routeFollows", "populate"};
 
 /* 0 or 1 (also no/yes, off/on, false/true). */
 static int parse_flag(const char *text, int *out) {
@@ -133,6 +134,7 @@ static int set_key(rt_config *cfg, key_id key, const char *value, const char *wh
   case KEY_AFFINITY:
   case KEY_PROFILE:
   case KEY_HUGE_PAGES:
+  case KEY_POPULATE:
   case KEY_ROUTE_FOLLOWS: {
     int flag;
     if (parse_flag(value, &flag)) {
@@ -146,6 +148,8 @@ static int set_key(rt_config *cfg, key_id key, const char *value, const char *wh
       cfg->profile = flag;
     else if (key == KEY_HUGE_PAGES)
       cfg->huge_pages = flag;
+    else if (key == KEY_POPULATE)
+      cfg->populate = flag;
     else
       cfg->route_follows = flag;
     return 0;
@@ -240,6 +244,7 @@ int rt_config_load(rt_config *cfg) {
   cfg->affinity = 1;
   cfg->profile = 0;
   cfg->huge_pages = 1;
+  cfg->populate = -1;
   cfg->route_follows = 1;
   cfg->trace_path[0] = '\0';
 
@@ -289,5 +294,10 @@ int rt_config_load(rt_config *cfg) {
     cfg->spin_ns = cfg->node_count == 1 && cores > 0 && cfg->threads <= (uint32_t)cores
                        ? 1000000
                        : 50000;
+  if (cfg->populate < 0)
+    /* A node's shares of a distributed table are made when the table is distributed, ahead
+       of the tasks that write them: fault them in then (db.c). One node faults lazily, as a
+       program's own malloc'd memory is. */
+    cfg->populate = cfg->node_count > 1;
   return 0;
 }

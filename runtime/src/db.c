@@ -70,6 +70,23 @@ struct rt_db {
 #define STAGGER ((uint64_t)4096 + 64)
 #define STAGGER_STEPS 127
 
+/* With populate=1 (the default on several nodes) a mapped payload is faulted in when it is
+   made, not by the first task that writes it. A node's shares of a distributed table are
+   made when the table is distributed, before the kernel; a fault taken inside it costs what
+   the machine makes it cost: on a virtual machine that hands freed memory back to its host
+   (free page reporting), a fresh 2 MiB page can take the host's fault too. batchnorm large
+   on 2 nodes of this kind of machine: kernel 0.05-1.15 s faulting lazily, 0.043-0.058 s
+   populated. MADV_POPULATE_WRITE (Linux 5.14) where the kernel has it, else a write a page. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+static void populate(char *p, size_t len) {
+  if (madvise(p, len, MADV_POPULATE_WRITE) == 0)
+    return;
+  for (size_t at = 0; at < len; at += 4096)
+    ((volatile char *)p)[at] = 0;
+}
+
 static void *payload_alloc(uint64_t bytes, uint64_t *mapped) {
   static _Atomic uint64_t mapped_count;
   *mapped = 0;
@@ -87,6 +104,8 @@ static void *payload_alloc(uint64_t bytes, uint64_t *mapped) {
   if (raw + span > p + len)
     munmap(p + len, (size_t)(raw + span - (p + len)));
   madvise(p, len, MADV_HUGEPAGE); /* advice: no huge pages is no error */
+  if (rt.cfg.populate)
+    populate(p, len);
   *mapped = len;
   return p + skip;
 }

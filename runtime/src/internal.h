@@ -65,6 +65,7 @@ typedef struct rt_config {
   int affinity;        /* honour the worker a task's route asks for (1, the default) */
   int profile;         /* print per-worker counters on stderr when the run ends */
   int huge_pages;      /* map payloads of 2 MiB and more with transparent huge pages (db.c) */
+  int populate;        /* fault such payloads in when they are made (db.c); -1: by node count */
   int route_follows;   /* a route's tasks go where its last task ran (1, the default) */
   char trace_path[RT_TRACE_PATH_MAX]; /* write one CSV row per task here (empty: none) */
 } rt_config;

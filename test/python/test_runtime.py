@@ -110,6 +110,20 @@ def test_a_large_payload_behaves_the_same_without_huge_pages(compiled, tmp_path)
         line for line in done.stdout.splitlines() if not line.startswith("carts")]
 
 
+@needs_cc
+def test_populate_faults_a_large_payload_in_when_it_is_made(compiled, tmp_path):
+    """db_populate.c with populate=1: every page resident from its creation."""
+    program = PROGRAM_DIR / "db_populate.c"
+    env = dict(os.environ, threads="2", populate="1")
+    env.pop("artsConfig", None)
+    done = subprocess.run([str(compiled(program))], capture_output=True, text=True,
+                          timeout=TIMEOUT_S, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [line for line in done.stdout.splitlines() if not line.startswith("carts")]
+    assert lines == ["at creation: every page resident",
+                     "after the writer: every page resident"], done.stdout
+
+
 def test_expectations_are_parsed_from_directives(tmp_path):
     program = tmp_path / "p.c"
     program.write_text("// EXPECT: a b\n// EXPECT-EXIT: 2\n  // EXPECT-STDERR: oops (guid\nint x;\n")
