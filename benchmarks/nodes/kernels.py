@@ -74,6 +74,9 @@ def main(argv: list[str] | None = None) -> int:
             in_epoch = max(x.stats["batches_received"] for x in run_n.nodes) / epochs
             control = max(x.stats["control_sent"] + x.stats["control_received"]
                           for x in run_n.nodes) / epochs
+            launches = sum(x.stats["launches"] for x in run_n.nodes)
+            per_launch = (max(x.stats["control_sent"] + x.stats["control_received"]
+                              for x in run_n.nodes[1:]) / launches if launches and n > 1 else 0.0)
             moved = sum(x.stats["db_bytes_sent"] for x in run_n.nodes)
             synced = sum(x.stats["sync_bytes_sent"] for x in run_n.nodes)
             rows.append((case, k1, kn, kn / k1 if k1 else math.inf, wall1, walln, moved,
@@ -82,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"wall {wall1:.3f}s / {walln:.3f}s  "
                   f"moved {moved / 1e6:.2f} MB (host sync {synced / 1e6:.2f})  batches/node/epoch sent {per_epoch:.1f} "
                   f"received {in_epoch:.1f}  control msgs/node/epoch {control:.1f} "
-                  f"({epochs} epochs)  checksum {rows[-1][-1]}", flush=True)
+                  f"({epochs} epochs), other nodes' per launch {per_launch:.1f} ({launches} launches)  "
+                  f"checksum {rows[-1][-1]}", flush=True)
     ratios = [r[3] for r in rows if r[3] > 0 and math.isfinite(r[3])]
     if ratios:
         geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))

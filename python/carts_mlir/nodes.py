@@ -40,7 +40,7 @@ from .errors import CartsError
 STAT_NAMES = ("tasks_run", "tasks_received", "messages_sent", "bytes_sent", "messages_received",
               "bytes_received", "db_bytes_sent", "db_bytes_received", "batches_sent",
               "batches_received", "epochs", "sync_bytes_sent", "sync_bytes_received",
-              "control_sent", "control_received")
+              "control_sent", "control_received", "launches")
 
 #: After node 0 has returned, how long the other nodes get to stop.
 STOP_GRACE_S = 10.0
@@ -711,30 +711,36 @@ def format_stats(run: ClusterRun) -> str:
     on the wire, carrying the messages queued for that node at the time; ``batches/epoch`` is
     a node's batches sent over the epochs of the whole run. Control messages are those that
     carry no datablock bytes (creations, dependences, epoch counts); ``control/epoch`` is a
-    node's control messages sent and received over the epochs of the run. Datablock bytes are split into
+    node's control messages sent and received over the epochs of the run, and
+    ``control/launch`` over the launches (a parallel loop spread over the nodes is one launch;
+    epochs fused across loops hold several). Datablock bytes are split into
     what the tasks moved (grants, write-backs: the kernels' own traffic) and what the host's
     flushes and fetches around them moved."""
     head = ("node", "tasks run", "tasks in", "msgs out", "msgs in", "batches out", "batches in",
-            "batches/epoch", "control out", "control in", "control/epoch", "bytes out",
+            "batches/epoch", "control out", "control in", "control/epoch", "control/launch",
+            "bytes out",
             "bytes in", "db bytes out", "db bytes in", "host sync out", "host sync in")
     epochs = sum(n.stats.get("epochs", 0) for n in run.nodes)
+    launches = sum(n.stats.get("launches", 0) for n in run.nodes)
     rows = [head]
     for n in run.nodes:
         s = n.stats
         per_epoch = f"{s['batches_sent'] / epochs:.1f}" if epochs else "-"
         control = s["control_sent"] + s["control_received"]
         control_per_epoch = f"{control / epochs:.1f}" if epochs else "-"
+        control_per_launch = f"{control / launches:.1f}" if launches else "-"
         rows.append((str(n.node), str(s["tasks_run"]), str(s["tasks_received"]),
                      str(s["messages_sent"]), str(s["messages_received"]),
                      str(s["batches_sent"]), str(s["batches_received"]), per_epoch,
                      str(s["control_sent"]), str(s["control_received"]), control_per_epoch,
+                     control_per_launch,
                      str(s["bytes_sent"]), str(s["bytes_received"]), str(s["db_bytes_sent"]),
                      str(s["db_bytes_received"]), str(s["sync_bytes_sent"]),
                      str(s["sync_bytes_received"])))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(cell.rjust(w) for cell, w in zip(r, widths)) for r in rows]
-    return ("carts execute: per-node counters (run wall time %.3fs, %d epochs)\n%s"
-            % (run.wall_s, epochs, "\n".join(lines)))
+    return ("carts execute: per-node counters (run wall time %.3fs, %d epochs, %d launches)\n%s"
+            % (run.wall_s, epochs, launches, "\n".join(lines)))
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

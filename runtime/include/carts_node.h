@@ -41,8 +41,9 @@ ARTS_API void cartsNodeStop(void);
    datablock bytes sent and received that the host's flushes and fetches moved (puts and
    gets: the host synchronisation around the tasks, as opposed to the tasks' own grants and
    write-backs), then the control messages sent and received (every message but those
-   carrying datablock bytes: creations, dependences, signals, epoch counts, requests). */
-#define CARTS_NODE_STATS 15
+   carrying datablock bytes: creations, dependences, signals, epoch counts, requests), and
+   the launches this node's threads made (artsLaunchBegin .. artsLaunchEnd, outermost). */
+#define CARTS_NODE_STATS 16
 ARTS_API void cartsNodeStats(uint64_t out[CARTS_NODE_STATS]);
 
 #ifdef __cplusplus

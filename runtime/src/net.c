@@ -44,7 +44,8 @@ typedef struct {
 
 enum {
   S_TASKS_RUN, S_TASKS_IN, S_MSGS_OUT, S_BYTES_OUT, S_MSGS_IN, S_BYTES_IN, S_DB_OUT, S_DB_IN,
-  S_BATCHES_OUT, S_BATCHES_IN, S_EPOCHS, S_SYNC_OUT, S_SYNC_IN, S_CONTROL_OUT, S_CONTROL_IN
+  S_BATCHES_OUT, S_BATCHES_IN, S_EPOCHS, S_SYNC_OUT, S_SYNC_IN, S_CONTROL_OUT, S_CONTROL_IN,
+  S_LAUNCHES
 };
 
 static struct {
@@ -249,8 +250,10 @@ void rt_net_launch_flush(void) {
 void artsLaunchEnd(void) {
   if (!net.installed || !launch.depth)
     return;
-  if (--launch.depth == 0)
+  if (--launch.depth == 0) {
+    bump(S_LAUNCHES, 1);
     rt_net_launch_flush();
+  }
 }
 
 void rt_net_create_edt(uint32_t node, artsGuid_t edt, artsEdt_t fn, uint32_t paramc,

@@ -228,6 +228,8 @@ def test_a_stencil_on_two_nodes_moves_its_edges_and_reports_once_an_epoch(node_c
     # Node 0 launches each sweep's three chunks of node 1 with one message (their creations
     # and dependence records together); the few others are the host's fetch requests.
     assert sweeps <= stats[1]["control_received"] <= sweeps + 4, stats
+    # one launch a sweep, made by node 0 (epochs are fused across sweeps: launches count them)
+    assert stats[0]["launches"] == sweeps and stats[1]["launches"] == 0, stats
 
 
 def test_a_table_every_node_reads_whole_is_sent_before_the_kernel(node_clusters, tmp_path):
