@@ -8,6 +8,10 @@ VARIABLES: dict[str, str] = {
     "CARTS_PLUGIN": "path of libCartsPlugin.so to load instead of the installed one",
     "CARTS_RUNTIME": "path of libcartsrt.so (the native ARTS runtime) to load instead of the installed one",
     "CARTS_DEBUG_ONLY": "default for --debug-only (comma-separated channels)",
+    "artsConfig": "the ARTS configuration file to read instead of ./arts.cfg (compiler, driver "
+                  "and runtime)",
+    "threads": "workers per node, over arts.cfg's threads (1..4096; default: the online cores)",
+    "nodeCount": "nodes of a run without --nodes, over arts.cfg's nodeCount (1..256, default 1)",
     "nodeTimeout": "seconds a node may leave the driver's ping unanswered before the run ends "
                    "without it (1..3600, default 10; also arts.cfg's nodeTimeout)",
     "nodeMinOps": "with several nodes, the operations a parallel task's loops must weigh to be "

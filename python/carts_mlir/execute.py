@@ -143,15 +143,12 @@ def arts_stages(source: str, *, defines=(), includes=(), threads: int | None = N
         return compile_c(source, defines=defines, includes=includes, openmp=openmp,
                          debug_info=True)
 
+    from .config import resolve_machine
+
+    machine = resolve_machine(threads, nodes)
     with tempfile.TemporaryDirectory(prefix="carts-execute-") as tmp:
-        options = {"arts-collect-metadata": f"metadata-file={Path(tmp) / 'metadata.json'}"}
-        concurrency = []
-        if threads is not None:
-            concurrency.append(f"threads={threads}")
-        if nodes is not None:
-            concurrency.append(f"nodes={nodes}")
-        if concurrency:
-            options["arts-concurrency"] = " ".join(concurrency)
+        options = {"arts-collect-metadata": f"metadata-file={Path(tmp) / 'metadata.json'}",
+                   "arts-concurrency": machine.concurrency_options()}
         sequential = ir.parse(front_end(openmp=False), source_name=source)
         for st in pipeline.stages_between(None, "collect-metadata"):
             pipeline.run_stage(sequential, st, input_name=source, options=options)

@@ -679,30 +679,18 @@ class NodeCluster:
 def configured_node_timeout(config: dict[str, tuple[str, str]] | None = None) -> int:
     """Seconds a node may go without answering: env ``nodeTimeout``, else arts.cfg's
     ``nodeTimeout``, else NODE_TIMEOUT_S."""
-    from .config import MAX_NODE_TIMEOUT_S, check_count, read_config
+    from .config import MAX_NODE_TIMEOUT_S, configured
 
-    from . import env
-
-    value = env.get("nodeTimeout")
-    if value:
-        return check_count(value, "environment variable nodeTimeout", MAX_NODE_TIMEOUT_S)
-    value, where = (read_config() if config is None else config).get("nodeTimeout",
-                                                                        (None, None))
-    return check_count(value, "nodeTimeout", MAX_NODE_TIMEOUT_S, where) if value else NODE_TIMEOUT_S
+    return configured("nodeTimeout", MAX_NODE_TIMEOUT_S, NODE_TIMEOUT_S, config)
 
 
 def configured_nodes(config: dict[str, tuple[str, str]] | None = None) -> int:
     """The node count a run gets without ``--nodes``: env ``nodeCount``, else the
     ``nodeCount`` key of the configuration the runtime reads (env ``artsConfig``, else
     ``./arts.cfg``; ``config`` when it was read already), else 1."""
-    from .config import MAX_NODES, check_count, read_config
+    from .config import MAX_NODES, configured
 
-    value = os.environ.get("nodeCount")
-    if value:
-        return check_count(value, "environment variable nodeCount", MAX_NODES)
-    value, where = (read_config() if config is None else config).get("nodeCount",
-                                                                        (None, None))
-    return check_count(value, "nodeCount", MAX_NODES, where) if value else 1
+    return configured("nodeCount", MAX_NODES, 1, config)
 
 
 def format_stats(run: ClusterRun) -> str:

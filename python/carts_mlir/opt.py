@@ -27,6 +27,7 @@ from pathlib import Path
 from .files import check_creatable_directory, created_directory, read_source, write_atomically
 from . import env, ir, pipeline
 from .arguments import ArgumentParser
+from .config import Machine, resolve_machine
 from .errors import CartsError, guarded
 
 METADATA_NAME = ".carts-metadata.json"
@@ -159,10 +160,12 @@ def selected_stages(opts: Options) -> list[pipeline.Stage]:
     return []
 
 
-def process_chunk(text: str, name: str, opts: Options,
-                  graphs: list | None = None) -> tuple[str, list[tuple[str, str]]]:
+def process_chunk(text: str, name: str, opts: Options, graphs: list | None = None,
+                  machine: Machine | None = None) -> tuple[str, list[tuple[str, str]]]:
     """Parse, transform, print one chunk. Returns (final text, [(stage, text)] per stage);
-    the task/datablock graph of the result is appended to ``graphs`` when given."""
+    the task/datablock graph of the result is appended to ``graphs`` when given. The stages
+    plan for ``machine`` (default: the one the flags, environment and arts.cfg give); a
+    ``--pass-pipeline`` runs as written."""
     module = ir.parse(text, source_name=name)
     if opts.start_from:
         pipeline.check_start(module, opts.start_from)
@@ -171,7 +174,10 @@ def process_chunk(text: str, name: str, opts: Options,
         ir.run_pipeline(module, opts.pass_pipeline, print_ir_after_all=opts.print_ir_after_all,
                         reproduce=f"carts-opt {name} --pass-pipeline='{opts.pass_pipeline}'")
     options = {"arts-collect-metadata": f'metadata-file="{opts.metadata_path()}"'}
-    for st in selected_stages(opts):
+    stages = selected_stages(opts)
+    if stages:
+        options["arts-concurrency"] = (machine or resolve_machine()).concurrency_options()
+    for st in stages:
         pipeline.run_stage(module, st, print_ir_after_all=opts.print_ir_after_all,
                            input_name=name, options=options)
         if opts.all_stages:
@@ -187,10 +193,9 @@ def process_chunk(text: str, name: str, opts: Options,
 def run(opts: Options) -> int:
     from . import diagnostics_check
 
-    if opts.stop or opts.all_stages:
-        from .config import read_config
-
-        read_config()  # the stages read arts.cfg: a bad line is reported at that line
+    # the machine the stages plan for, resolved once (a bad arts.cfg line is reported at
+    # that line before anything runs)
+    machine = resolve_machine() if selected_stages(opts) else None
     text, name = read_input(opts.input)
     if opts.debug_only:
         from . import _plugin
@@ -206,18 +211,18 @@ def run(opts: Options) -> int:
             # the output's directory, which is created for the output anyway; gone again
             # if the run fails
             made.enter_context(created_directory(metadata.absolute().parent))
-        return _run_chunks(opts, chunks, name)
+        return _run_chunks(opts, chunks, name, machine)
 
 
-def _run_chunks(opts: Options, chunks: list[str], name: str) -> int:
+def _run_chunks(opts: Options, chunks: list[str], name: str, machine: Machine | None) -> int:
     from . import diagnostics_check
 
     if opts.verify_diagnostics:
-        return diagnostics_check.verify_chunks(chunks, name, lambda c: process_chunk(c, name, opts))
+        return diagnostics_check.verify_chunks(chunks, name, lambda c: process_chunk(c, name, opts, machine=machine))
     outputs, stage_dumps, graphs = [], [], []
     with ir.context():
         for chunk in chunks:
-            out, dumps = process_chunk(chunk, name, opts, graphs if opts.graph else None)
+            out, dumps = process_chunk(chunk, name, opts, graphs if opts.graph else None, machine)
             outputs.append(out)
             stage_dumps.append(dumps)
     if opts.graph:

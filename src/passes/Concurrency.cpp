@@ -15,7 +15,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
 
-#include <cstdlib>
 
 namespace mlir::arts {
 #define GEN_PASS_DEF_CONCURRENCY
@@ -64,7 +63,7 @@ std::string nodeZeroOnly(EdtOp edt, ModuleOp module) {
 }
 
 /// What a parallel task's loops must weigh to be spread over several nodes, unless the
-/// pass option or env nodeMinOps says otherwise: an epoch across 2 nodes of one machine
+/// pass option says otherwise (drivers pass arts.cfg's or env nodeMinOps): an epoch across 2 nodes of one machine
 /// costs ~100 us (benchmarks/nodes), about this many operations of a loop body.
 constexpr int64_t kDefaultMinNodeOps = int64_t(1) << 18;
 
@@ -97,26 +96,8 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
   using ConcurrencyBase::ConcurrencyBase;
 
   void runOnOperation() override {
-    MachineConfig config;
-    std::string error;
-    if (failed(readMachineConfig(configFile, threads, nodes, config, error))) {
-      getOperation().emitError(error);
-      return signalPassFailure();
-    }
-    int64_t minOps = minNodeOps;
-    if (minOps < 0) {
-      minOps = kDefaultMinNodeOps;
-      if (const char *env = std::getenv("nodeMinOps")) {
-        char *end = nullptr;
-        long long value = std::strtoll(env, &end, 10);
-        if (!*env || *end || value < 0) {
-          getOperation().emitError() << "environment variable nodeMinOps must be a "
-                                        "non-negative integer, got '" << env << "'";
-          return signalPassFailure();
-        }
-        minOps = value;
-      }
-    }
+    MachineConfig config = machineFromOptions(threads, nodes);
+    int64_t minOps = minNodeOps < 0 ? kDefaultMinNodeOps : minNodeOps;
     MLIRContext *ctx = &getContext();
     Builder builder(ctx);
     setModuleMachine(getOperation(), config);
@@ -147,7 +128,7 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
       CARTS_DEBUG("concurrency", edt)
           << "parallel task workers=" << workers << (fromClause ? " (num_threads)" : "")
           << " threads=" << config.threads << " nodes=" << config.nodes << " "
-          << stringifyEdtConcurrency(kind) << " (config: " << config.source << ")"
+          << stringifyEdtConcurrency(kind) << " (machine: " << config.source << ")"
           << (pinned ? " on node 0: " + why : std::string()) << "\n";
       // The placement for-lowering will apply, reported where the loops still stand.
       edt.getBody().walk([&](ForOp loop) {

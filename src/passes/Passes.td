@@ -283,9 +283,9 @@ def CreateDbs : Pass<"arts-create-dbs", "ModuleOp"> {
 def Concurrency : Pass<"arts-concurrency", "ModuleOp"> {
   let summary = "workers and intranode/internode of each parallel task from arts.cfg";
   let description = [{
-    Reads the machine configuration the runtime will read (`arts.cfg`:
-    `threads` per node and `nodeCount`; located by the `config` option, env
-    `artsConfig`, or `./arts.cfg`; env `threads`/`nodeCount` override it) and
+    Takes the machine from its options (`threads` per node, default the online
+    cores; `nodes`, default 1; the drivers resolve them from their flags, the
+    environment and arts.cfg, as the runtime will, and pass them) and
     decides each parallel task's `workers` (every worker of every node, or a
     constant `num_threads` on one node) and `concurrency` (`internode` with
     more than one node). The module records `arts.threads` and `arts.nodes`
@@ -305,17 +305,15 @@ def Concurrency : Pass<"arts-concurrency", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"configFile", "config", "std::string", /*default=*/"""",
-           "arts.cfg to read (default: env artsConfig, then ./arts.cfg)">,
     Option<"threads", "threads", "int64_t", /*default=*/"0",
-           "workers per node (overrides the configuration when > 0)">,
+           "workers per node (0: the online cores)">,
     Option<"nodes", "nodes", "int64_t", /*default=*/"0",
-           "node count (overrides the configuration when > 0)">,
+           "node count (0: one node)">,
     Option<"minNodeOps", "min-node-ops", "int64_t", /*default=*/"-1",
            "with several nodes, a parallel task whose work-sharing loops all have constant "
            "trip counts and weigh fewer operations than this in all stays on node 0: an "
            "epoch across nodes costs about 100 us, more than such a task's work (0: "
-           "never; default: env nodeMinOps, else 262144)">,
+           "never; -1: 262144)">,
   ];
 }
 

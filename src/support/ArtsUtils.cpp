@@ -11,9 +11,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/MemoryBuffer.h"
 
-#include <cstdlib>
 #include <thread>
 
 using namespace mlir;
@@ -22,14 +20,6 @@ using namespace mlir::arts;
 //===----------------------------------------------------------------------===//
 // Machine configuration
 //===----------------------------------------------------------------------===//
-
-static bool parsePositive(llvm::StringRef text, int64_t &out) {
-  long long value = 0;
-  if (text.trim().getAsInteger(10, value) || value <= 0)
-    return false;
-  out = value;
-  return true;
-}
 
 static ArtsDialect *artsDialect(Operation *op) {
   return op->getContext()->getOrLoadDialect<ArtsDialect>();
@@ -69,73 +59,12 @@ void mlir::arts::setOwnerRule(Operation *alloc, OwnerRule rule) {
                   b.getNamedAttr("workers_per_node", b.getI64IntegerAttr(rule.workersPerNode))}));
 }
 
-LogicalResult mlir::arts::readMachineConfig(llvm::StringRef path, int64_t threadsOverride,
-                                            int64_t nodesOverride, MachineConfig &config,
-                                            std::string &error) {
-  config.threads = std::max(1u, std::thread::hardware_concurrency());
-  config.nodes = 1;
-  config.source = "defaults";
-
-  std::string file = path.str();
-  if (file.empty())
-    if (const char *env = std::getenv("artsConfig"))
-      file = env;
-  if (file.empty() && llvm::MemoryBuffer::getFile("arts.cfg"))
-    file = "arts.cfg";
-  if (!file.empty()) {
-    auto buffer = llvm::MemoryBuffer::getFile(file);
-    if (!buffer) {
-      error = "cannot read ARTS configuration '" + file + "'";
-      return failure();
-    }
-    config.source = file;
-    llvm::SmallVector<llvm::StringRef> lines;
-    (*buffer)->getBuffer().split(lines, '\n');
-    // Only the [ARTS] section (and keys before any section) configure ARTS, as the
-    // runtime reads the file.
-    bool inArts = true;
-    for (auto [number, raw] : llvm::enumerate(lines)) {
-      llvm::StringRef line = raw.split('#').first.trim();
-      if (line.empty())
-        continue;
-      if (line.starts_with("[") && line.ends_with("]")) {
-        inArts = line.drop_front().drop_back().trim() == "ARTS";
-        continue;
-      }
-      auto [key, value] = line.split('=');
-      if (key.size() == line.size()) {
-        error = file + ":" + std::to_string(number + 1) + ": expected key=value, got '" +
-                line.str() + "'";
-        return failure();
-      }
-      key = key.trim();
-      if (!inArts)
-        continue;
-      int64_t *slot = key == "threads" ? &config.threads
-                      : key == "nodeCount" ? &config.nodes
-                                           : nullptr;
-      if (slot && !parsePositive(value, *slot)) {
-        error = file + ":" + std::to_string(number + 1) + ": '" + key.str() +
-                "' must be a positive integer, got '" + value.trim().str() + "'";
-        return failure();
-      }
-    }
-  }
-  for (auto [name, slot] : {std::pair{"threads", &config.threads},
-                            std::pair{"nodeCount", &config.nodes}})
-    if (const char *env = std::getenv(name)) {
-      if (!parsePositive(env, *slot)) {
-        error = std::string("environment variable ") + name +
-                " must be a positive integer, got '" + env + "'";
-        return failure();
-      }
-      config.source += std::string(" + env ") + name;
-    }
-  if (threadsOverride > 0)
-    config.threads = threadsOverride;
-  if (nodesOverride > 0)
-    config.nodes = nodesOverride;
-  return success();
+MachineConfig mlir::arts::machineFromOptions(int64_t threads, int64_t nodes) {
+  MachineConfig config;
+  config.threads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+  config.nodes = nodes > 0 ? nodes : 1;
+  config.source = threads > 0 || nodes > 0 ? "options" : "defaults";
+  return config;
 }
 
 Value mlir::arts::buildTripCount(OpBuilder &builder, Location loc, Value lb, Value ub,

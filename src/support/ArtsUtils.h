@@ -24,7 +24,10 @@ namespace mlir::arts {
 // Machine configuration
 //===----------------------------------------------------------------------===//
 
-/// The part of arts.cfg the compiler needs: workers per node and node count.
+/// The machine the compiler plans for: workers per node and node count. The drivers
+/// resolve it once from their flags, the environment and arts.cfg (carts_mlir.config) and
+/// hand it to arts-concurrency as pass options; the passes read no file and no
+/// environment variable, so a pipeline gives the same IR in any shell and directory.
 struct MachineConfig {
   int64_t threads = 0; ///< workers per node
   int64_t nodes = 1;   ///< nodeCount
@@ -32,14 +35,9 @@ struct MachineConfig {
   int64_t totalWorkers() const { return threads * nodes; }
 };
 
-/// Reads the configuration the runtime will read: `path` if given, else env
-/// `artsConfig`, else `./arts.cfg`, else defaults (threads = online cores, one
-/// node); env vars `threads` / `nodeCount` override the file, and
-/// `threadsOverride`/`nodesOverride` (pass options, > 0) override everything.
-/// Returns failure with `error` set on a malformed file.
-LogicalResult readMachineConfig(llvm::StringRef path, int64_t threadsOverride,
-                                int64_t nodesOverride, MachineConfig &config,
-                                std::string &error);
+/// The machine of arts-concurrency's options: `threads` (> 0) else the online cores,
+/// `nodes` (> 0) else 1.
+MachineConfig machineFromOptions(int64_t threads, int64_t nodes);
 
 /// The machine a module was compiled for, as arts-concurrency records it on the
 /// module (`arts.threads`, `arts.nodes`); each at least 1, and 1 when absent.

@@ -1,10 +1,16 @@
-// arts-concurrency: workers and node placement come from arts.cfg (and its env/option
-// overrides); loops stay arts.for; a malformed configuration is an error naming the line.
+// arts-concurrency: workers and node placement come from its options (threads per node, nodes);
+// loops stay arts.for. The pass reads no file and no environment: a bare pipeline gives the
+// same IR in any shell and directory (the drivers resolve arts.cfg and env into the options).
 // RUN: split-file %s %t
-// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' | FileCheck %s --check-prefix=TWO
-// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg threads=3 nodes=1})' | FileCheck %s --check-prefix=OPTS
-// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
-// RUN: not carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/bad.cfg})' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=2 nodes=2})' | FileCheck %s --check-prefix=TWO
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=3 nodes=1})' | FileCheck %s --check-prefix=OPTS
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=2 nodes=2})' --debug-only=concurrency 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency)' > %t/plain.mlir
+// RUN: cd %t && env threads=100000 nodeCount=7 nodeMinOps=0 carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency)' > %t/env.mlir
+// RUN: cd %t && env artsConfig=%t/two-nodes.cfg carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency)' > %t/cfg.mlir
+// RUN: diff %t/plain.mlir %t/env.mlir
+// RUN: diff %t/plain.mlir %t/cfg.mlir
+// RUN: FileCheck %s --check-prefix=PLAIN < %t/plain.mlir
 
 //--- two-nodes.cfg
 [ARTS]
@@ -12,9 +18,10 @@
 threads = 2
 nodeCount=2
 
-//--- bad.cfg
+//--- arts.cfg
 [ARTS]
-threads = many
+threads = 5
+nodeCount = 3
 
 //--- input.mlir
 func.func @f(%n: index) {
@@ -37,31 +44,33 @@ func.func @f(%n: index) {
 // Pass options override the file.
 // OPTS: module attributes {arts.nodes = 1 : i64, arts.threads = 3 : i64}
 // OPTS: arts.edt <parallel> <intranode> route(%{{.*}}) attributes {workers = 3 : i64}
-// DEBUG: [concurrency] {{.*}}input.mlir:5:3: parallel task workers=4 threads=2 nodes=2 internode (config: {{.*}}two-nodes.cfg)
-// BAD: error: {{.*}}bad.cfg:2: 'threads' must be a positive integer, got 'many'
+// DEBUG: [concurrency] {{.*}}input.mlir:5:3: parallel task workers=4 threads=2 nodes=2 internode (machine: options)
+// Without options: the online cores on one node, whatever the environment or arts.cfg say.
+// PLAIN: module attributes {arts.nodes = 1 : i64, arts.threads = [[T:[0-9]+]] : i64}
+// PLAIN: arts.edt <parallel> <intranode> route(%{{.*}}) attributes {workers = [[T]] : i64}
 // The placement for-lowering will apply is reported on its channel while the loop is arts.for.
-// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=for-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=PLAN
+// RUN: carts-opt %t/input.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=2 nodes=2})' --debug-only=for-lowering 2>&1 >/dev/null | FileCheck %s --check-prefix=PLAN
 // PLAN: [for-lowering] {{.*}}input.mlir:6:5: arts.for planned: workers=4 (2 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 4)) % 2 distributed=candidate
 
 // A task that loads a pointer out of a datablock and dereferences it stays on node 0: the
 // address means nothing in another node's process. So does one using a mutable global
 // (not a datablock: every node would write its own copy); a constant global is fine.
-// RUN: carts-opt %t/global.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=GLOBAL
-// GLOBAL: [concurrency] {{.*}}global.mlir:6:3: {{.*}} intranode (config: {{.*}}) on node 0: it uses the global variable @mark
-// GLOBAL: [concurrency] {{.*}}global.mlir:12:3: {{.*}} internode (config: {{.*}})
+// RUN: carts-opt %t/global.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=2 nodes=2})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=GLOBAL
+// GLOBAL: [concurrency] {{.*}}global.mlir:6:3: {{.*}} intranode (machine: options) on node 0: it uses the global variable @mark
+// GLOBAL: [concurrency] {{.*}}global.mlir:12:3: {{.*}} internode (machine: options)
 // GLOBAL-NOT: on node 0
 // The same global captured from outside the task (CSE hoists get_global; a helper given the
 // array as a pointer, once inlined, leaves it outside too), through a cast: node 0 as well.
-// RUN: carts-opt %t/captured.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=CAPTURED
-// CAPTURED: [concurrency] {{.*}}captured.mlir:6:3: {{.*}} intranode (config: {{.*}}) on node 0: it uses the global variable @mark
+// RUN: carts-opt %t/captured.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=2 nodes=2})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=CAPTURED
+// CAPTURED: [concurrency] {{.*}}captured.mlir:6:3: {{.*}} intranode (machine: options) on node 0: it uses the global variable @mark
 // CAPTURED: arts.edt <parallel> <intranode>
-// RUN: carts-opt %t/pointer.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency,for-lowering 2>&1 | FileCheck %s --check-prefix=PTR
-// PTR: [concurrency] {{.*}}pointer.mlir:7:3: parallel task workers=4 threads=2 nodes=2 intranode (config: {{.*}}) on node 0: it dereferences a pointer held in a datablock
+// RUN: carts-opt %t/pointer.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=2 nodes=2})' --debug-only=concurrency,for-lowering 2>&1 | FileCheck %s --check-prefix=PTR
+// PTR: [concurrency] {{.*}}pointer.mlir:7:3: parallel task workers=4 threads=2 nodes=2 intranode (machine: options) on node 0: it dereferences a pointer held in a datablock
 // PTR: [for-lowering] {{.*}}pointer.mlir:10:5: arts.for planned: {{.*}} % 1 distributed=no (node 0's memory: node 0)
 // PTR: arts.edt <parallel> <intranode> route(%{{.*}}) {{.*}}attributes {workers = 4 : i64}
 // A task that takes an OpenMP lock stays on node 0: the lock is a word of node 0's memory.
-// RUN: carts-opt %t/lock.mlir --pass-pipeline='builtin.module(arts-concurrency{config=%t/two-nodes.cfg})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=LOCK
-// LOCK: [concurrency] {{.*}}lock.mlir:5:3: {{.*}} intranode (config: {{.*}}) on node 0: it uses an OpenMP lock (@omp_set_lock), a word of node 0's memory
+// RUN: carts-opt %t/lock.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=2 nodes=2})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=LOCK
+// LOCK: [concurrency] {{.*}}lock.mlir:5:3: {{.*}} intranode (machine: options) on node 0: it uses an OpenMP lock (@omp_set_lock), a word of node 0's memory
 // LOCK: arts.edt <parallel> <intranode>
 
 //--- lock.mlir

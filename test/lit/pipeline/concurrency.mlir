@@ -21,4 +21,8 @@
 // RUN: env threads=3 nodeCount=2 nodeMinOps=lots not carts-opt %t.bn.mlir --concurrency 2>&1 | FileCheck %s --check-prefix=BADENV
 // SMALL-COUNT-2: [concurrency] {{.*}}batchnorm.c:{{[0-9]+}}:{{[0-9]+}}: parallel task workers=6 threads=3 nodes=2 intranode ({{.*}}) on node 0: its loops weigh {{[0-9]+}} operations, fewer than min-node-ops=262144 (an epoch across nodes costs more than that work)
 // SMALL-COUNT-2: arts.edt <parallel> <intranode> {{.*}}workers = 6
-// BADENV: error: environment variable nodeMinOps must be a non-negative integer, got 'lots'
+// BADENV: error: environment variable nodeMinOps must be an integer in 0..{{[0-9]+}}, got 'lots'
+// The drivers read arts.cfg once, for the stages: a bad value is an error at its line.
+// RUN: printf '[ARTS]\nthreads = many\n' > %t.bad.cfg
+// RUN: env artsConfig=%t.bad.cfg not carts-opt %t.bn.mlir --concurrency 2>&1 | FileCheck %s --check-prefix=BADCFG
+// BADCFG: {{.*}}bad.cfg:2: error: threads must be an integer in 1..4096, got 'many'
