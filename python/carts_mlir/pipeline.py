@@ -39,6 +39,14 @@ class Stage:
         return f"builtin.module({','.join(passes)})"
 
 
+def _with_alias_scopes(passes: list[str]) -> tuple[str, ...]:
+    """The upstream lowering with arts-alias-scopes right before finalize-memref-to-llvm,
+    which would otherwise lower the accesses it gives alias scopes to (the sequential
+    compile, which has no tasks and loads no plugin, uses the lowering as it is)."""
+    at = passes.index("finalize-memref-to-llvm")
+    return (*passes[:at], "arts-alias-scopes", *passes[at:])
+
+
 STAGES: tuple[Stage, ...] = (
     Stage("canonicalize-memrefs", ("arts-inline-helpers", "arts-raise-pointer-tables", "canonicalize",
                                    "cse"),
@@ -68,7 +76,8 @@ STAGES: tuple[Stage, ...] = (
           "several nodes, host flushes/fetches of distributed datablocks around them; reads "
           "of datablocks no task writes marked stable",
           "the last high-level stage: all launches exist now"),
-    Stage("pre-lowering", ("loop-invariant-code-motion", "arts-unroll-jam", "arts-edt-lowering",
+    Stage("pre-lowering", ("loop-invariant-code-motion", "arts-unroll-jam", "arts-alias-facts",
+                           "arts-edt-lowering",
                            "arts-db-lowering", "arts-epoch-lowering", "arts-launch-fanout",
                            "canonicalize", "cse", "arts-verify-lowered"),
           "outline tasks (EDT ABI), lower acquires to rec_dep/dep_gep, epochs to runtime ops; "
@@ -77,7 +86,7 @@ STAGES: tuple[Stage, ...] = (
           "launch loops of stable tasks shared with launcher tasks, independent short ones "
           "spread over the workers",
           "needs final task and datablock structure"),
-    Stage("arts-to-llvm", ("arts-to-llvm", *LOWERING_PIPELINE.split(",")),
+    Stage("arts-to-llvm", ("arts-to-llvm", *_with_alias_scopes(LOWERING_PIPELINE.split(","))),
           "runtime ABI calls, main -> mainBody + artsMain + main, then the LLVM dialect",
           "last: everything above is ARTS-level"),
 )
@@ -89,7 +98,7 @@ DEBUG_CHANNELS: tuple[str, ...] = (
     "canonicalize-memrefs", "collect-metadata", "openmp-to-arts", "loop-fusion", "create-dbs", "db",
     "concurrency", "tasks", "for-lowering", "db-partitioning", "epochs", "host-sync",
     "stable-reads",
-    "unroll-jam", "db-lowering", "edt-lowering", "epoch-lowering", "launch-fanout",
+    "unroll-jam", "alias-facts", "db-lowering", "edt-lowering", "epoch-lowering", "launch-fanout",
     "arts-to-llvm")
 """The ``--debug-only`` channels the passes print on (``all`` turns every one on). A
 channel is named like its pass, in lower case with hyphens."""

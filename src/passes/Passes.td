@@ -852,6 +852,50 @@ def VerifyEdtDeps : Pass<"arts-verify-edt-deps", "ModuleOp"> {
   }];
 }
 
+def AliasFacts : Pass<"arts-alias-facts", "ModuleOp"> {
+  let summary = "mark each load and store of a task with the allocation it reaches";
+  let description = [{
+    Runs in pre-lowering before arts-edt-lowering, while a task's dependencies
+    still name their acquires. Datablocks of different allocations never
+    overlap (each datablock has a payload of its own), but once lowered a
+    task only sees pointers loaded from its dependency array, and LLVM must
+    assume that a store through one may change what another reads: it keeps
+    an accumulated `tmp[i][j]` in memory and vectorises only behind runtime
+    checks. So each `memref.load`/`memref.store` reached from a dependency's
+    blocks (`arts.db_ref`, or a load of a block from the table, through views)
+    gets `arts.alias_array = k`, the allocation's number among the task's
+    dependencies (two dependencies on one allocation share it). An access not
+    traced to one allocation gets nothing and claims nothing. Channel:
+    `alias-facts` (per task: allocations and marked accesses).
+
+    ```mlir
+    arts.edt <task> <intranode> route(%r) (%pa, %pb : ...) {
+    ^bb0(%a: memref<?xmemref<?xf64>>, %b: memref<?xmemref<?xf64>>):
+      %ba = arts.db_ref %a[%c0] : memref<?xmemref<?xf64>> -> memref<?xf64>
+      %x = memref.load %ba[%i] {arts.alias_array = 0 : i64} : memref<?xf64>
+      %bb = arts.db_ref %b[%c0] : memref<?xmemref<?xf64>> -> memref<?xf64>
+      memref.store %x, %bb[%i] {arts.alias_array = 1 : i64} : memref<?xf64>
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
+def AliasScopes : Pass<"arts-alias-scopes", "ModuleOp"> {
+  let summary = "the marks of arts-alias-facts as LLVM alias scopes";
+  let description = [{
+    Runs in the LLVM lowering right before finalize-memref-to-llvm. In each
+    function whose marked accesses reach two allocations or more, every
+    allocation gets an alias scope (one domain per function), and a marked
+    `memref.load`/`memref.store` becomes the `llvm.load`/`llvm.store`
+    finalize-memref-to-llvm would make, with its allocation's scope as
+    `alias_scopes` and the others as `noalias_scopes`: LLVM's scoped-noalias
+    analysis then knows that accesses of different allocations never alias.
+    Marks in a function with one allocation are dropped.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def VerifyLowered : Pass<"arts-verify-lowered", "ModuleOp"> {
   let summary = "fail if a high-level ARTS op is left after pre-lowering";
   let description = [{
