@@ -46,7 +46,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "passes/llvm/Lowering.h"
 #include "policy/Chunking.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
@@ -139,11 +138,11 @@ std::string whyNotShared(scf::ForOp loop, LaunchLoop &out) {
   for (Value v : used) {
     if (isRematerializable(v)) {
       out.captures.push_back({v, Capture::Rematerialized});
-    } else if (llvmlowering::isWordType(v.getType())) {
+    } else if (isWordType(v.getType())) {
       out.captures.push_back({v, Capture::Packed});
     } else if (auto type = dyn_cast<MemRefType>(v.getType());
                type && type.getLayout().isIdentity() &&
-               llvmlowering::isWordType(type.getElementType())) {
+               isWordType(type.getElementType())) {
       out.captures.push_back({v, Capture::ByAddress});
     } else {
       std::string s;
@@ -373,7 +372,7 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
     Location loc = loop.getLoc();
     MLIRContext *ctx = loop.getContext();
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
-    auto fn = func::FuncOp::create(loc, name, llvmlowering::edtFunctionType(ctx));
+    auto fn = func::FuncOp::create(loc, name, edtFunctionType(ctx));
     fn.setPrivate();
     fn->setAttr("arts.edt_function", UnitAttr::get(ctx));
     symbols.insert(fn, loop->getParentOfType<func::FuncOp>()->getIterator());

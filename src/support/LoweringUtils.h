@@ -10,12 +10,35 @@
 #define CARTS_SUPPORT_LOWERINGUTILS_H
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 
 namespace mlir::arts {
+
+// The runtime's EDT interface, shared by arts-to-llvm and the passes that build EDT
+// functions before it (arts-launch-fanout).
+
+inline Type ptrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx); }
+
+/// void fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv)
+inline FunctionType edtFunctionType(MLIRContext *ctx) {
+  Type i32 = IntegerType::get(ctx, 32);
+  return FunctionType::get(ctx, {i32, ptrType(ctx), i32, ptrType(ctx)}, {});
+}
+
+/// Values that fit in one u64 word of paramv.
+inline bool isWordType(Type t) {
+  if (isa<IndexType, LLVM::LLVMPointerType>(t))
+    return true;
+  if (auto it = dyn_cast<IntegerType>(t))
+    return it.isSignless() && it.getWidth() <= 64;
+  if (auto ft = dyn_cast<FloatType>(t))
+    return ft.getWidth() <= 64;
+  return false;
+}
 
 /// The memref `blockType` over the raw payload `rawPtr`: an LLVM memref
 /// descriptor (allocated = aligned = rawPtr, offset 0, `sizes`, row-major

@@ -10,6 +10,7 @@
 #define CARTS_PASSES_LLVM_LOWERING_H
 
 #include "dialect/ArtsDialect.h"
+#include "support/LoweringUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -25,24 +26,9 @@ inline constexpr llvm::StringLiteral kExitCodeName = "__carts_exit_code";
 inline constexpr llvm::StringLiteral kInitPerNodeName = "initPerNode";
 inline constexpr llvm::StringLiteral kInitPerWorkerName = "initPerWorker";
 
-inline Type ptrType(MLIRContext *ctx) { return LLVM::LLVMPointerType::get(ctx); }
-
-/// void fn(uint32_t paramc, uint64_t *paramv, uint32_t depc, artsEdtDep_t *depv)
-inline FunctionType edtFunctionType(MLIRContext *ctx) {
-  Type i32 = IntegerType::get(ctx, 32);
-  return FunctionType::get(ctx, {i32, ptrType(ctx), i32, ptrType(ctx)}, {});
-}
-
-/// Values that fit in one u64 word of paramv.
-inline bool isWordType(Type t) {
-  if (isa<IndexType, LLVM::LLVMPointerType>(t))
-    return true;
-  if (auto it = dyn_cast<IntegerType>(t))
-    return it.isSignless() && it.getWidth() <= 64;
-  if (auto ft = dyn_cast<FloatType>(t))
-    return ft.getWidth() <= 64;
-  return false;
-}
+using arts::edtFunctionType;
+using arts::isWordType;
+using arts::ptrType;
 
 /// The user's main and the symbols the generated entry points need.
 struct EntryPoints {
