@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "python"))
+
+from carts_mlir.suite_runner import CHECKSUM, TIMER  # noqa: E402
 EXAMPLES = ROOT / "examples"
 DEFAULT = ("jacobi2d:MEDIUM", "batchnorm:LARGE", "layernorm:LARGE", "gemm:LARGE",
            "activations:LARGE", "pooling:LARGE", "transformer:SMALL")
@@ -29,11 +31,11 @@ def source_of(name: str) -> Path:
 
 
 def kernel_seconds(stdout: str) -> float:
-    return sum(float(v) for v in re.findall(r"^kernel\.\w+: ([0-9.eE+-]+)s", stdout, re.M))
+    return sum(float(seconds) for kind, _, seconds in TIMER.findall(stdout) if kind == "kernel")
 
 
 def checksum(stdout: str) -> str:
-    found = re.findall(r"^checksum: (\S+)", stdout, re.M)
+    found = CHECKSUM.findall(stdout)
     return found[-1] if found else "?"
 
 
@@ -45,7 +47,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args(argv)
 
-    sys.path.insert(0, str(ROOT / "python"))
     from carts_mlir.execute import ExecuteOptions, arts_llvm_ir
     from carts_mlir.nodes import NodeCluster
 

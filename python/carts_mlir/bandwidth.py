@@ -52,6 +52,7 @@ from .bench import (SIZES, Example, checksum_verdict, default_examples_root, dis
                     select)
 from .errors import CartsError
 from .files import check_destination, write_atomically
+from .suite_runner import TIMER
 
 MEMORY_BOUND: dict[str, str] = {
     "ml-kernels/batchnorm": "five sweeps over an NCHW tensor, a few flops per element each",
@@ -79,7 +80,6 @@ ELEMENTWISE_TOLERANCE = 1e-9
 
 _TIMER_START = re.compile(r"\bCARTS_KERNEL_TIMER_START\s*\(\s*(\w+)\s*\)")
 _TIMER_STOP = re.compile(r"\bCARTS_KERNEL_TIMER_STOP\s*\(\s*(\w+)\s*\)")
-_KERNEL_LINE = re.compile(r"^kernel\.(\w+):\s*([-+0-9.eE]+)s\s*$", re.M)
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 _LINE_COMMENT = re.compile(r"//[^\n]*")
 _CLOCK = "omp_get_wtime"
@@ -272,8 +272,9 @@ def run_both(builds: Builds, *, threads: int, count: int) -> dict[str, list[runs
 def repetition_seconds(stdout: str) -> dict[str, list[float]]:
     """Every ``kernel.<name>:`` line of a run, in order (a repeated timer keeps each value)."""
     times: dict[str, list[float]] = {}
-    for name, seconds in _KERNEL_LINE.findall(stdout):
-        times.setdefault(name, []).append(float(seconds))
+    for kind, name, seconds in TIMER.findall(stdout):
+        if kind == "kernel":
+            times.setdefault(name, []).append(float(seconds))
     return times
 
 

@@ -24,6 +24,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+#: What a program prints, as carts_bench.h writes it: its timers (``kernel.<name>: <s>s``,
+#: ``e2e.<name>: <s>s``) and its checksum. The one parser of program output (the
+#: benchmark runner and the bandwidth report import these).
 TIMER = re.compile(r"^(kernel|e2e)\.(\S+):\s*([-+0-9.eE]+)s\s*$", re.M)
 CHECKSUM = re.compile(r"^checksum:\s*(\S+)\s*$", re.M)
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from ..suite_runner import CHECKSUM, TIMER
 from .discovery import Example
 
 
 OURS_PREFIX = [sys.executable, "-m", "carts_mlir", "execute"]
-_TIMER = re.compile(r"^(kernel|e2e)\.(\S+):\s*([-+0-9.eE]+)s\s*$", re.M)
-_CHECKSUM = re.compile(r"^checksum:\s*(\S+)\s*$", re.M)
 COMPILED_MARKER = re.compile(r"^carts execute: compiled in ([0-9.]+)s\s*$", re.M)
 
 
@@ -36,10 +35,10 @@ class ProgramOutput:
 def parse_output(stdout: str) -> ProgramOutput:
     """Timers (repeated names are summed) and the last ``checksum:`` line."""
     out = ProgramOutput()
-    for kind, name, seconds in _TIMER.findall(stdout):
+    for kind, name, seconds in TIMER.findall(stdout):
         timers = out.kernel if kind == "kernel" else out.e2e
         timers[name] = timers.get(name, 0.0) + float(seconds)
-    checksums = _CHECKSUM.findall(stdout)
+    checksums = CHECKSUM.findall(stdout)
     if checksums:
         try:
             out.checksum = float(checksums[-1])
