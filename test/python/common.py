@@ -8,12 +8,15 @@ Run as a script, this file is the process such a program runs in (see :func:`run
 from __future__ import annotations
 
 import argparse
+import atexit
 import ctypes
+import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import llvmlite.binding as llvm
@@ -46,14 +49,36 @@ def carts(*args, cwd: Path | None = None, stdin: str | None = None,
                           input=stdin, capture_output=True, text=True, timeout=timeout)
 
 
+#: gcc builds of this test process, by (source, its bytes, flags, OpenMP or not): a file run
+#: at several thread counts, or by several tests, is compiled once, into one directory
+#: removed when the process ends.
+_GCC_BUILDS: dict[tuple, Path] = {}
+_GCC_DIR: list[Path] = []
+
+
+def _gcc_build(source: Path, flags: tuple[str, ...], openmp: bool) -> Path:
+    source = Path(source).resolve()
+    key = (str(source), hashlib.sha256(source.read_bytes()).hexdigest(), flags, openmp)
+    exe = _GCC_BUILDS.get(key)
+    if exe is None or not exe.exists():
+        if not _GCC_DIR:
+            _GCC_DIR.append(Path(tempfile.mkdtemp(prefix="carts-test-gcc-")))
+            atexit.register(shutil.rmtree, _GCC_DIR[0], True)
+        exe = _GCC_DIR[0] / f"{len(_GCC_BUILDS)}-{source.stem}{'-omp' if openmp else ''}"
+        subprocess.run(["gcc", *(["-O3", "-fopenmp"] if openmp else ["-O2"]), *flags,
+                        str(source), "-lm", "-o", str(exe)], check=True, capture_output=True)
+        _GCC_BUILDS[key] = exe
+    return exe
+
+
 def gcc_run(source: Path, tmp_path: Path, *flags: str, openmp_threads: int | None = None,
             timeout: float = 120) -> subprocess.CompletedProcess:
     """Build ``source`` with gcc (``-O3 -fopenmp`` and that many OpenMP threads when
-    ``openmp_threads`` is given, else ``-O2``) and run it; the build must succeed."""
+    ``openmp_threads`` is given, else ``-O2``) and run it; the build must succeed. A build is
+    made once per test process for the same file, bytes and flags (``tmp_path`` is kept for
+    the callers)."""
     openmp = openmp_threads is not None
-    exe = tmp_path / ("gcc-omp.out" if openmp else "gcc.out")
-    subprocess.run(["gcc", *(["-O3", "-fopenmp"] if openmp else ["-O2"]), *flags, str(source),
-                    "-lm", "-o", str(exe)], check=True, capture_output=True)
+    exe = _gcc_build(source, tuple(flags), openmp)
     env = os.environ | ({"OMP_NUM_THREADS": str(openmp_threads)} if openmp else {})
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=timeout, env=env)
 
