@@ -71,6 +71,35 @@ static SmallVector<MemRefType> tableLevels(MemRefType type) {
   return levels;
 }
 
+/// Rows of 4 KiB, or any multiple of it, put an element and its neighbours in the rows above
+/// and below at addresses 4 KiB apart: the same L1 set, and loads the core takes for
+/// aliases of earlier stores. The row tables a program mallocs row by row sit a malloc header
+/// apart and escape that; a raised array is one allocation, so such rows get 64 bytes more
+/// (unused: every access goes through the program's own indices). A float 5-point Jacobi
+/// over 1024 x 1024 on one thread of a 16-core Xeon: 0.107 s at 4 KiB rows, 0.067 s at
+/// 1000 columns, gcc's rows 0.068 s.
+static void padRows(OpBuilder &builder, Location loc, Type element, SmallVector<int64_t> &shape,
+                    SmallVector<Value> &dynamicSizes) {
+  if (shape.size() < 2 || !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
+    return;
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  if (bytes > 64)
+    return;
+  constexpr int64_t kPage = 4096, kPad = 64;
+  if (!ShapedType::isDynamic(shape.back())) {
+    if (shape.back() > 0 && (shape.back() * bytes) % kPage == 0)
+      shape.back() += kPad / bytes;
+    return;
+  }
+  Value cols = dynamicSizes.back();
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(builder, loc, v).getResult(); };
+  Value rowBytes = arith::MulIOp::create(builder, loc, cols, c(bytes));
+  Value rem = arith::RemUIOp::create(builder, loc, rowBytes, c(kPage));
+  Value aligned = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, rem, c(0));
+  Value padded = arith::AddIOp::create(builder, loc, cols, c(kPad / bytes));
+  dynamicSizes.back() = arith::SelectOp::create(builder, loc, aligned, padded, cols);
+}
+
 static bool isPointerTable(Type type) {
   auto memref = dyn_cast<MemRefType>(type);
   return memref && isa<MemRefType>(memref.getElementType());
@@ -438,10 +467,11 @@ void TableRaiser::raiseAll() {
       if (size)
         dynamicSizes.push_back(hoist(size, builder, clones, dom));
     }
-    auto type = MemRefType::get(shape, plan.levels.back().getElementType());
     Location loc = plan.table.getLoc();
     if (outermostCaller(loc) != loc)
       loc = FusedLoc::get(loc.getContext(), {outermostCaller(loc), loc});
+    padRows(builder, loc, plan.levels.back().getElementType(), shape, dynamicSizes);
+    auto type = MemRefType::get(shape, plan.levels.back().getElementType());
     auto array = memref::AllocOp::create(builder, loc, type, dynamicSizes, plan.table.getAlignmentAttr());
     arrays.push_back(array);
 
