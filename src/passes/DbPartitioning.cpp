@@ -348,7 +348,11 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     Value rowsPerBlock, blocks;
     std::optional<int64_t> staticRows = evaluateConstant(rows);
     Layout layout;
-    if (staticRows && nodes > 1 && decision.internode &&
+    // Edge blocks only along the leading dimension: a task sees every block of a dependency
+    // through one shape, which is right for an edge block only where the cut dimension does
+    // not enter the other dimensions' strides (a 3-D table cut in planes along its last
+    // dimension gave an edge block of 2 planes the strides of 16: a node crashed).
+    if (staticRows && nodes > 1 && decision.internode && dim == 0 &&
         distributableWhyNot(alloc, blockType, dim,
                             (*staticRows + shares - 1) / std::max<int64_t>(shares, 1))
             .empty())
