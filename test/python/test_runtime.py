@@ -97,31 +97,30 @@ def test_program_prints_its_expected_lines(program, threads, compiled, tmp_path)
         assert text in done.stderr, f"missing on stderr: {text!r}\n{report}"
 
 
-@needs_cc
-def test_a_large_payload_behaves_the_same_without_huge_pages(compiled, tmp_path):
-    """db_large.c again with hugePages=0: its 3 MiB payload comes from calloc instead."""
-    program = PROGRAM_DIR / "db_large.c"
-    env = dict(os.environ, threads="2", hugePages="0")
+def program_lines(compiled, tmp_path, name: str, **settings: str) -> list[str]:
+    """What test/runtime/``name`` prints (the runtime's own lines left out) on 2 workers with
+    these configuration keys in its environment and no arts.cfg; it must exit 0."""
+    program = PROGRAM_DIR / name
+    env = dict(os.environ, threads="2", **settings)
     env.pop("artsConfig", None)
     done = subprocess.run([str(compiled(program))], capture_output=True, text=True,
                           timeout=TIMEOUT_S, env=env, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert expected_of(program).stdout_lines == [
-        line for line in done.stdout.splitlines() if not line.startswith("carts")]
+    return [line for line in done.stdout.splitlines() if not line.startswith("carts")]
+
+
+@needs_cc
+def test_a_large_payload_behaves_the_same_without_huge_pages(compiled, tmp_path):
+    """db_large.c again with hugePages=0: its 3 MiB payload comes from calloc instead."""
+    lines = program_lines(compiled, tmp_path, "db_large.c", hugePages="0")
+    assert lines == expected_of(PROGRAM_DIR / "db_large.c").stdout_lines
 
 
 @needs_cc
 def test_populate_faults_a_large_payload_in_when_it_is_made(compiled, tmp_path):
     """db_populate.c with populate=1: every page resident from its creation."""
-    program = PROGRAM_DIR / "db_populate.c"
-    env = dict(os.environ, threads="2", populate="1")
-    env.pop("artsConfig", None)
-    done = subprocess.run([str(compiled(program))], capture_output=True, text=True,
-                          timeout=TIMEOUT_S, env=env, cwd=tmp_path)
-    assert done.returncode == 0, done.stdout + done.stderr
-    lines = [line for line in done.stdout.splitlines() if not line.startswith("carts")]
-    assert lines == ["at creation: every page resident",
-                     "after the writer: every page resident"], done.stdout
+    assert program_lines(compiled, tmp_path, "db_populate.c", populate="1") == [
+        "at creation: every page resident", "after the writer: every page resident"]
 
 
 def test_expectations_are_parsed_from_directives(tmp_path):
