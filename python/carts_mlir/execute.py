@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .arguments import ArgumentParser
+from .config import MAX_NODES, MAX_THREADS, check_count, read_config, resolve_machine
 from .errors import CartsError
 from .files import write_atomically
 
@@ -92,7 +93,6 @@ def build_parser() -> ArgumentParser:
 
 
 def parse_arguments(argv: list[str]) -> ExecuteOptions:
-    from .config import MAX_NODES, MAX_THREADS, check_count
 
     a = build_parser().parse_intermixed_args(argv)
     if a.source is None:
@@ -143,8 +143,6 @@ def arts_stages(source: str, *, defines=(), includes=(), threads: int | None = N
         return compile_c(source, defines=defines, includes=includes, openmp=openmp,
                          debug_info=True)
 
-    from .config import resolve_machine
-
     machine = resolve_machine(threads, nodes)
     with tempfile.TemporaryDirectory(prefix="carts-execute-") as tmp:
         options = {"arts-collect-metadata": f"metadata-file={Path(tmp) / 'metadata.json'}",
@@ -167,7 +165,6 @@ def execute_main(argv: list[str]) -> int:
         return int(done.code or 0)
     from .jit import compile_llvm_ir, sequential_llvm_ir
     from .jit.launch import arts_llvm_path, compile_arts_program, emit_llvm, thread_environment
-    from .config import read_config
     from .nodes import configured_nodes
 
     config = read_config()  # a bad arts.cfg is reported at its line, before any compiling
