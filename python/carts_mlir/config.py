@@ -99,6 +99,12 @@ def configured(key: str, limit: int, default: int | None,
     return check_count(value, key, limit, where, least=least) if value else default
 
 
+def configured_nodes(config: dict[str, tuple[str, str]] | None = None) -> int:
+    """The node count a run gets without ``--nodes``: env ``nodeCount``, else arts.cfg's
+    ``nodeCount`` (``config`` when it was read already), else 1."""
+    return configured("nodeCount", MAX_NODES, 1, config)
+
+
 @dataclass(frozen=True)
 class Machine:
     """What arts-concurrency plans for: workers per node, node count, and the weight below
@@ -126,6 +132,6 @@ def resolve_machine(threads: int | None = None, nodes: int | None = None,
         threads = configured("threads", MAX_THREADS, min(os.cpu_count() or 1, MAX_THREADS),
                              config)
     if nodes is None:
-        nodes = configured("nodeCount", MAX_NODES, 1, config)
+        nodes = configured_nodes(config)
     return Machine(threads, nodes,
                    configured("nodeMinOps", MAX_NODE_MIN_OPS, None, config, least=0))

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .arguments import ArgumentParser
-from .config import MAX_NODES, MAX_THREADS, check_count, read_config, resolve_machine
+from .config import (MAX_NODES, MAX_THREADS, check_count, configured_nodes, read_config,
+                     resolve_machine)
 from .errors import CartsError
 from .files import write_atomically
 
@@ -165,7 +166,6 @@ def execute_main(argv: list[str]) -> int:
         return int(done.code or 0)
     from .jit import compile_llvm_ir, sequential_llvm_ir
     from .jit.launch import arts_llvm_path, compile_arts_program, emit_llvm, thread_environment
-    from .nodes import configured_nodes
 
     config = read_config()  # a bad arts.cfg is reported at its line, before any compiling
     if opts.nodes is None and not opts.no_arts:

@@ -684,15 +684,6 @@ def configured_node_timeout(config: dict[str, tuple[str, str]] | None = None) ->
     return configured("nodeTimeout", MAX_NODE_TIMEOUT_S, NODE_TIMEOUT_S, config)
 
 
-def configured_nodes(config: dict[str, tuple[str, str]] | None = None) -> int:
-    """The node count a run gets without ``--nodes``: env ``nodeCount``, else the
-    ``nodeCount`` key of the configuration the runtime reads (env ``artsConfig``, else
-    ``./arts.cfg``; ``config`` when it was read already), else 1."""
-    from .config import MAX_NODES, configured
-
-    return configured("nodeCount", MAX_NODES, 1, config)
-
-
 def format_stats(run: ClusterRun) -> str:
     """The per-node counters of a run, as the table ``--stats`` prints. A message is one
     operation for another node (a task to create, a block granted...); a batch is one write
