@@ -20,7 +20,7 @@ POINTER_TABLE = "xmemref<"
 ALLOC_TYPE = re.compile(r"memref\.alloc\([^)]*\) : memref<([^>]*)>")
 #: The highest rank among the arrays of each example once its tables are raised.
 #: omp.parallel regions after inlining, where a helper holding one has several callers.
-INLINED_PARALLEL = {"transformer": 12}
+INLINED_PARALLEL = {"transformer": 12, "stencil3d-order4": 2}
 RAISED_RANK = {"activations": 1, "batchnorm": 3, "gemm": 2, "jacobi2d": 2, "layernorm": 2,
                "pooling": 4, "transformer": 3}
 
