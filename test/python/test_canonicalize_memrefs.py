@@ -22,7 +22,8 @@ ALLOC_TYPE = re.compile(r"memref\.alloc\([^)]*\) : memref<([^>]*)>")
 #: omp.parallel regions after inlining, where a helper holding one has several callers.
 INLINED_PARALLEL = {"transformer": 12, "stencil3d-order4": 2}
 RAISED_RANK = {"activations": 1, "batchnorm": 3, "gemm": 2, "jacobi2d": 2, "layernorm": 2,
-               "pooling": 4, "transformer": 3}
+               "pooling": 4, "transformer": 3, "2mm": 2, "correlation": 2, "jacobi2d-float": 2,
+               "convolution2d": 2, "stencil3d-order4": 3}
 
 # Lower one MLIR file with the upstream passes, JIT it and run its main (stdout is the
 # program's). A separate process: the program prints through C stdio.

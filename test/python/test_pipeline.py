@@ -30,7 +30,8 @@ def front_end(source: Path, tmp_path: Path, *flags: str) -> Path:
 
 #: Datablocks each example has after the epochs stage (mini size, one node of 2 workers).
 DATABLOCKS = {"transformer": 21, "activations": 6, "batchnorm": 6, "layernorm": 7, "pooling": 4,
-              "3mm": 7, "gemm": 5, "jacobi2d": 2}
+              "3mm": 7, "gemm": 5, "jacobi2d": 2, "2mm": 5, "correlation": 4,
+              "jacobi2d-float": 2, "convolution2d": 2, "stencil3d-order4": 3}
 
 
 def machine(tmp_path: Path) -> None:
