@@ -620,7 +620,7 @@ void DbLowering::lowerFree(DbFreeOp free) {
 void DbLowering::runOnOperation() {
   SymbolTable symbolTable(getOperation());
   symbols = &symbolTable;
-  auto forget = llvm::make_scope_exit([&] { symbols = nullptr; });
+  llvm::scope_exit forget([&] { symbols = nullptr; });
   distributedCount = 0;
   stderrGlobal = {};
   fprintfFn = {};
