@@ -62,7 +62,7 @@ const char *kindName(RootKind kind);
 
 /// `v` without float and integer extensions and truncations.
 Value stripValueCasts(Value v);
-/// The reduction kind an op combines with (policy/Reductions.h: a subtraction adds).
+/// The reduction kind an op combines with (analysis/ReductionOps.h: a subtraction adds).
 std::optional<StringRef> combiningKind(Operation *op);
 /// Every use of `v` is by one of `users`.
 bool usedOnlyBy(Value v, ArrayRef<Operation *> users);

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "analysis/MetadataCollector.h"
-#include "policy/Reductions.h"
+#include "analysis/ReductionOps.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

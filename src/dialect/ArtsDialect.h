@@ -25,4 +25,15 @@
 #define GET_OP_CLASSES
 #include "carts/ArtsOps.h.inc"
 
+namespace mlir::arts {
+
+/// The ARTS dialect of `op`'s context. Its typed accessors read and write the
+/// attributes passes hand on to later passes (declared in ArtsDialect.td), e.g.
+/// `artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop)`.
+inline ArtsDialect *artsDialect(Operation *op) {
+  return op->getContext()->getOrLoadDialect<ArtsDialect>();
+}
+
+} // namespace mlir::arts
+
 #endif // CARTS_DIALECT_ARTSDIALECT_H

@@ -43,12 +43,12 @@ unsigned markAccesses(Value block, int64_t id, EdtOp edt) {
         continue;
       if (auto load = dyn_cast<memref::LoadOp>(user)) {
         if (use.get() == load.getMemRef()) {
-          load->setAttr(kAliasArrayAttr, attr);
+          artsDialect(load)->getAliasArrayAttrHelper().setAttr(load, attr);
           ++marked;
         }
       } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
         if (use.get() == store.getMemRef()) {
-          store->setAttr(kAliasArrayAttr, attr);
+          artsDialect(store)->getAliasArrayAttrHelper().setAttr(store, attr);
           ++marked;
         }
       } else if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {

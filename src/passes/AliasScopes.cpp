@@ -35,7 +35,7 @@ using FunctionScopes = llvm::DenseMap<Operation *, SmallVector<LLVM::AliasScopeA
 /// (alias scopes, noalias scopes) of an access marked `id` in `op`'s function.
 std::pair<ArrayAttr, ArrayAttr> scopesOf(Operation *op, const FunctionScopes &scopes) {
   auto it = scopes.find(op->getParentOfType<FunctionOpInterface>());
-  int64_t id = op->getAttrOfType<IntegerAttr>(kAliasArrayAttr).getInt();
+  int64_t id = artsDialect(op)->getAliasArrayAttrHelper().getAttr(op).getInt();
   SmallVector<Attribute> others;
   for (auto [k, scope] : llvm::enumerate(it->second))
     if ((int64_t)k != id)
@@ -102,11 +102,11 @@ struct AliasScopes : arts::impl::AliasScopesBase<AliasScopes> {
     module.walk([&](FunctionOpInterface fn) {
       int64_t count = 0;
       fn->walk([&](Operation *op) {
-        if (auto id = op->getAttrOfType<IntegerAttr>(kAliasArrayAttr))
+        if (auto id = artsDialect(op)->getAliasArrayAttrHelper().getAttr(op))
           count = std::max(count, id.getInt() + 1);
       });
       if (count < 2) {
-        fn->walk([](Operation *op) { op->removeAttr(kAliasArrayAttr); });
+        fn->walk([](Operation *op) { op->removeAttr(ArtsDialect::AliasArrayAttrHelper::getNameStr()); });
         return;
       }
       std::string name = fn.getName().str();
@@ -126,7 +126,7 @@ struct AliasScopes : arts::impl::AliasScopesBase<AliasScopes> {
     patterns.add<MarkedLoad, MarkedStore>(converter, scopes);
     ConversionTarget target(*ctx);
     target.markUnknownOpDynamicallyLegal([](Operation *op) {
-      return !isa<memref::LoadOp, memref::StoreOp>(op) || !op->hasAttr(kAliasArrayAttr);
+      return !isa<memref::LoadOp, memref::StoreOp>(op) || !artsDialect(op)->getAliasArrayAttrHelper().isAttrPresent(op);
     });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

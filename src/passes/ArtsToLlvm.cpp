@@ -740,7 +740,7 @@ struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
         lowering.lower(op);
     if (moduleNodes(module) > 1)
       module.walk([&](scf::ForOp loop) {
-        if (loop->hasAttr("arts.launch_loop"))
+        if (artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop))
           lowering.bracketLaunch(loop);
       });
     redirectExit(module, symbols);

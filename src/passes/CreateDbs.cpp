@@ -207,7 +207,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     // The chunks of a taskloop, created one after another, write disjoint iterations:
     // they share their writes as `concurrent`, like the chunks of a work-sharing loop
     // (a write an atomic or critical section guards stays exclusive on several nodes).
-    if (use.writes && task->hasAttr("arts.taskloop") &&
+    if (use.writes && artsDialect(task)->getTaskloopAttrHelper().isAttrPresent(task) &&
         (!use.atomic || moduleNodes(getOperation()) <= 1)) {
       mode = ArtsMode::concurrent;
       CARTS_DEBUG("create-dbs", task) << "taskloop chunk: acquire mode=concurrent (chunks "

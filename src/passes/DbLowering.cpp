@@ -184,7 +184,7 @@ FailureOr<Distribution> DbLowering::checkDistributed(DbAllocOp alloc, int64_t el
   if (dist.bytes > std::numeric_limits<uint32_t>::max())
     return alloc.emitError("a distributed block of ")
            << dist.bytes << " bytes does not fit the 32-bit byte count of a put or get";
-  if (auto edge = alloc->getAttrOfType<DenseI64ArrayAttr>("arts.edge_rows")) {
+  if (auto edge = artsDialect(alloc)->getEdgeRowsAttrHelper().getAttr(alloc)) {
     std::optional<int64_t> middle;
     if (edge.size() == 3 && edge[0] >= 0 && edge[0] < (int64_t)alloc.getElementSizes().size())
       middle = evaluateConstant(alloc.getElementSizes()[edge[0]]);

@@ -109,7 +109,7 @@ bool isSoleChunk(EdtOp task, scf::ForOp chunkLoop) {
     if (isa<EpochOp>(up)) {
       if (launched)
         return true;
-      auto all = chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_trips");
+      auto all = artsDialect(chunkLoop)->getChunkTripsAttrHelper().getAttr(chunkLoop);
       std::optional<int64_t> trips = constantTripCount(chunkLoop);
       return all && trips && *trips >= all.getInt();
     }
@@ -117,7 +117,7 @@ bool isSoleChunk(EdtOp task, scf::ForOp chunkLoop) {
       std::optional<int64_t> trips = constantTripCount(loop);
       if (!trips || *trips > 1)
         return false;
-      launched |= loop->hasAttr("arts.launch_loop");
+      launched |= artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop);
     } else if (!isa<scf::IfOp>(up)) {
       return false;
     }
@@ -129,7 +129,7 @@ bool isSoleChunk(EdtOp task, scf::ForOp chunkLoop) {
 /// 0 when the task is not created by one or the count is not a constant.
 int64_t launchTrips(EdtOp task) {
   auto loop = dyn_cast_or_null<scf::ForOp>(task->getParentOp());
-  if (!loop || !loop->hasAttr("arts.launch_loop"))
+  if (!loop || !artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop))
     return 0;
   std::optional<int64_t> trips = constantTripCount(loop);
   return trips ? *trips : 0;
@@ -189,7 +189,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       return facts;
     }
     facts.task.getBody().walk([&](scf::ForOp loop) {
-      if (loop->hasAttr("arts.chunk_loop"))
+      if (artsDialect(loop)->getChunkLoopAttrHelper().isAttrPresent(loop))
         facts.chunkLoop = loop;
     });
     bool first = true;
@@ -239,7 +239,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   /// How many chunks a worker's share of the chunk loop is cut in (for-lowering's
   /// `arts.chunks_per_worker`, 1 when absent or not a chunk loop).
   static int64_t chunksPerWorker(scf::ForOp chunkLoop) {
-    auto attr = chunkLoop ? chunkLoop->getAttrOfType<IntegerAttr>("arts.chunks_per_worker")
+    auto attr = chunkLoop ? artsDialect(chunkLoop)->getChunksPerWorkerAttrHelper().getAttr(chunkLoop)
                           : IntegerAttr();
     return attr ? std::max<int64_t>(attr.getInt(), 1) : 1;
   }
@@ -254,7 +254,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     a.writes = f.acquire.getMode() != ArtsMode::in;
     a.internode = f.task && f.task.getConcurrency() == EdtConcurrency::internode;
     if (f.task)
-      if (auto team = f.task->getAttrOfType<IntegerAttr>("arts.team_workers"))
+      if (auto team = artsDialect(f.task)->getTeamWorkersAttrHelper().getAttr(f.task))
         a.teamWorkers = team.getInt();
     a.chunksPerWorker = chunksPerWorker(f.chunkLoop);
     a.launches = f.launches;
@@ -398,8 +398,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     if (distributed)
       setOwnerRule(blocked, {nodes, workersPerNode});
     if (layout.edge) // the DbLowering of a block's size reads it
-      blocked->setAttr("arts.edge_rows",
-                       b.getDenseI64ArrayAttr({static_cast<int64_t>(dim), layout.edge,
+      artsDialect(blocked)->getEdgeRowsAttrHelper().setAttr(blocked, b.getDenseI64ArrayAttr({static_cast<int64_t>(dim), layout.edge,
                                                layout.lastShare - 2 * layout.edge}));
     CARTS_DEBUG("db-partitioning", alloc)
         << "alloc " << blockType << " -> partition=block blocks="
@@ -504,8 +503,8 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                                     int64_t shares) {
     if (!rows || *rows <= 0 || chunks <= 0 || f.minOffset != 0 || f.maxOffset != 0)
       return false;
-    auto origin = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_origin");
-    auto trips = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_trips");
+    auto origin = artsDialect(f.chunkLoop)->getChunkOriginAttrHelper().getAttr(f.chunkLoop);
+    auto trips = artsDialect(f.chunkLoop)->getChunkTripsAttrHelper().getAttr(f.chunkLoop);
     auto step = getConstantIntValue(f.chunkLoop.getStep());
     if (!origin || origin.getInt() != 0 || !trips || trips.getInt() != *rows || !step ||
         *step != 1)
@@ -513,9 +512,9 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     // The rows of a chunk: for-lowering's constant chunk size (also where its floor evened
     // the chunks out), else a static share's ceil(rows / chunks).
     int64_t chunkRows;
-    if (auto known = f.chunkLoop->getAttrOfType<IntegerAttr>("arts.chunk_rows"))
+    if (auto known = artsDialect(f.chunkLoop)->getChunkRowsAttrHelper().getAttr(f.chunkLoop))
       chunkRows = known.getInt();
-    else if (f.chunkLoop->hasAttr("arts.chunk_static_share"))
+    else if (artsDialect(f.chunkLoop)->getChunkStaticShareAttrHelper().isAttrPresent(f.chunkLoop))
       chunkRows = (*rows + chunks - 1) / chunks;
     else
       return false;

@@ -413,7 +413,7 @@ void EdtLowering::rewrite(TaskPlan &plan) {
   auto fnType = FunctionType::get(ctx, {i32, ptrType, i32, ptrType}, {});
   auto fn = func::FuncOp::create(loc, plan.name, fnType);
   fn.setPrivate();
-  fn->setAttr("arts.edt_function", UnitAttr::get(ctx));
+  artsDialect(fn)->getEdtFunctionAttrHelper().setAttr(fn, UnitAttr::get(ctx));
   symbols->insert(fn, plan.hostFunc->getIterator());
   Block *entry = fn.addEntryBlock();
   Value paramv = entry->getArgument(1), depv = entry->getArgument(3);

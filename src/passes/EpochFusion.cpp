@@ -77,7 +77,7 @@ Operation *groupOf(DbAcquireOp acquire) {
   auto loop = dyn_cast<scf::ForOp>(acquire->getParentOp());
   if (loop)
     for (Operation *user : acquire->getUsers())
-      if (isa<EdtOp>(user) && user->hasAttr("arts.team_workers"))
+      if (isa<EdtOp>(user) && artsDialect(user)->getTeamWorkersAttrHelper().isAttrPresent(user))
         return loop;
   return acquire;
 }

@@ -70,7 +70,7 @@ std::pair<EpochOp, scf::ForOp> createLaunchLoop(OpBuilder &b, Location loc, Valu
   YieldOp::create(b, loc);
   b.setInsertionPoint(epochBody->getTerminator());
   auto loop = scf::ForOp::create(b, loc, zero, count, one);
-  loop->setAttr("arts.launch_loop", b.getUnitAttr());
+  artsDialect(loop)->getLaunchLoopAttrHelper().setAttr(loop, b.getUnitAttr());
   return {epoch, loop};
 }
 
@@ -81,7 +81,7 @@ scf::ForOp collapsedInner(ForOp loop) {
   if (!llvm::hasSingleElement(body.without_terminator()))
     return nullptr;
   auto inner = dyn_cast<scf::ForOp>(body.front());
-  return inner && inner->hasAttr("arts.collapsed") ? inner : nullptr;
+  return inner && artsDialect(inner)->getCollapsedAttrHelper().isAttrPresent(inner) ? inner : nullptr;
 }
 
 /// Calls `fn` with the allocation and the dimension of every load and store in `body`
@@ -177,7 +177,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       int64_t innerScore = score(inner.getRegion(), inner.getInductionVar());
       if (innerScore <= outerScore)
         continue;
-      nest->setAttr("arts.chunk_inner", UnitAttr::get(nest.getContext()));
+      artsDialect(nest)->getChunkInnerAttrHelper().setAttr(nest, UnitAttr::get(nest.getContext()));
       CARTS_DEBUG("for-lowering", nest)
           << "arts.for collapse(2) on several nodes: chunks along the inner loop (the other "
              "loops index "
@@ -479,7 +479,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
                               EdtConcurrencyAttr::get(b.getContext(), placement.concurrency), route,
                               deps, nullptr, nullptr, nullptr);
     // The team size the task's chunk was cut for: partitioning sizes blocks by it.
-    task->setAttr("arts.team_workers", b.getI64IntegerAttr(placement.workers));
+    artsDialect(task)->getTeamWorkersAttrHelper().setAttr(task, b.getI64IntegerAttr(placement.workers));
     Block *block = b.createBlock(&task.getBody());
     for (auto [index, dep] : llvm::zip(used, deps))
       mapping.map(teamBody.getArgument(index), block->addArgument(dep.getType(), loc));
@@ -523,7 +523,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     bool interchanged = false;
     Value nestUb = ub;
     int64_t iterationOps = 0;
-    if (collapsed && p.nodes > 1 && loop->hasAttr("arts.chunk_inner") && !loop.getChunk() &&
+    if (collapsed && p.nodes > 1 && artsDialect(loop)->getChunkInnerAttrHelper().isAttrPresent(loop) && !loop.getChunk() &&
         loop.getReductionAccs().empty()) {
       for (Value v : {collapsed.getLowerBound(), collapsed.getUpperBound(), collapsed.getStep()})
         if (failed(materialize(v, parallel, outer, b, loop)))
@@ -639,7 +639,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // A chunk's work, when its size is known: arts-launch-fanout leaves the launches of heavy
     // tasks to their creator.
     if (std::optional<int64_t> size = evaluateConstant(chunkSize))
-      chunkLoop->setAttr("arts.chunk_ops", b.getI64IntegerAttr(*size * iterationOps));
+      artsDialect(chunkLoop)->getChunkOpsAttrHelper().setAttr(chunkLoop, b.getI64IntegerAttr(*size * iterationOps));
     b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
     Value chunk = chunkLoop.getInductionVar();
     // The chunk's rows [lo, hi): a part of its share, its rows within its share, or the
@@ -693,26 +693,26 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (failed(cloneInto(prelude, parallel, mapping, tb)))
       return failure();
     auto inner = scf::ForOp::create(tb, loc, lo, hi, step);
-    inner->setAttr("arts.chunk_loop", tb.getUnitAttr());
+    artsDialect(inner)->getChunkLoopAttrHelper().setAttr(inner, tb.getUnitAttr());
     // Where the chunks start and how many rows they cover, when known: db-partitioning
     // gives a chunk its own blocks only when each chunk is a whole number of blocks.
     if (std::optional<int64_t> first = aligned ? 0 : evaluateConstant(lb))
-      inner->setAttr("arts.chunk_origin", tb.getI64IntegerAttr(*first));
+      artsDialect(inner)->getChunkOriginAttrHelper().setAttr(inner, tb.getI64IntegerAttr(*first));
     if (knownTrips)
-      inner->setAttr("arts.chunk_trips", tb.getI64IntegerAttr(*knownTrips));
+      artsDialect(inner)->getChunkTripsAttrHelper().setAttr(inner, tb.getI64IntegerAttr(*knownTrips));
     if (std::optional<int64_t> size = evaluateConstant(chunkSize);
         size && (!collapsed || interchanged) && !parts)
-      inner->setAttr("arts.chunk_rows", tb.getI64IntegerAttr(*size));
+      artsDialect(inner)->getChunkRowsAttrHelper().setAttr(inner, tb.getI64IntegerAttr(*size));
     if (parts)
-      inner->setAttr("arts.chunk_edges", tb.getI64IntegerAttr(halo));
+      artsDialect(inner)->getChunkEdgesAttrHelper().setAttr(inner, tb.getI64IntegerAttr(halo));
     if (!parts && !loop.getChunk() &&
         (schedule == ScheduleKind::static_ || schedule == ScheduleKind::auto_) &&
         (minIterations <= 1 ||
          (knownTrips && (*knownTrips + p.workers - 1) / p.workers >= minIterations)))
-      inner->setAttr("arts.chunk_static_share", tb.getUnitAttr());
+      artsDialect(inner)->getChunkStaticShareAttrHelper().setAttr(inner, tb.getUnitAttr());
     // A share cut in several chunks: db-partitioning makes each chunk a block of its own.
     if (chunking.chunksPerWorker > 1)
-      inner->setAttr("arts.chunks_per_worker", tb.getI64IntegerAttr(chunking.chunksPerWorker));
+      artsDialect(inner)->getChunksPerWorkerAttrHelper().setAttr(inner, tb.getI64IntegerAttr(chunking.chunksPerWorker));
     mapping.map(loop.getInductionVar(), inner.getInductionVar());
     OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
     ib.setInsertionPoint(inner.getBody()->getTerminator());

@@ -171,7 +171,7 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
     // Eligible loops, by the block and epoch they launch from, in block order.
     llvm::MapVector<std::pair<Block *, Value>, SmallVector<LaunchLoop>> groups;
     module.walk([&](scf::ForOp loop) {
-      if (!loop->hasAttr("arts.launch_loop"))
+      if (!artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop))
         return;
       LaunchLoop entry;
       std::string why = whyNotShared(loop, entry);
@@ -230,7 +230,7 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
     llvm::DenseMap<Value, Wave> waves; // by epoch
     for (Operation &op : block) {
       auto loop = dyn_cast<scf::ForOp>(op);
-      if (loop && !loop->hasAttr("arts.launch_loop"))
+      if (loop && !artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop))
         loop = nullptr;
       EdtCreateOp create = loop ? nullptr : dyn_cast<EdtCreateOp>(op);
       unsigned creates = 0;
@@ -281,7 +281,7 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
               SymbolTable &symbols, unsigned &nextIndex) {
     scf::ForOp loop = entry.loop;
     Location loc = loop.getLoc();
-    if (auto ops = loop->getAttrOfType<IntegerAttr>("arts.chunk_ops");
+    if (auto ops = artsDialect(loop)->getChunkOpsAttrHelper().getAttr(loop);
         ops && ops.getInt() >= kHeavyChunkOps) {
       CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: its tasks are heavy ("
                                   << ops.getInt() << " operations a chunk)\n";
@@ -374,7 +374,7 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
     auto fn = func::FuncOp::create(loc, name, edtFunctionType(ctx));
     fn.setPrivate();
-    fn->setAttr("arts.edt_function", UnitAttr::get(ctx));
+    artsDialect(fn)->getEdtFunctionAttrHelper().setAttr(fn, UnitAttr::get(ctx));
     symbols.insert(fn, loop->getParentOfType<func::FuncOp>()->getIterator());
     Block *body = fn.addEntryBlock();
     OpBuilder fb = OpBuilder::atBlockBegin(body);

@@ -145,7 +145,7 @@ struct Nest {
     Block *body = &loop.getBody().front();
     while (llvm::hasSingleElement(body->without_terminator())) {
       auto inner = dyn_cast<scf::ForOp>(body->front());
-      if (!inner || !inner->hasAttr("arts.collapsed"))
+      if (!inner || !artsDialect(inner)->getCollapsedAttrHelper().isAttrPresent(inner))
         break;
       collapsed.push_back(inner);
       body = inner.getBody();

@@ -10,7 +10,7 @@
 // own, and threadPrivateStorageOf turns thread-private allocas that only one
 // loop uses into per-iteration storage (ARTS runs iterations in chunk tasks,
 // not in the workers of the parallel task). Reduction operators are recognised
-// by policy/Reductions.h, as in collect-metadata.
+// by analysis/ReductionOps.h, as in collect-metadata.
 //
 // This file holds the pass, the rewriting driver and the rewrites of parallel
 // regions, tasks, single/master and sections; the checks, the clause mapping,
@@ -150,8 +150,8 @@ void Converter::convertTask(omp::TaskOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   EdtOp edt = createTask(loc, EdtType::task, {});
-  if (op->hasAttr("arts.taskloop")) // a chunk of a taskloop: create-dbs shares its writes
-    edt->setAttr("arts.taskloop", rewriter.getUnitAttr());
+  if (artsDialect(op)->getTaskloopAttrHelper().isAttrPresent(op)) // a chunk of a taskloop: create-dbs shares its writes
+    artsDialect(edt)->getTaskloopAttrHelper().setAttr(edt, rewriter.getUnitAttr());
   Operation *end = edt.getBody().front().getTerminator();
   moveRegionBody(op.getRegion(), end, {});
   rewriter.setInsertionPointToStart(&edt.getBody().front());

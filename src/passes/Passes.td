@@ -75,7 +75,7 @@ def RaisePointerTables : Pass<"arts-raise-pointer-tables", "ModuleOp"> {
     Option<"strict", "strict", "bool", /*default=*/"false",
            "report every table that cannot be raised, even one no parallel code sees">
   ];
-  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
 def CollectMetadata : Pass<"arts-collect-metadata", "ModuleOp"> {
@@ -713,7 +713,7 @@ def UnrollJam : Pass<"arts-unroll-jam", "ModuleOp"> {
     scf.for %i = %main2 to %hi step %c1 { (as before) } {arts.chunk_loop}
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
@@ -823,7 +823,7 @@ def ArtsToLlvm : Pass<"arts-to-llvm", "ModuleOp"> {
     %ok = call @artsWaitOnHandle(%e) : (i64) -> i1
     ```
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
                            "::mlir::LLVM::LLVMDialect"];
 }
@@ -878,7 +878,7 @@ def AliasFacts : Pass<"arts-alias-facts", "ModuleOp"> {
     }
     ```
   }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::memref::MemRefDialect"];
 }
 
 def AliasScopes : Pass<"arts-alias-scopes", "ModuleOp"> {
@@ -893,7 +893,7 @@ def AliasScopes : Pass<"arts-alias-scopes", "ModuleOp"> {
     analysis then knows that accesses of different allocations never alias.
     Marks in a function with one allocation are dropped.
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::LLVM::LLVMDialect"];
 }
 
 def VerifyLowered : Pass<"arts-verify-lowered", "ModuleOp"> {

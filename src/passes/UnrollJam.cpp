@@ -205,7 +205,7 @@ void jam(scf::ForOp loop, Shape &shape, int64_t factor) {
 
   auto main = scf::ForOp::create(b, loc, lb, mainUb, span);
   main->setAttrs(loop->getAttrs());
-  main->setAttr("arts.unroll_jam", b.getI64IntegerAttr(factor));
+  artsDialect(main)->getUnrollJamAttrHelper().setAttr(main, b.getI64IntegerAttr(factor));
   OpBuilder in = OpBuilder::atBlockBegin(main.getBody());
   SmallVector<IRMapping> maps(factor);
   for (int64_t k = 0; k < factor; ++k) {
@@ -239,7 +239,7 @@ struct UnrollJam : arts::impl::UnrollJamBase<UnrollJam> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (loop->hasAttr("arts.chunk_loop") && !loop->hasAttr("arts.unroll_jam"))
+      if (artsDialect(loop)->getChunkLoopAttrHelper().isAttrPresent(loop) && !artsDialect(loop)->getUnrollJamAttrHelper().isAttrPresent(loop))
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {

@@ -21,10 +21,6 @@ using namespace mlir::arts;
 // Machine configuration
 //===----------------------------------------------------------------------===//
 
-static ArtsDialect *artsDialect(Operation *op) {
-  return op->getContext()->getOrLoadDialect<ArtsDialect>();
-}
-
 static int64_t atLeastOne(IntegerAttr attr) {
   return attr ? std::max<int64_t>(1, attr.getInt()) : 1;
 }

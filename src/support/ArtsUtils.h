@@ -20,11 +20,6 @@
 
 namespace mlir::arts {
 
-/// On a memref.load/store inside a task: which of the task's allocations (numbered in the
-/// order of its dependencies) the access reaches (arts-alias-facts); arts-alias-scopes turns
-/// it into LLVM alias scopes.
-constexpr const char *kAliasArrayAttr = "arts.alias_array";
-
 //===----------------------------------------------------------------------===//
 // Machine configuration
 //===----------------------------------------------------------------------===//

@@ -3,12 +3,12 @@
 // The schedule and runtime-query mappings, and the recognition of reduction
 // operators: the combiner of an omp.declare_reduction, and an atomic update
 // that a loop can keep as a reduction. The operators themselves are
-// policy/Reductions.h's, as in collect-metadata.
+// analysis/ReductionOps.h's, as in collect-metadata.
 //
 //===----------------------------------------------------------------------===//
 
 #include "passes/openmp/Converter.h"
-#include "policy/Reductions.h"
+#include "analysis/ReductionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

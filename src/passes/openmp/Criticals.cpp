@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/openmp/Converter.h"
+
+#include "analysis/ReductionOps.h"
 #include "support/Debug.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,9 +60,10 @@ bool Converter::criticalToAtomic(omp::CriticalOp op, const DenseSet<Value> &guar
     return false;
   Value x = store.getMemRef();
   Operation *combining = store.getValue().getDefiningOp();
-  if (!combining || combining->getBlock() != &body || combining->getNumOperands() != 2 ||
-      combining->getNumResults() != 1 || !isMemoryEffectFree(combining) ||
-      combining->getNumRegions())
+  // The update combines as a reduction does (a subtraction adds a negated value).
+  std::optional<ReductionKind> kind =
+      combining ? combiningKindOf(combining, /*subtractionAdds=*/true) : std::nullopt;
+  if (!kind || combining->getBlock() != &body)
     return false;
   auto load = combining->getOperand(0).getDefiningOp<memref::LoadOp>();
   unsigned curIndex = 0;
@@ -88,8 +91,8 @@ bool Converter::criticalToAtomic(omp::CriticalOp op, const DenseSet<Value> &guar
   }
   Type type = load.getType();
   bool isFloat = isa<FloatType>(type);
-  if (isFloat && !(isa<arith::AddFOp>(combining) ||
-                   (isa<arith::SubFOp>(combining) && curIndex == 0)))
+  if (isFloat && (*kind != ReductionKind::add ||
+                  (isa<arith::SubFOp>(combining) && curIndex != 0)))
     return false;
   if (!isFloat && !type.isSignlessInteger())
     return false;

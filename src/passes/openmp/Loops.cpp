@@ -90,7 +90,7 @@ void Converter::convertWsloop(omp::WsloopOp op) {
                                 << " inner loop(s) -> scf.for {arts.collapsed}\n";
   for (unsigned i = 1; i < numLoops; ++i) {
     auto inner = scf::ForOp::create(rewriter, loc, lbs[i], ubs[i], steps[i]);
-    inner->setAttr("arts.collapsed", rewriter.getUnitAttr());
+    artsDialect(inner)->getCollapsedAttrHelper().setAttr(inner, rewriter.getUnitAttr());
     end = inner.getBody()->getTerminator();
     rewriter.setInsertionPoint(end);
     ivs.push_back(fromIndex(loc, inner.getInductionVar(), ivType));

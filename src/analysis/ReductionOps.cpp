@@ -1,6 +1,6 @@
-//===- Reductions.cpp - which operations are reductions -------------------===//
+//===- ReductionOps.cpp - which operations are reductions -----------------===//
 
-#include "policy/Reductions.h"
+#include "analysis/ReductionOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/TypeSwitch.h"

@@ -1,15 +1,16 @@
-//===- Reductions.h - which operations are reductions ---------------------===//
+//===- ReductionOps.h - which operations are reductions -------------------===//
 //
 // The one recognition of reduction operators, shared by collect-metadata
 // (loops of the sequential compile) and openmp-to-arts (combiners of
-// omp.declare_reduction and loop updates): an arith op combining two values,
-// and a compare-and-select (or compare-and-store) keeping the larger or
-// smaller of two values.
+// omp.declare_reduction, loop updates, and the `x = x op e` of a critical
+// section made atomic): an arith op combining two values, and a
+// compare-and-select (or compare-and-store) keeping the larger or smaller of
+// two values. It recognises; the passes decide.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CARTS_POLICY_REDUCTIONS_H
-#define CARTS_POLICY_REDUCTIONS_H
+#ifndef CARTS_ANALYSIS_REDUCTIONOPS_H
+#define CARTS_ANALYSIS_REDUCTIONOPS_H
 
 #include "dialect/ArtsDialect.h"
 
@@ -40,4 +41,4 @@ ReductionKind minMaxKind(const MinMaxCompare &compare, bool keepsLhs);
 
 } // namespace mlir::arts
 
-#endif // CARTS_POLICY_REDUCTIONS_H
+#endif // CARTS_ANALYSIS_REDUCTIONOPS_H
