@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python"))
 
-from carts_mlir.suite_runner import CHECKSUM, TIMER  # noqa: E402
+from carts_mlir.tools.suite_runner import CHECKSUM, TIMER  # noqa: E402
 EXAMPLES = ROOT / "examples"
 DEFAULT = ("jacobi2d:MEDIUM", "batchnorm:LARGE", "layernorm:LARGE", "gemm:LARGE",
            "activations:LARGE", "pooling:LARGE", "transformer:SMALL")

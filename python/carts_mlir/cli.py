@@ -52,7 +52,7 @@ def _pipeline(argv: list[str]) -> int:
 
 
 def _benchmarks(argv: list[str]) -> int:
-    from .bench import benchmarks_main
+    from .tools.bench import benchmarks_main
 
     return benchmarks_main(argv)
 
@@ -76,20 +76,20 @@ def _analyze(argv: list[str]) -> int:
     if argv[0] not in analyses:
         raise CartsError(f"unknown analysis '{argv[0]}' (analyses: {', '.join(analyses)})")
     if argv[0] == "scaling":
-        from .explore import scaling_main
+        from .tools.explore import scaling_main
 
         return scaling_main(argv[1:])
     if argv[0] == "trace":
-        from .trace import trace_main
+        from .tools.trace import trace_main
 
         return trace_main(argv[1:])
-    from .bandwidth import bandwidth_main
+    from .tools.bandwidth import bandwidth_main
 
     return bandwidth_main(argv[1:])
 
 
 def _golden(argv: list[str]) -> int:
-    from .golden import golden_main
+    from .tools.golden import golden_main
 
     return golden_main(argv)
 

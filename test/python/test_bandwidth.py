@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from carts_mlir.bandwidth import (BANDS, BELOW_BANDS, MEMORY_BOUND, band, bandwidth_main,
+from carts_mlir.tools.bandwidth import (BANDS, BELOW_BANDS, MEMORY_BOUND, band, bandwidth_main,
                                   baseline_elements, compile_traffic, memory_bound_examples,
                                   repetition_seconds, timer_lines)
 from carts_mlir.errors import CartsError

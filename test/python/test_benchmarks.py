@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from carts_mlir.bench import (BenchResult, Step, checksum_verdict, discover_examples,
+from carts_mlir.tools.bench import (BenchResult, Step, checksum_verdict, discover_examples,
                                    evaluate, parse_output, parse_sizes, relative_error, select)
 from carts_mlir.errors import CartsError
 from common import EXAMPLES, INCLUDE, gcc_openmp_output, needs_gcc
@@ -150,7 +150,7 @@ def _ok(stdout: str) -> Step:
 
 
 def test_a_run_without_checksum_fails_the_benchmark():
-    from carts_mlir.bench import Example
+    from carts_mlir.tools.bench import Example
 
     ex = Example("k", EXAMPLES / "polybench" / "gemm" / "gemm.c", "polybench/gemm")
     result = BenchResult(ex, Step("ok"), _ok(""), [_ok("kernel.k: 0.1s\n")],

@@ -1,8 +1,9 @@
-"""carts_mlir.explore: every stage's module of a compilation, as data and as HTML."""
+"""carts_mlir.tools.explore: every stage's module of a compilation, as data and as HTML."""
 
 import pytest
 
-from carts_mlir import explore, pipeline
+from carts_mlir import pipeline
+from carts_mlir.tools import explore
 
 PROGRAM = """
 int main(void) {

@@ -1,4 +1,4 @@
-"""The random-program differential tester (``carts_mlir.fuzz``): generation is a function of
+"""The random-program differential tester (``carts_mlir.tools.fuzz``): generation is a function of
 the seed, generated programs are well defined under gcc, a fixed set of them prints under
 ``carts execute`` on 2 threads and on 2 nodes what gcc prints, the reducer shrinks a program
 while a predicate holds, and every regression program the tester found (``test/fuzz/``)
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from carts_mlir.fuzz.generator import ALL_FEATURES, generate, parse_features
-from carts_mlir.fuzz.reducer import reduce_text, simpler
-from carts_mlir.fuzz.runner import Carts, Gcc, Proc, Reference, classify, diff
+from carts_mlir.tools.fuzz.generator import ALL_FEATURES, generate, parse_features
+from carts_mlir.tools.fuzz.reducer import reduce_text, simpler
+from carts_mlir.tools.fuzz.runner import Carts, Gcc, Proc, Reference, classify, diff
 
 from common import ROOT, needs_gcc
 
@@ -71,7 +71,7 @@ def test_generation_is_a_function_of_the_seed():
     assert texts == [generate(s) for s in seeds]
     assert len(set(texts)) == len(seeds)
     # the same in another interpreter with another string hash seed
-    code = ("import sys; from carts_mlir.fuzz import generate; "
+    code = ("import sys; from carts_mlir.tools.fuzz import generate; "
             "sys.stdout.write(generate(int(sys.argv[1])))")
     for seed, text in zip(seeds[:2], texts):
         env = dict(os.environ, PYTHONHASHSEED=str(seed + 11))

@@ -1,4 +1,4 @@
-"""carts_mlir.golden: the normalisation examples, run through ARTS, against float64 NumPy."""
+"""carts_mlir.tools.golden: the normalisation examples, run through ARTS, against float64 NumPy."""
 
 import json
 import math
@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from carts_mlir import golden
+from carts_mlir.tools import golden
 from carts_mlir.errors import CartsError
 
 ALL_CASES = golden.cases("batchnorm") + golden.cases("layernorm")

@@ -1,4 +1,4 @@
-"""`carts_mlir.plots`: what each figure draws (bars, reference lines, bands, labels), the images
+"""`carts_mlir.tools.plots`: what each figure draws (bars, reference lines, bands, labels), the images
 it writes (atomically, readable back), its errors, and `carts benchmarks run --plot` end to end."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import pytest
 
 matplotlib_image = pytest.importorskip("matplotlib.image")
 
-from carts_mlir import files, plots  # noqa: E402
+from carts_mlir import files  # noqa: E402
+from carts_mlir.tools import plots  # noqa: E402
 from carts_mlir.errors import CartsError  # noqa: E402
 
 needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")

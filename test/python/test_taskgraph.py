@@ -6,7 +6,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from carts_mlir import explore, taskgraph
+from carts_mlir import taskgraph
+from carts_mlir.tools import explore
 
 # Two loops in a time loop: the first reads a and writes b, the second updates a from b
 # read back to front (so they stay two loops: arts-loop-fusion fuses loops that touch only

@@ -1,4 +1,4 @@
-"""The runtime's trace=FILE read back: `carts_mlir.trace` reduces the rows the way its
+"""The runtime's trace=FILE read back: `carts_mlir.tools.trace` reduces the rows the way its
 docstring says, and `carts analyze trace` prints that summary for the trace of a real run."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from carts_mlir.errors import CartsError
-from carts_mlir.trace import HEADER, read_trace, summarize
+from carts_mlir.tools.trace import HEADER, read_trace, summarize
 
 from common import write
 

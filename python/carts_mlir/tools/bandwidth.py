@@ -46,12 +46,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .. import __version__
 from . import runs
-from .arguments import ArgumentParser, positive_number
+from ..arguments import ArgumentParser, positive_number
+from ..tables import as_table
+from .plots import bandwidth_bars, check_plot_path
 from .bench import (SIZES, Example, checksum_verdict, default_examples_root, discover_examples,
                     select)
-from .errors import CartsError
-from .files import check_destination, write_atomically
+from ..errors import CartsError
+from ..files import check_destination, write_atomically
 from .suite_runner import TIMER
 
 MEMORY_BOUND: dict[str, str] = {
@@ -87,7 +90,7 @@ _CLOCK = "omp_get_wtime"
 
 def elementwise_source() -> Path:
     """``benchmarks/bandwidth/elementwise.c`` of the repository (an editable install)."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bandwidth" / "elementwise.c"
+    path = Path(__file__).resolve().parents[3] / "benchmarks" / "bandwidth" / "elementwise.c"
     if not path.is_file():
         raise CartsError("the elementwise baseline is missing (carts analyze bandwidth runs "
                          "from a source checkout)", str(path))
@@ -220,8 +223,8 @@ def compile_traffic(source: str | Path, *, defines=(), includes=(),
                     threads: int | None = None) -> list[KernelTraffic]:
     """:func:`kernel_traffic` of the C file ``source``, compiled through the ``epochs`` stage
     as ``carts execute`` compiles it with these flags."""
-    from . import ir, taskgraph
-    from .execute import arts_stages
+    from .. import ir, taskgraph
+    from ..execute import arts_stages
 
     source = str(source)
     text = Path(source).read_text(errors="replace")
@@ -500,8 +503,6 @@ def plot_baseline(kernels: list[KernelResult]) -> float:
 
 def json_report(kernels: list[KernelResult], baselines: dict[int, Baseline], args,
                 root: Path, seconds: float) -> dict:
-    from . import __version__
-
     return {
         "machine": {"hostname": socket.gethostname(), "cpu_count": os.cpu_count(),
                     "platform": platform.platform(), "machine": platform.machine()},
@@ -610,8 +611,6 @@ class BandwidthReport:
         return rows
 
     def table(self):
-        from .tables import as_table
-
         return as_table(self.records())
 
     def kernel(self, name: str) -> KernelResult:
@@ -624,8 +623,6 @@ class BandwidthReport:
     def plot(self, path: str | os.PathLike | None = None):
         """Bars of ours and OpenMP's GB/s per kernel over the efficiency bands of the
         ``-fopenmp`` baseline (a matplotlib Figure; also written to ``path``)."""
-        from .plots import bandwidth_bars
-
         return bandwidth_bars([(k.name, k.ours.gbps, k.openmp.gbps) for k in self.kernels],
                               baseline=plot_baseline(self.kernels), bands=BANDS, path=path,
                               title=f"achieved bandwidth, {self.size}, {self.threads} threads "
@@ -704,7 +701,6 @@ def bandwidth_main(argv: list[str]) -> int:
     if args.json is not None:
         check_destination(args.json)
     if args.plot is not None:
-        from .plots import check_plot_path
         check_plot_path(args.plot)  # before minutes of measuring, not after
     elementwise_source()
     console = _console()

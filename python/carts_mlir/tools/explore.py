@@ -34,10 +34,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ir, pipeline, runs, taskgraph
-from .tables import as_table
-from .errors import CartsError
-from .execute import arts_stages
+from .. import ir, pipeline, taskgraph
+
+from . import plots, runs
+from ..arguments import ArgumentParser
+from ..errors import CartsError
+from ..execute import arts_stages
+from ..files import write_atomically
+from ..tables import as_table
 
 FRONT_END = "front-end"
 
@@ -203,7 +207,7 @@ def compile(path: str, *, defines=(), includes=(), threads: int | None = None,
             nodes: int | None = None) -> Compilation:
     """Compile the C file ``path`` through every stage, keeping each stage's module and what
     its passes printed on their debug channels."""
-    from . import _plugin
+    from .. import _plugin
 
     stages = []
     _plugin.set_debug_channels(["all"])
@@ -271,8 +275,6 @@ class Scaling:
 
     def plot(self, path: str | None = None):
         """Seconds against threads, both builds, with the ideal line (matplotlib Figure)."""
-        from . import plots
-
         series = {"carts-mlir (ARTS)": [(t, s) for t, s in zip(self.threads, self.arts) if s],
                   "gcc -fopenmp": [(t, s) for t, s in zip(self.threads, self.openmp) if s]}
         return plots.scaling_plot(series, title=f"{Path(self.source).name}: kernel time",
@@ -322,9 +324,7 @@ def scaling_main(argv: list[str]) -> int:
     [--json F] [--plot F.png]``: :func:`scaling` from the command line, as a table."""
     import json
 
-    from .files import write_atomically
 
-    from .arguments import ArgumentParser
 
     p = ArgumentParser(prog="carts analyze scaling",
                description="kernel time over thread counts, ours against gcc -fopenmp")
@@ -348,9 +348,7 @@ def scaling_main(argv: list[str]) -> int:
     if not Path(a.source).is_file():
         raise CartsError("no such file", location=a.source)
     if a.plot:
-        from .plots import check_plot_path
-
-        check_plot_path(Path(a.plot))
+        plots.check_plot_path(Path(a.plot))
     result = scaling(a.source, threads=threads, defines=a.defines, includes=a.includes,
                      repeat=a.runs, openmp=not a.no_openmp)
     from rich.console import Console

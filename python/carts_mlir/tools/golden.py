@@ -26,10 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from . import runs
-from .arguments import ArgumentParser, positive_number
+from ..arguments import ArgumentParser, positive_number
 from .bench import default_examples_root, make_console, write_json_atomically
-from .errors import CartsError
-from .files import check_destination
+from ..errors import CartsError
+from ..files import check_destination
 
 KERNELS = ("batchnorm", "layernorm")
 SHAPES = ((1, 32), (1, 64), (32, 32), (4, 128), (1, 1, 256), (2, 2, 512))

@@ -18,9 +18,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from .bench import geometric_mean
-from .errors import CartsError
-from .files import check_destination, write_atomically
+from .suite_runner import geometric_mean
+from ..errors import CartsError
+from ..files import check_destination, write_atomically
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -225,7 +225,7 @@ def bandwidth_bars(rows: Sequence[tuple[str, float | None, float | None]], *,
 def timeline_plot(tasks: Sequence[tuple[str, int, int, float, float]], *,
                   title: str | None = None, path: str | os.PathLike | None = None) -> Figure:
     """What each worker ran when: ``tasks`` are ``(task function, worker, routed worker,
-    start us, end us)`` (a runtime trace's rows, :mod:`carts_mlir.trace`). One lane per
+    start us, end us)`` (a runtime trace's rows, :mod:`carts_mlir.tools.trace`). One lane per
     worker, one bar per task coloured by its function; a task that ran on another worker than
     its route asked for is hatched, so tasks that moved stand out. Time is in milliseconds
     from the first start."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .bench import Step, parse_output, run_command
-from .errors import CartsError
+from ..errors import CartsError
 
 CARTS_EXECUTE = [sys.executable, "-m", "carts_mlir", "execute"]
 

@@ -73,7 +73,8 @@ def measure(entry: dict, root: Path, runs: int, timeout: float) -> dict:
 
 
 def geometric_mean(values: list) -> float | None:
-    values = [v for v in values if v]
+    """The geometric mean of the positive values (None and the rest left out), or None."""
+    values = [v for v in values if v is not None and v > 0]
     return math.exp(sum(map(math.log, values)) / len(values)) if values else None
 
 

@@ -15,8 +15,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import CartsError
-from .tables import as_table
+from ..arguments import ArgumentParser
+from ..errors import CartsError
+from ..files import check_destination, read_source, write_atomically
+from ..tables import as_table
+from .plots import check_plot_path, timeline_plot
 
 HEADER = "task,worker,routed,taken,ready,start,end"
 TAKEN = ("main", "own", "mail", "injected", "stolen", "mail-stolen")
@@ -45,7 +48,6 @@ class TaskRow:
 
 def read_trace(path: str | Path) -> list[TaskRow]:
     """The rows of a trace file; a malformed line is an error located at it."""
-    from .files import read_source
 
     path = Path(path)
     text = read_source(path)
@@ -107,9 +109,7 @@ class TraceSummary:
         return as_table(self.functions)
 
     def plot(self, path=None, title: str | None = None):
-        """The timeline of the tasks (:func:`carts_mlir.plots.timeline_plot`)."""
-        from .plots import timeline_plot
-
+        """The timeline of the tasks (:func:`carts_mlir.tools.plots.timeline_plot`)."""
         return timeline_plot([(r.task, r.worker, r.routed, r.start, r.end) for r in self.rows],
                              title=title, path=path)
 
@@ -168,8 +168,6 @@ def trace_main(argv: list[str]) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from .arguments import ArgumentParser
-    from .files import check_destination, write_atomically
 
     p = ArgumentParser(prog="carts analyze trace",
                        description="where a run's tasks ran and waited (a trace=FILE of the "
@@ -181,8 +179,6 @@ def trace_main(argv: list[str]) -> int:
     if a.json:
         check_destination(a.json)
     if a.plot:
-        from .plots import check_plot_path
-
         check_plot_path(a.plot)
     s = summarize(read_trace(a.trace))
     console = Console(highlight=False)

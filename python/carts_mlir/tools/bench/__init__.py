@@ -8,8 +8,9 @@ and :mod:`.cli` is the command (its docstring describes what a run does).
 from .cli import benchmarks_main
 from .discovery import SIZES, Example, default_examples_root, discover_examples, parse_sizes, select
 from .report import make_console, write_json_atomically
+from ..suite_runner import geometric_mean
 from .running import (BenchResult, ProgramOutput, RunConfig, Step, checksum_verdict, evaluate,
-                      geometric_mean, parse_output, relative_error, run_command)
+                      parse_output, relative_error, run_command)
 
 __all__ = [
     "BenchResult", "Example", "ProgramOutput", "RunConfig", "SIZES", "Step",

@@ -9,7 +9,7 @@ planned for T workers, optimised as the JIT does it for CPU (:mod:`carts_mlir.ji
 linked against ``DIR/lib/libcartsrt.so`` through an ``$ORIGIN``-relative rpath. It copies the
 runtime there, records every pair in ``DIR/manifest.json`` (an existing manifest is merged,
 so a thread sweep of some examples can be added to a suite) and writes ``DIR/run.py``
-(:mod:`carts_mlir.suite_runner`), which needs nothing but python3 on the machine that runs it:
+(:mod:`carts_mlir.tools.suite_runner`), which needs nothing but python3 on the machine that runs it:
 
     python3 DIR/run.py --runs 3
 """
@@ -24,7 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import CartsError
+from ...errors import CartsError
+from .discovery import SIZES, discover_examples, select
 
 #: The default CPU: what both compilers target, so the suite runs on any recent x86-64.
 DEFAULT_CPU = "x86-64-v3"
@@ -41,15 +42,16 @@ def _list(text: str, parse, what: str) -> list:
 
 
 def build_main(args, root: Path) -> int:
-    from . import bench, runtime
-    from .execute import ExecuteOptions, arts_llvm_ir
-    from .jit.native import build_executable, c_compiler
+    # The compiler's own modules, imported when a build is asked for (they load MLIR).
+    from ... import runtime
+    from ...execute import ExecuteOptions, arts_llvm_ir
+    from ...jit.native import build_executable, c_compiler
 
-    examples = bench.select(bench.discover_examples(root), args.names)
+    examples = select(discover_examples(root), args.names)
     sizes = _list(args.size, str, "--size")
     for size in sizes:
-        if size not in bench.SIZES:
-            raise CartsError(f"--size: unknown size '{size}' (one of {', '.join(bench.SIZES)})")
+        if size not in SIZES:
+            raise CartsError(f"--size: unknown size '{size}' (one of {', '.join(SIZES)})")
     threads = _list(args.threads, int, "--threads")
     if any(t < 1 for t in threads):
         raise CartsError("--threads: thread counts must be positive")
@@ -96,7 +98,7 @@ def build_main(args, root: Path) -> int:
                                   key=lambda e: (e["size"], e["threads"], e["name"]))}
     manifest_path.write_text(json.dumps(manifest, indent=1) + "\n")
     runner = out / "run.py"
-    shutil.copy2(Path(__file__).with_name("suite_runner.py"), runner)
+    shutil.copy2(Path(__file__).parent.parent / "suite_runner.py", runner)
     runner.chmod(0o755)
     print(f"{len(entries)} pairs in {out} ({time.perf_counter() - started:.0f}s); "
           f"run them with: python3 {runner}", file=sys.stderr)

@@ -41,7 +41,7 @@ failed or any verified result is incorrect (an OpenMP reference that fails makes
 incorrect, since nothing can be compared), 0 otherwise; with ``--no-verify`` our successful
 runs count as skipped.
 
-``--plot PNG`` draws the speedups as bars (:func:`carts_mlir.plots.speedup_bars`), one per
+``--plot PNG`` draws the speedups as bars (:func:`carts_mlir.tools.plots.speedup_bars`), one per
 benchmark in the table's order, with their geometric mean; a benchmark without a speedup that
 counts keeps its row, labelled with why (``failed``, ``OpenMP failed``, ``wrong result``,
 ``n/a``). A suffix other than ``.png`` picks another format matplotlib writes (``.svg``,
@@ -58,13 +58,17 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..files import check_destination
-from ..arguments import ArgumentParser, positive_number
+from ... import __version__
+from ...arguments import ArgumentParser, positive_number
+from ...files import check_destination
+from ..plots import check_plot_path, speedup_bars
+from .build import build_main
 from .discovery import SIZES, default_examples_root, discover_examples, select
 from .report import (count_verdicts, counts_line, escape_markup, json_report, make_console,
                      plot_row, plot_title, print_trace, ratio_text, report_notes, results_table,
                      write_json_atomically)
-from .running import BenchResult, RunConfig, geometric_mean, run_benchmark
+from ..suite_runner import geometric_mean
+from .running import BenchResult, RunConfig, run_benchmark
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -123,14 +127,10 @@ def run_main(args: argparse.Namespace, root: Path) -> int:
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, SpinnerColumn,
                                TextColumn, TimeElapsedColumn)
 
-    from .. import __version__
-
     examples = select(discover_examples(root), args.names)
     if args.json is not None:
         check_destination(args.json)  # before the runs, not after minutes of them
     if args.plot is not None:
-        from ..plots import check_plot_path
-
         check_plot_path(args.plot)  # before the runs, not after minutes of them
     cfg = RunConfig(size=args.size, threads=args.threads, nodes=args.nodes, runs=args.runs,
                     timeout=args.timeout, verify=args.verify, trace=args.trace,
@@ -172,8 +172,6 @@ def run_main(args: argparse.Namespace, root: Path) -> int:
         write_json_atomically(args.json, json_report(results, cfg, root, total))
         summary += f"\nJSON report: {escape_markup(str(args.json))}"
     if args.plot is not None:
-        from ..plots import speedup_bars
-
         speedup_bars([plot_row(r) for r in results], title=plot_title(cfg), path=args.plot)
         summary += f"\nPlot: {escape_markup(str(args.plot))}"
     console.print()
@@ -196,6 +194,5 @@ def benchmarks_main(argv: list[str]) -> int:
     if args.action == "list":
         return list_main(root, (args.size,) if args.size else SIZES)
     if args.action == "build":
-        from ..suite import build_main
         return build_main(args, root)
     return run_main(args, root)

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import CartsError
+from ...errors import CartsError
 
 
 SIZES = ("mini", "small", "medium", "large")
@@ -33,7 +33,7 @@ class Example:
 
 def default_examples_root() -> Path:
     """The repository's ``examples/`` (editable install), else ``./examples``."""
-    for candidate in (Path(__file__).resolve().parents[3] / "examples", Path.cwd() / "examples"):
+    for candidate in (Path(__file__).resolve().parents[4] / "examples", Path.cwd() / "examples"):
         if candidate.is_dir():
             return candidate
     raise CartsError("no examples directory found (pass --examples DIR)")

@@ -12,8 +12,10 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from ..files import write_atomically
-from .running import (BenchResult, COMPILED_MARKER, RunConfig, Step, display, geometric_mean,
+from ... import __version__
+from ...files import write_atomically
+from ..suite_runner import geometric_mean
+from .running import (BenchResult, COMPILED_MARKER, RunConfig, Step, display,
                       node_stats, omp_threads, ours_command, parse_output)
 
 
@@ -41,8 +43,6 @@ def _runs_json(steps: list[Step]) -> list[dict]:
 
 
 def json_report(results: list[BenchResult], cfg: RunConfig, root: Path, total: float) -> dict:
-    from .. import __version__
-
     def checksum(steps: list[Step]):
         return _finite(parse_output(steps[0].stdout).checksum) if steps and steps[0].ok else None
 

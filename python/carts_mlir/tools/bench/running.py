@@ -304,6 +304,3 @@ def run_benchmark(ex: Example, cfg: RunConfig, workdir: Path,
     return result
 
 
-def geometric_mean(values: list[float]) -> float | None:
-    values = [v for v in values if v > 0]
-    return math.exp(sum(map(math.log, values)) / len(values)) if values else None

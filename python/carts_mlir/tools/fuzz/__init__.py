@@ -4,7 +4,7 @@
 depend on the thread count or the schedule; ``runner`` builds the gcc reference and runs the
 program through ``carts execute`` on threads and on nodes, classifying every outcome;
 ``reducer`` shrinks a failing program while a predicate (same failure, still a well-defined
-program) holds. ``python -m carts_mlir.fuzz --help`` is the command line.
+program) holds. ``python -m carts_mlir.tools.fuzz --help`` is the command line.
 """
 
 from .generator import ALL_FEATURES, generate

@@ -1,8 +1,8 @@
-"""``python -m carts_mlir.fuzz``: the random-program differential tester.
+"""``python -m carts_mlir.tools.fuzz``: the random-program differential tester.
 
-    python -m carts_mlir.fuzz --n 1000 --threads 1,2 --nodes 2 --seed S --out DIR
-    python -m carts_mlir.fuzz gen SEED [--without abs]        # print one program
-    python -m carts_mlir.fuzz reduce DIR/wrong-t2-seed7/prog.c --config t2 [-o small.c]
+    python -m carts_mlir.tools.fuzz --n 1000 --threads 1,2 --nodes 2 --seed S --out DIR
+    python -m carts_mlir.tools.fuzz gen SEED [--without abs]        # print one program
+    python -m carts_mlir.tools.fuzz reduce DIR/wrong-t2-seed7/prog.c --config t2 [-o small.c]
 
 ``run`` (the default) generates ``--n`` programs from seeds ``S, S+1, ...``, runs each under
 gcc and ``carts execute`` on every thread count and (every ``--node-every``-th program) on
@@ -20,6 +20,8 @@ import time
 from pathlib import Path
 
 from .generator import ALL_FEATURES, generate, parse_features
+from .reducer import reduce_failure
+from .runner import campaign, format_summary
 
 
 def _ints(text: str) -> list[int]:
@@ -43,9 +45,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from .runner import campaign, format_summary
-
-    p = argparse.ArgumentParser(prog="python -m carts_mlir.fuzz",
+    p = argparse.ArgumentParser(prog="python -m carts_mlir.tools.fuzz",
                                 description="Differential testing of carts execute against "
                                             "gcc -fopenmp on random C + OpenMP programs.")
     p.add_argument("--n", type=int, default=100, help="programs to generate (default 100)")
@@ -85,8 +85,6 @@ def _run(argv: list[str]) -> int:
 
 
 def _reduce_all(out: Path, summary: dict, timeout: float) -> None:
-    from .reducer import reduce_failure
-
     target = out / "reduced"
     target.mkdir(exist_ok=True)
     index = []
@@ -108,7 +106,7 @@ def _reduce_all(out: Path, summary: dict, timeout: float) -> None:
 
 
 def _gen(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="python -m carts_mlir.fuzz gen",
+    p = argparse.ArgumentParser(prog="python -m carts_mlir.tools.fuzz gen",
                                 description="Print the program of one seed.")
     p.add_argument("seed", type=int)
     _feature_args(p)
@@ -122,9 +120,7 @@ def _gen(argv: list[str]) -> int:
 
 
 def _reduce(argv: list[str]) -> int:
-    from .reducer import reduce_failure
-
-    p = argparse.ArgumentParser(prog="python -m carts_mlir.fuzz reduce",
+    p = argparse.ArgumentParser(prog="python -m carts_mlir.tools.fuzz reduce",
                                 description="Shrink a program while it fails the same way.")
     p.add_argument("source", help="the failing C program")
     p.add_argument("--config", required=True,

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from .runner import Carts, Gcc, GeneratorError
+
 #: Pragmas whose removal leaves a well-defined program (the code runs on one thread).
 SAFE_ALONE = re.compile(r"^\s*#pragma omp (parallel( for)?|task|taskloop)\b(?!.*\bsections\b)")
 #: Directives that stand alone (no statement belongs to them).
@@ -382,8 +384,6 @@ def reduce_failure(text: str, config: str, *, status: str | None = None,
                    workdir: Path | None = None) -> Reduction:
     """Reduce a program that fails under ``carts execute`` in ``config`` (``tN``: N
     threads, ``nN``: N nodes) to a small one failing the same way."""
-    from .runner import Carts, Gcc, GeneratorError
-
     work = Path(workdir or tempfile.mkdtemp(prefix="carts-reduce-"))
     work.mkdir(parents=True, exist_ok=True)
     gcc = Gcc(work / "gcc-cache")

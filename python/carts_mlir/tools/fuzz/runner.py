@@ -36,6 +36,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .generator import generate
+
 STATUSES = ("match", "wrong", "refused", "crash", "hang")
 #: gcc flags of the reference build.
 GCC_FLAGS = ("-O1", "-fopenmp")
@@ -372,8 +374,8 @@ class Carts:
         return self._outcome(self.node_config(nodes), cmd, path, ref, env=self.spread_env())
 
     def _cluster_run(self, llvm_ir: str, path: Path, nodes: int) -> Proc:
-        from ..errors import CartsError
-        from ..nodes import NodeCluster, NodeFailure
+        from ...errors import CartsError
+        from ...nodes import NodeCluster, NodeFailure
 
         if self.cluster is not None and (self.cluster_nodes != nodes
                                          or self.cluster_runs >= CLUSTER_RUNS):
@@ -510,8 +512,6 @@ def campaign(seeds: list[int], *, features, threads: list[int], nodes: list[int]
              share_cluster: bool = True, node_threads: int = 1, log=print) -> dict:
     """Generate and test one program per seed; failures go to ``out``; returns the
     summary (also written to ``out/summary.json``)."""
-    from .generator import generate
-
     out.mkdir(parents=True, exist_ok=True)
     gcc = Gcc(cache or out / "gcc-cache")
     results: list[ProgramResult] = []
