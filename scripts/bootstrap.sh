@@ -13,6 +13,14 @@ case "${1:-}" in
   *) echo "usage: bash scripts/bootstrap.sh [--notebook]" >&2; exit 2 ;;
 esac
 command -v g++ >/dev/null || { echo "error: g++ is required to build the plugin" >&2; exit 1; }
+# Graphviz (`dot`) draws task graphs (carts_mlir.taskgraph; without it a built-in layout
+# does). Installed from the system's packages where we may, beside the Python install.
+graphviz=
+if ! command -v dot >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  apt=(apt-get install -y -q --no-install-recommends graphviz)
+  { "${apt[@]}" || { apt-get update -q && "${apt[@]}"; }; } >/dev/null 2>&1 &
+  graphviz=$!
+fi
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
 # The build requirements (pinned MLIR/LLVM dev wheels, scikit-build-core, ...) come from
@@ -21,3 +29,6 @@ mapfile -t build_requires < <(.venv/bin/python -c \
   'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')
 "${pip[@]}" "${build_requires[@]}" cmake ninja
 "${pip[@]}" --no-build-isolation -e ".[$extras]"
+if [ -n "$graphviz" ] && ! wait "$graphviz"; then
+  echo "note: Graphviz could not be installed; task graphs use the built-in layout" >&2
+fi

@@ -1,5 +1,6 @@
 """carts_mlir.taskgraph: the task/datablock graph read back from a stage's IR."""
 
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -90,7 +91,7 @@ def test_dot_names_every_node_and_edge(axpy):
 
 def test_svg_is_well_formed_with_a_box_per_node(axpy):
     g = axpy.graph("epochs")
-    svg = ET.fromstring(g.to_svg())
+    svg = ET.fromstring(g.to_svg(layout="builtin"))
     ns = "{http://www.w3.org/2000/svg}"
     texts = [t.text for t in svg.iter(f"{ns}text")]
     assert any(t.startswith("epoch e0") for t in texts)
@@ -98,6 +99,25 @@ def test_svg_is_well_formed_with_a_box_per_node(axpy):
         assert any(t.startswith(f"{item.id} ") for t in texts)
     paths = [p for p in svg.iter(f"{ns}path") if p.get("stroke")]
     assert len(paths) == sum(len(t.accesses) for t in g.tasks)
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot is not installed")
+def test_graphviz_lays_out_the_same_graph(axpy):
+    g = axpy.graph("epochs")
+    svg = ET.fromstring(g.to_svg(layout="dot"))
+    ns = "{http://www.w3.org/2000/svg}"
+    groups = {c: [e for e in svg.iter(f"{ns}g") if e.get("class") == c]
+              for c in ("node", "edge", "cluster")}
+    titles = {e.find(f"{ns}title").text for e in groups["node"]}
+    assert titles == {item.id for item in [*g.datablocks, *g.tasks]}
+    assert len(groups["edge"]) == sum(len(t.accesses) for t in g.tasks)
+    assert len(groups["cluster"]) == len(g.epochs)
+    assert g.to_svg() == g.to_svg(layout="dot")  # what a notebook shows when dot is there
+
+
+def test_an_unknown_layout_is_refused(axpy):
+    with pytest.raises(ValueError, match="layout must be"):
+        axpy.graph("epochs").to_svg(layout="circo")
 
 
 def test_records_table(axpy):
