@@ -37,8 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .arguments import ArgumentParser
-from .config import (MAX_NODES, MAX_THREADS, check_count, configured_nodes, read_config,
-                     resolve_machine)
+from .config import MAX_NODES, MAX_THREADS, Machine, check_count, read_config, resolve_machine
 from .errors import CartsError
 from .files import write_atomically
 
@@ -115,8 +114,9 @@ def executable_path(opts: ExecuteOptions) -> Path:
     return Path(opts.output) if opts.output else Path(f"{Path(opts.source).stem}_arts")
 
 
-def arts_llvm_ir(opts: ExecuteOptions) -> str:
-    """The LLVM IR of the ARTS program of ``opts.source`` (steps 1 and 2 of the module doc)."""
+def arts_llvm_ir(opts: ExecuteOptions, machine: Machine | None = None) -> str:
+    """The LLVM IR of the ARTS program of ``opts.source`` (steps 1 and 2 of the module doc),
+    planned for ``machine`` (default: resolved from ``opts`` and the configuration)."""
     from . import ir
     from .jit.lowering import translate_to_llvm_ir
 
@@ -124,16 +124,17 @@ def arts_llvm_ir(opts: ExecuteOptions) -> str:
         module = None
         for _stage, module, _seconds in arts_stages(opts.source, defines=opts.defines,
                                                     includes=opts.includes, threads=opts.threads,
-                                                    nodes=opts.nodes):
+                                                    nodes=opts.nodes, machine=machine):
             pass
         return translate_to_llvm_ir(module)
 
 
 def arts_stages(source: str, *, defines=(), includes=(), threads: int | None = None,
-                nodes: int | None = None):
+                nodes: int | None = None, machine: Machine | None = None):
     """Every pipeline stage run on the OpenMP compile of ``source``, after the sequential
     compile went through collect-metadata (the facts the later stages read): yields
-    ``(stage, module, seconds)`` after each stage, the module changed in place. Needs a
+    ``(stage, module, seconds)`` after each stage, the module changed in place. Planned for
+    ``machine``, else the one ``threads``, ``nodes`` and the configuration give. Needs a
     current ``ir.context()``."""
     import time
 
@@ -144,7 +145,7 @@ def arts_stages(source: str, *, defines=(), includes=(), threads: int | None = N
         return compile_c(source, defines=defines, includes=includes, openmp=openmp,
                          debug_info=True)
 
-    machine = resolve_machine(threads, nodes)
+    machine = machine or resolve_machine(threads, nodes)
     with tempfile.TemporaryDirectory(prefix="carts-execute-") as tmp:
         options = {"arts-collect-metadata": f"metadata-file={Path(tmp) / 'metadata.json'}",
                    "arts-concurrency": machine.concurrency_options()}
@@ -165,11 +166,12 @@ def execute_main(argv: list[str]) -> int:
     except SystemExit as done:  # --help
         return int(done.code or 0)
     from .jit import compile_llvm_ir, sequential_llvm_ir
-    from .jit.launch import arts_llvm_path, compile_arts_program, emit_llvm, thread_environment
+    from .jit.launch import arts_llvm_path, compile_arts_program, emit_llvm, runtime_threads
 
     config = read_config()  # a bad arts.cfg is reported at its line, before any compiling
-    if opts.nodes is None and not opts.no_arts:
-        opts.nodes = configured_nodes(config)
+    machine = None if opts.no_arts else resolve_machine(opts.threads, opts.nodes, config)
+    if machine is not None:  # what the compile plans for is what the run gets
+        opts.threads, opts.nodes = machine.threads, machine.nodes
     several = not opts.no_arts and (opts.nodes or 1) > 1
     if opts.ray_address and not several:
         raise CartsError("--ray-address needs --nodes N with N > 1")
@@ -185,7 +187,7 @@ def execute_main(argv: list[str]) -> int:
         if opts.emit_llvm:  # written once everything it came from compiled
             write_atomically(f"{Path(opts.source).stem}-seq.ll", llvm_ir)
     else:
-        llvm_ir = arts_llvm_ir(opts)
+        llvm_ir = arts_llvm_ir(opts, machine)
         program = None if several else compile_arts_program(llvm_ir, opts.opt_level)
         if opts.executable and not several:
             from .jit.native import build_executable
@@ -199,7 +201,7 @@ def execute_main(argv: list[str]) -> int:
         return _run_on_nodes(opts, llvm_ir)
     from .jit.engine import run_in_child
 
-    with thread_environment(None if opts.no_arts else opts.threads):
+    with runtime_threads(None if machine is None else machine.threads):
         code = run_in_child(program, [opts.source, *opts.program_args], opts.source)
     if opts.stats:
         print("carts execute: --stats: one node in process, nothing crosses nodes", file=sys.stderr)

@@ -197,7 +197,7 @@ class Node:
     # -- the run ----------------------------------------------------------------------------
 
     def run(self, run_id: int, argv: list[str], addresses: list[tuple[str, int]]) -> dict:
-        from .jit.launch import thread_environment
+        from .jit.launch import runtime_threads
 
         if self.program is None:
             raise CartsError(f"node {self.node}: no program loaded")
@@ -216,7 +216,7 @@ class Node:
         out_path = Path(self.log_dir) / "out"
         err_path = Path(self.log_dir) / "err"
         try:
-            with _redirected(out_path, err_path), thread_environment(self.threads):
+            with _redirected(out_path, err_path), runtime_threads(self.threads):
                 code = self.program.run_main(list(argv))
         finally:
             self.lib.cartsNodeStop()  # also if artsRT never started the run

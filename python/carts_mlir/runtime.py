@@ -63,6 +63,9 @@ def load() -> ctypes.CDLL:
     lib.cartsNodeStop.restype = None
     lib.cartsNodeStats.argtypes = [ctypes.POINTER(ctypes.c_uint64)]
     lib.cartsNodeStats.restype = None
+    # carts_config.h: the worker count the driver resolved
+    lib.cartsSetThreads.argtypes = [ctypes.c_uint32]
+    lib.cartsSetThreads.restype = ctypes.c_int
     # carts_trace.h: names of JIT-compiled task functions for trace=FILE
     lib.cartsTraceName.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
     lib.cartsTraceName.restype = None

@@ -2,6 +2,7 @@
    variable artsConfig, else ./arts.cfg, else built-in defaults. Any key can be overridden by
    an environment variable of the same name. Unknown keys are ignored. */
 #include "internal.h"
+#include "carts_config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -234,6 +235,16 @@ static int parse_file(rt_config *cfg, FILE *f, const char *path) {
   return rc;
 }
 
+/* The worker count a driver set (cartsSetThreads), 0 when none did. */
+static uint32_t threads_set;
+
+int cartsSetThreads(uint32_t threads) {
+  if (threads > MAX_THREADS)
+    return -1;
+  threads_set = threads;
+  return 0;
+}
+
 int rt_config_load(rt_config *cfg) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
   cfg->threads = cores > 0 ? (uint32_t)(cores < (long)MAX_THREADS ? cores : MAX_THREADS) : 1;
@@ -274,6 +285,9 @@ int rt_config_load(rt_config *cfg) {
         return -1;
     }
   }
+
+  if (threads_set)
+    cfg->threads = threads_set; /* the driver's, resolved from the same sources */
 
   cfg->node = 0;
   uint32_t node, nodes;

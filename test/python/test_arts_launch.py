@@ -161,6 +161,29 @@ def test_main_receives_argc_argv_and_the_thread_count(tmp_path):
     assert result.returncode == 4
 
 
+def test_the_drivers_thread_count_beats_the_environment_and_arts_cfg(tmp_path, monkeypatch):
+    """The worker count reaches the runtime through cartsSetThreads, not the environment:
+    `threads=7` in the environment and `threads=5` in arts.cfg give way to the driver's 3."""
+    monkeypatch.setenv("threads", "7")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "arts.cfg").write_text("threads=5\n")
+    result = run_arts_mlir(tmp_path, MAIN_WITH_ARGUMENTS, "prog", "a", threads=3)
+    assert result.stdout.splitlines()[0] == "argc=2 argv[1]=a workers=3", result.stderr
+    without = run_arts_mlir(tmp_path, MAIN_WITH_ARGUMENTS, "prog", "a")  # no driver's count
+    assert without.stdout.splitlines()[0] == "argc=2 argv[1]=a workers=7", without.stderr
+
+
+def test_a_thread_count_above_the_bound_is_refused_before_the_run():
+    from carts_mlir import runtime
+    from carts_mlir.errors import CartsError
+    from carts_mlir.jit.launch import runtime_threads
+
+    with pytest.raises(CartsError, match="at most 4096"):
+        with runtime_threads(4097):
+            pass
+    assert runtime.load().cartsSetThreads(4097) == -1
+
+
 def test_emit_llvm_writes_the_program_with_its_entry_points(tmp_path):
     ll = tmp_path / "out" / "program-arts.ll"
     ll.parent.mkdir()

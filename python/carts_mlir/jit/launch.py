@@ -24,18 +24,13 @@ from typing import Iterator, Union
 from mlir import ir as mir
 
 from .. import runtime
+from ..errors import CartsError
 from ..files import write_atomically
 from .engine import CompiledProgram, compile_llvm_ir
 from .lowering import translate_to_llvm_ir
 
 #: What the functions below accept: the LLVM-dialect module, or LLVM IR text.
 Program = Union[mir.Module, str]
-
-#: Environment variables naming the worker count: ``threads`` is the runtime's own key (any
-#: arts.cfg key can be overridden by an environment variable of the same name);
-#: ``OMP_NUM_THREADS`` keeps OpenMP-style code (and its helpers) consistent with it.
-THREAD_VARIABLES = ("threads", "OMP_NUM_THREADS")
-
 
 def llvm_ir_text(program: Program) -> str:
     """LLVM IR text of ``program`` (translated if it is an LLVM-dialect module)."""
@@ -70,22 +65,20 @@ def compile_arts_program(program: Program, opt_level: int = 3) -> CompiledProgra
 
 
 @contextmanager
-def thread_environment(threads: int | None) -> Iterator[None]:
-    """Set the worker count for the runtime (read when ``artsRT`` starts) for the duration
-    of one run; ``None`` leaves the environment as it is (arts.cfg or the runtime default)."""
+def runtime_threads(threads: int | None) -> Iterator[None]:
+    """Hand the runtime the worker count the driver resolved (``cartsSetThreads``), for the
+    runs started inside; ``None`` leaves it to arts.cfg, the environment or the core count,
+    as a standalone executable does."""
     if threads is None:
         yield
         return
-    saved = {name: os.environ.get(name) for name in THREAD_VARIABLES}
-    os.environ.update({name: str(threads) for name in THREAD_VARIABLES})
+    lib = runtime.load()
+    if lib.cartsSetThreads(threads) != 0:
+        raise CartsError(f"the runtime refuses {threads} workers (at most 4096)")
     try:
         yield
     finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        lib.cartsSetThreads(0)
 
 
 def run_arts_program(program: Program, argv: list[str], threads: int | None = None,
@@ -94,5 +87,5 @@ def run_arts_program(program: Program, argv: list[str], threads: int | None = No
     on ``threads`` workers; returns the program's exit code. The program's output goes to
     this process's stdout/stderr, in order with Python's (both sides are flushed)."""
     compiled = compile_arts_program(program, opt_level)
-    with thread_environment(threads):
+    with runtime_threads(threads):
         return compiled.run_main(list(argv))
