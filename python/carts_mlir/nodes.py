@@ -30,6 +30,7 @@ import socket
 import struct
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -429,6 +430,35 @@ def start_ray(ray, options: dict, what: str, pauses: tuple[float, ...] = RAY_STA
                      f"overloaded): {reason}")
 
 
+#: How Ray's driver starts a line it prints for a raylet: "(raylet)" or "(raylet, ip=...)",
+#: in colour unless RAY_COLOR_PREFIX=0.
+_RAYLET_LINE = re.compile(r"(\x1b\[[0-9;]*m)?\(raylet(, ip=[^)]*)?\)")
+
+
+class _WithoutRayReports:
+    """A text stream that passes everything to ``stream`` but the lines Ray's driver prints
+    for its raylets, which it keeps in ``held``. Ray prints each as one write of the text
+    (which may hold several lines) and one of its newline, from its own thread."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.held: list[str] = []
+        self._dropping = threading.local()
+
+    def write(self, text: str) -> int:
+        if getattr(self._dropping, "newline", False) and text == "\n":
+            self._dropping.newline = False
+        elif _RAYLET_LINE.match(text):
+            self.held.append(text)
+            self._dropping.newline = True
+        else:
+            self.stream.write(text)
+        return len(text)
+
+    def __getattr__(self, name: str):  # flush, fileno, isatty, encoding, ...
+        return getattr(self.stream, name)
+
+
 class NodeCluster:
     """``nodes`` node actors with ``threads`` workers each, on a local Ray instance or, with
     ``address``, on an existing cluster (one actor per distinct Ray node). Reusable for
@@ -470,29 +500,19 @@ class NodeCluster:
                              f"{str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__}") from None
 
     def _hold_ray_reports(self) -> None:
-        """Ray's driver prints the errors its raylets report (a worker that died, with advice
-        about the OOM killer) on this process's stdout, amid the program's output. A dead
-        node is reported here, as a NodeFailure; Ray's words are kept in ``ray_reports``."""
-        from ray._private import worker
-
-        self.ray_reports: list[str] = []
-        self._ray_printer = worker.print_to_stdstream
-
-        def keep(data, ignore_prefix=False):
-            if data.get("pid") == "raylet":
-                self.ray_reports.extend(data.get("lines", []))
-            else:
-                self._ray_printer(data, ignore_prefix)
-
-        worker.print_to_stdstream = keep
+        """Ray's driver prints what its raylets report (a worker that died, with advice about
+        the OOM killer) on this process's stdout, amid the program's output. A dead node is
+        reported here, as a NodeFailure; while this cluster's own Ray instance runs, stdout
+        keeps Ray's words apart (:class:`_WithoutRayReports`)."""
+        self._stdout = sys.stdout
+        sys.stdout = _WithoutRayReports(sys.stdout)
 
     def _release_ray_reports(self) -> None:
-        printer = getattr(self, "_ray_printer", None)
-        if printer is not None:
-            from ray._private import worker
-
-            worker.print_to_stdstream = printer
-            self._ray_printer = None
+        held = getattr(self, "_stdout", None)
+        if held is not None:
+            if isinstance(sys.stdout, _WithoutRayReports) and sys.stdout.stream is held:
+                sys.stdout = held  # (unless someone replaced stdout since)
+            self._stdout = None
 
     def _start_actors(self, distinct: bool) -> None:
         ray = self.ray

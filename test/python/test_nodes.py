@@ -328,6 +328,28 @@ def test_an_unreachable_ray_address_is_one_line(tmp_path):
     assert "Traceback" not in done.stderr
 
 
+def test_stdout_keeps_what_ray_prints_for_its_raylets_apart():
+    """While a NodeCluster's own Ray instance runs, stdout passes the program's lines and
+    keeps the lines Ray's driver prints for its raylets (as Ray prints them: the text, then
+    its newline; in colour or not, with an address or not)."""
+    import io
+
+    from carts_mlir.nodes import _WithoutRayReports
+
+    out = io.StringIO()
+    stream = _WithoutRayReports(out)
+    print("\x1b[33m(raylet)\x1b[0m A worker died or was killed while executing a task.\n"
+          "Worker exit type: SYSTEM_ERROR", file=stream)
+    print("checksum: 1.5", file=stream)
+    print("(raylet, ip=10.0.0.2) [repeated 2x across cluster]", file=stream)
+    print("rows", end=" ", file=stream)
+    print("done", file=stream)
+    assert out.getvalue() == "checksum: 1.5\nrows done\n"
+    assert len(stream.held) == 2
+    assert "A worker died" in stream.held[0] and "Worker exit type" in stream.held[0]
+    assert stream.held[1].startswith("(raylet, ip=10.0.0.2) [repeated")
+
+
 def test_task_functions_are_numbered_by_name():
     text = ("define void @__arts_edt_10(i32 %0) {\n}\ndefine void @__arts_edt_2(i32 %0) {\n}\n"
             "define i32 @main() {\n}\n")
@@ -608,14 +630,15 @@ def test_a_node_with_its_own_tmp_joined_through_a_ray_address(tmp_path):
         table = done.stderr[done.stderr.index("per-node counters"):].splitlines()[2:4]
         assert all(int(row.split()[1]) > 0 for row in table), table  # both nodes ran tasks
     finally:
-        for proc in started:  # `ray start --block` stops what it started on SIGTERM
+        for proc in started:  # `ray start --block` stops what it started on SIGTERM; its
+            # graceful stop can take half a minute, so what is left after 5 s is killed
             try:
                 os.killpg(proc.pid, signals.SIGTERM)
             except ProcessLookupError:
                 pass
         for proc in started:
             try:
-                proc.wait(timeout=30)
+                proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signals.SIGKILL)
                 proc.wait()
