@@ -13,10 +13,13 @@ import ctypes
 import hashlib
 import json
 import os
+import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import traceback
 from pathlib import Path
 
 import llvmlite.binding as llvm
@@ -47,6 +50,79 @@ def carts(*args, cwd: Path | None = None, stdin: str | None = None,
     """``carts ARGS`` (as ``python -m carts_mlir``), output captured as text."""
     return subprocess.run([sys.executable, "-m", "carts_mlir", *map(str, args)], cwd=cwd,
                           input=stdin, capture_output=True, text=True, timeout=timeout)
+
+
+_SERVER: list[subprocess.Popen] = []
+
+
+def carts_forked(*args, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+    """``carts ARGS`` as :func:`carts` runs it (a process of its own, its exit code, its
+    output captured as text), forked from a server process that imported the compiler once
+    (this file run with ``--serve``): a command starts in milliseconds instead of the
+    ~0.35 s its imports take. Its stdin is empty, its environment the server's (the test
+    process's when the server started). For the matrices that run hundreds of programs;
+    the CLI itself is tested through :func:`carts`."""
+    if not _SERVER or _SERVER[0].poll() is not None:
+        _SERVER[:] = [subprocess.Popen([sys.executable, __file__, "--serve"],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       text=True)]
+        atexit.register(_SERVER[0].stdin.close)
+    server = _SERVER[0]
+    with tempfile.TemporaryDirectory(prefix="carts-test-forked-") as tmp:
+        out, err = Path(tmp) / "stdout", Path(tmp) / "stderr"
+        command = [str(a) for a in args]
+        server.stdin.write(json.dumps({"argv": command, "cwd": str(cwd), "stdout": str(out),
+                                       "stderr": str(err)}) + "\n")
+        server.stdin.flush()
+        pid = json.loads(server.stdout.readline())["pid"]
+        ready, _, _ = select.select([server.stdout], [], [], timeout)
+        if not ready:
+            os.kill(pid, signal.SIGKILL)
+            server.stdout.readline()
+            raise subprocess.TimeoutExpired(["carts", *command], timeout)
+        code = json.loads(server.stdout.readline())["returncode"]
+        return subprocess.CompletedProcess(["carts", *command], code,
+                                           out.read_text(errors="replace"),
+                                           err.read_text(errors="replace"))
+
+
+def _serve() -> int:
+    """The server of :func:`carts_forked`: a request a line on stdin (JSON: argv, cwd,
+    stdout, stderr), answered by the forked child's pid, then its return code as
+    :mod:`subprocess` gives it (-N for signal N). Ends at the end of its input."""
+    import importlib
+
+    from carts_mlir.cli import main
+
+    for module in ("execute", "frontend", "jit.engine", "jit.native", "jit.launch"):
+        importlib.import_module(f"carts_mlir.{module}")  # what a command imports, once
+
+    for line in sys.stdin:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.chdir(request["cwd"])
+                for fd, path in ((0, os.devnull), (1, request["stdout"]),
+                                 (2, request["stderr"])):
+                    opened = os.open(path, os.O_RDONLY if fd == 0 else
+                                     os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+                    os.dup2(opened, fd)
+                    os.close(opened)
+                code = main(request["argv"])
+            except SystemExit as done:
+                code = done.code if isinstance(done.code, int) else 1
+            except BaseException:  # noqa: BLE001 - reported as Python would, then exit 1
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code & 0xFF)
+        print(json.dumps({"pid": pid}), flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(json.dumps({"returncode": os.waitstatus_to_exitcode(status)}), flush=True)
+    return 0
 
 
 #: gcc builds of this test process, by (source, its bytes, flags, OpenMP or not): a file run
@@ -233,4 +309,4 @@ def _run_arts_mlir_here(arguments: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_run_arts_mlir_here(sys.argv[1:]))
+    sys.exit(_serve() if sys.argv[1:] == ["--serve"] else _run_arts_mlir_here(sys.argv[1:]))

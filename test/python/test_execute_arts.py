@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from common import (CHECKSUM_RTOL, CORPUS, CORPUS_FILES, EXAMPLE_FILES, EXAMPLES, INCLUDE,
-                    checksum, gcc_openmp_output, needs_gcc, write)
+                    carts_forked, checksum, gcc_openmp_output, needs_gcc, write)
 
 
 #: Where runs without a directory of their own leave their native executables.
@@ -47,7 +47,8 @@ def _example_cases():
 @pytest.mark.parametrize("path,size,threads", _example_cases())
 def test_example_checksum_matches_gcc_openmp(path, size, threads, tmp_path):
     expected = gcc_openmp_output(path, tmp_path, threads, f"-I{INCLUDE}", f"-D{size}")
-    ours = execute("-O3", f"-D{size}", "-I", INCLUDE, "--threads", threads, path)
+    ours = carts_forked("execute", "--no-executable", "-O3", f"-D{size}", "-I", INCLUDE,
+                        "--threads", threads, path, cwd=tmp_path)
     assert ours.returncode == 0, ours.stderr
     assert "Traceback" not in ours.stderr
     want, got = checksum(expected), checksum(ours.stdout)
@@ -74,7 +75,8 @@ def _corpus_cases():
 @pytest.mark.parametrize("path,threads", _corpus_cases())
 def test_corpus_program_prints_what_gcc_openmp_prints(path, threads, tmp_path):
     expected = gcc_openmp_output(path, tmp_path, threads, f"-I{CORPUS}")
-    ours = execute(f"-I{CORPUS}", "--threads", threads, path)
+    ours = carts_forked("execute", "--no-executable", f"-I{CORPUS}", "--threads", threads, path,
+                        cwd=tmp_path)
     assert "Traceback" not in ours.stderr, ours.stderr
     assert ours.returncode == 0, ours.stdout + ours.stderr
     assert ours.stdout == expected

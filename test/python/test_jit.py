@@ -13,8 +13,8 @@ import pytest
 
 from carts_mlir.jit import mlir_to_llvm_ir, run_c_sequential, sequential_llvm_ir
 
-from common import (CORPUS, CORPUS_FILES, EXAMPLE_FILES, INCLUDE, checksum_line, gcc_run, ids,
-                    needs_gcc)
+from common import (CORPUS, CORPUS_FILES, EXAMPLE_FILES, INCLUDE, carts_forked, checksum_line,
+                    gcc_run, ids, needs_gcc)
 
 
 def execute(*args, timeout: int = 300) -> subprocess.CompletedProcess:
@@ -30,7 +30,8 @@ def execute(*args, timeout: int = 300) -> subprocess.CompletedProcess:
 def test_corpus_program_prints_what_gcc_prints(path, tmp_path):
     expected = gcc_run(path, tmp_path, f"-I{CORPUS}")
     assert expected.returncode == 0, expected.stdout
-    ours = execute("--no-arts", f"-I{CORPUS}", path)
+    ours = carts_forked("execute", "--no-executable", "--no-arts", f"-I{CORPUS}", path,
+                        cwd=tmp_path)
     assert "Traceback" not in ours.stderr, ours.stderr
     assert ours.returncode == 0, ours.stdout + ours.stderr
     assert ours.stdout == expected.stdout
@@ -53,7 +54,8 @@ def _example_cases():
 def test_example_checksum_matches_gcc(path, size, tmp_path):
     expected = gcc_run(path, tmp_path, f"-I{INCLUDE}", f"-D{size}")
     assert expected.returncode == 0
-    ours = execute("--no-arts", f"-I{INCLUDE}", f"-D{size}", path)
+    ours = carts_forked("execute", "--no-executable", "--no-arts", f"-I{INCLUDE}", f"-D{size}",
+                        path, cwd=tmp_path)
     assert ours.returncode == 0, ours.stderr
     assert checksum_line(ours.stdout) == checksum_line(expected.stdout)
     # The timer lines of the output contract are there too (values differ).
