@@ -28,7 +28,18 @@ pip=(.venv/bin/python -m pip install --quiet --disable-pip-version-check)
 mapfile -t build_requires < <(.venv/bin/python -c \
   'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["build-system"]["requires"]))')
 "${pip[@]}" "${build_requires[@]}" cmake ninja
-"${pip[@]}" --no-build-isolation -e ".[$extras]"
+# The other dependencies (the project's and its extras') install while the plugin compiles.
+mapfile -t requires < <(.venv/bin/python - "$extras" <<'PY'
+import sys, tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+extras = project["optional-dependencies"]
+print("\n".join(project["dependencies"] + [r for e in sys.argv[1].split(",") for r in extras[e]]))
+PY
+)
+"${pip[@]}" "${requires[@]}" &
+dependencies=$!
+"${pip[@]}" --no-build-isolation --no-deps -e .
+wait "$dependencies"
 if [ -n "$graphviz" ] && ! wait "$graphviz"; then
   echo "note: Graphviz could not be installed; task graphs use the built-in layout" >&2
 fi
