@@ -16,12 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import env
+from ._bounds import MAX_NODES, MAX_THREADS  # the runtime's (carts_config.h), written by CMake
 from .errors import CartsError
 from .files import read_source
 
-MAX_THREADS = 4096
-MAX_NODES = 256
-"""The runtime's limits (``runtime/src/config.c``)."""
 
 MAX_NODE_TIMEOUT_S = 3600
 """``nodeTimeout``: seconds without an answer after which a node is declared lost (several

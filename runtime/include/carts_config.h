@@ -15,9 +15,15 @@
 extern "C" {
 #endif
 
+/* The bounds every source of the configuration checks: arts.cfg and the environment here,
+   carts_mlir.config in Python (CMake writes them into carts_mlir/_bounds.py from these
+   lines). */
+#define CARTS_MAX_THREADS 4096u
+#define CARTS_MAX_NODES 256u
+
 /* Workers per node of every runtime started from now on (artsRT), ahead of arts.cfg and the
    environment; 0 hands the choice back to them. Returns 0, or -1 (and changes nothing) above
-   the bound every configuration source has (4096). */
+   CARTS_MAX_THREADS. */
 ARTS_API int cartsSetThreads(uint32_t threads);
 
 #ifdef __cplusplus

@@ -12,8 +12,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#define MAX_THREADS 4096u
-#define MAX_NODES 256u
+#define MAX_THREADS CARTS_MAX_THREADS
+#define MAX_NODES CARTS_MAX_NODES
 
 typedef enum {
   KEY_THREADS,

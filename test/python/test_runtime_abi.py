@@ -98,3 +98,15 @@ def test_the_datablock_modes_match_the_header():
         assert value and expected, (ours, theirs)
         assert value.group(1) == expected.group(1), f"{ours} = {value.group(1)}, " \
                                                     f"{theirs} = {expected.group(1)}"
+
+
+def test_python_checks_the_bounds_the_runtime_checks():
+    """config.py's bounds come from the runtime's header (CMake writes carts_mlir/_bounds.py
+    from it), so `threads`/`nodeCount` are refused at the same values on both sides."""
+    from carts_mlir import config
+
+    defines = dict(re.findall(r"^#define CARTS_(MAX_\w+) (\d+)u?$",
+                              (ROOT / "runtime" / "include" / "carts_config.h").read_text(),
+                              re.M))
+    assert defines == {"MAX_THREADS": str(config.MAX_THREADS),
+                       "MAX_NODES": str(config.MAX_NODES)}

@@ -24,6 +24,7 @@ from typing import Iterator, Union
 from mlir import ir as mir
 
 from .. import runtime
+from ..config import MAX_THREADS
 from ..errors import CartsError
 from ..files import write_atomically
 from .engine import CompiledProgram, compile_llvm_ir
@@ -74,7 +75,7 @@ def runtime_threads(threads: int | None) -> Iterator[None]:
         return
     lib = runtime.load()
     if lib.cartsSetThreads(threads) != 0:
-        raise CartsError(f"the runtime refuses {threads} workers (at most 4096)")
+        raise CartsError(f"the runtime refuses {threads} workers (at most {MAX_THREADS})")
     try:
         yield
     finally:
