@@ -55,18 +55,7 @@
 
 typedef double DATA_TYPE;
 
-static DATA_TYPE **alloc_2d(int rows, int cols) {
-  DATA_TYPE **a = (DATA_TYPE **)malloc(rows * sizeof(DATA_TYPE *));
-  for (int i = 0; i < rows; i++)
-    a[i] = (DATA_TYPE *)malloc(cols * sizeof(DATA_TYPE));
-  return a;
-}
-
-static void free_2d(DATA_TYPE **a, int rows) {
-  for (int i = 0; i < rows; i++)
-    free(a[i]);
-  free(a);
-}
+#include "row_tables.h"
 
 static void init(int ni, int nj, int nk, int nl, DATA_TYPE **A, DATA_TYPE **B,
                  DATA_TYPE **C, DATA_TYPE **D) {
