@@ -13,7 +13,7 @@ import mlir.ir as mir
 
 from carts_mlir import ir as cir
 from carts_mlir import pipeline
-from common import ROOT, carts
+from common import ROOT, carts_forked
 
 EXAMPLES = sorted((ROOT / "examples").rglob("*.c"))
 INCLUDE = ROOT / "examples" / "include"
@@ -22,8 +22,8 @@ HIGH_LEVEL = [s.name for s in pipeline.STAGES[: [s.name for s in pipeline.STAGES
 
 def front_end(source: Path, tmp_path: Path, *flags: str) -> Path:
     out = tmp_path / (source.stem + ("_seq" if "-fopenmp" not in flags else "") + ".mlir")
-    result = carts("cgeist", str(source), "-DMINI_DATASET", f"-I{INCLUDE}", "-S", "-o", str(out),
-                   *flags, cwd=tmp_path)
+    result = carts_forked("cgeist", str(source), "-DMINI_DATASET", f"-I{INCLUDE}", "-S", "-o",
+                          str(out), *flags, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     return out
 
@@ -42,19 +42,20 @@ def machine(tmp_path: Path) -> None:
 def test_every_stage_reparses_and_restarts_to_the_same_ir(source, tmp_path):
     machine(tmp_path)
     seq = front_end(source, tmp_path)
-    assert carts("run", str(seq), "--collect-metadata", "-o", str(tmp_path / "seq.meta.mlir"),
-                 cwd=tmp_path).returncode == 0
+    assert carts_forked("run", str(seq), "--collect-metadata", "-o",
+                        str(tmp_path / "seq.meta.mlir"), cwd=tmp_path).returncode == 0
     par = front_end(source, tmp_path, "-fopenmp")
     stages_dir = tmp_path / "stages"
-    result = carts("run", str(par), "--epochs", "--all-stages", "-o", str(stages_dir), cwd=tmp_path)
+    result = carts_forked("run", str(par), "--epochs", "--all-stages", "-o", str(stages_dir),
+                          cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     outputs = sorted(stages_dir.glob("*.mlir"))
     assert [re.sub(r"^.*\.\d\d\.", "", p.stem) for p in outputs] == HIGH_LEVEL
     final = outputs[-1].read_text()
     # Each stage's output is a valid input of the next one: restarting there ends the same.
     for done, nxt in zip(outputs, HIGH_LEVEL[1:]):
-        again = carts("run", str(done), f"--start-from={nxt}", "--epochs", "--mlir-print-debuginfo",
-                      cwd=tmp_path)
+        again = carts_forked("run", str(done), f"--start-from={nxt}", "--epochs",
+                             "--mlir-print-debuginfo", cwd=tmp_path)
         assert again.returncode == 0, f"--start-from={nxt}: {again.stderr}"
         assert again.stdout.strip() == final.strip(), f"restarting from {nxt} changes the result"
 
@@ -63,7 +64,7 @@ def test_every_stage_reparses_and_restarts_to_the_same_ir(source, tmp_path):
 def test_epochs_stage_leaves_tasks_in_epochs_over_datablocks(source, tmp_path):
     machine(tmp_path)
     par = front_end(source, tmp_path, "-fopenmp")
-    result = carts("run", str(par), "--epochs", cwd=tmp_path)
+    result = carts_forked("run", str(par), "--epochs", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     ir = result.stdout
     for gone in ("omp.", "arts.for", "arts.barrier", "arts.edt <parallel>", "memref<?xmemref<?xmemref",
