@@ -126,7 +126,8 @@ struct AliasScopes : arts::impl::AliasScopesBase<AliasScopes> {
     patterns.add<MarkedLoad, MarkedStore>(converter, scopes);
     ConversionTarget target(*ctx);
     target.markUnknownOpDynamicallyLegal([](Operation *op) {
-      return !isa<memref::LoadOp, memref::StoreOp>(op) || !artsDialect(op)->getAliasArrayAttrHelper().isAttrPresent(op);
+      return !isa<memref::LoadOp, memref::StoreOp>(op) ||
+             !artsDialect(op)->getAliasArrayAttrHelper().isAttrPresent(op);
     });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();

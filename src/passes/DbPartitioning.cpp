@@ -398,8 +398,9 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     if (distributed)
       setOwnerRule(blocked, {nodes, workersPerNode});
     if (layout.edge) // the DbLowering of a block's size reads it
-      artsDialect(blocked)->getEdgeRowsAttrHelper().setAttr(blocked, b.getDenseI64ArrayAttr({static_cast<int64_t>(dim), layout.edge,
-                                               layout.lastShare - 2 * layout.edge}));
+      artsDialect(blocked)->getEdgeRowsAttrHelper().setAttr(
+          blocked, b.getDenseI64ArrayAttr({static_cast<int64_t>(dim), layout.edge,
+                                           layout.lastShare - 2 * layout.edge}));
     CARTS_DEBUG("db-partitioning", alloc)
         << "alloc " << blockType << " -> partition=block blocks="
         << (layout.edge ? "3 per share of " + std::to_string(layout.share) + " rows: edges of " +

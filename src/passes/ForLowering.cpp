@@ -81,7 +81,8 @@ scf::ForOp collapsedInner(ForOp loop) {
   if (!llvm::hasSingleElement(body.without_terminator()))
     return nullptr;
   auto inner = dyn_cast<scf::ForOp>(body.front());
-  return inner && artsDialect(inner)->getCollapsedAttrHelper().isAttrPresent(inner) ? inner : nullptr;
+  return inner && artsDialect(inner)->getCollapsedAttrHelper().isAttrPresent(inner) ? inner
+                                                                                  : nullptr;
 }
 
 /// Calls `fn` with the allocation and the dimension of every load and store in `body`
@@ -479,7 +480,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
                               EdtConcurrencyAttr::get(b.getContext(), placement.concurrency), route,
                               deps, nullptr, nullptr, nullptr);
     // The team size the task's chunk was cut for: partitioning sizes blocks by it.
-    artsDialect(task)->getTeamWorkersAttrHelper().setAttr(task, b.getI64IntegerAttr(placement.workers));
+    artsDialect(task)->getTeamWorkersAttrHelper().setAttr(
+        task, b.getI64IntegerAttr(placement.workers));
     Block *block = b.createBlock(&task.getBody());
     for (auto [index, dep] : llvm::zip(used, deps))
       mapping.map(teamBody.getArgument(index), block->addArgument(dep.getType(), loc));
@@ -523,7 +525,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     bool interchanged = false;
     Value nestUb = ub;
     int64_t iterationOps = 0;
-    if (collapsed && p.nodes > 1 && artsDialect(loop)->getChunkInnerAttrHelper().isAttrPresent(loop) && !loop.getChunk() &&
+    if (collapsed && p.nodes > 1 &&
+        artsDialect(loop)->getChunkInnerAttrHelper().isAttrPresent(loop) && !loop.getChunk() &&
         loop.getReductionAccs().empty()) {
       for (Value v : {collapsed.getLowerBound(), collapsed.getUpperBound(), collapsed.getStep()})
         if (failed(materialize(v, parallel, outer, b, loop)))
@@ -639,7 +642,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // A chunk's work, when its size is known: arts-launch-fanout leaves the launches of heavy
     // tasks to their creator.
     if (std::optional<int64_t> size = evaluateConstant(chunkSize))
-      artsDialect(chunkLoop)->getChunkOpsAttrHelper().setAttr(chunkLoop, b.getI64IntegerAttr(*size * iterationOps));
+      artsDialect(chunkLoop)->getChunkOpsAttrHelper().setAttr(
+          chunkLoop, b.getI64IntegerAttr(*size * iterationOps));
     b.setInsertionPoint(chunkLoop.getBody()->getTerminator());
     Value chunk = chunkLoop.getInductionVar();
     // The chunk's rows [lo, hi): a part of its share, its rows within its share, or the
@@ -699,7 +703,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (std::optional<int64_t> first = aligned ? 0 : evaluateConstant(lb))
       artsDialect(inner)->getChunkOriginAttrHelper().setAttr(inner, tb.getI64IntegerAttr(*first));
     if (knownTrips)
-      artsDialect(inner)->getChunkTripsAttrHelper().setAttr(inner, tb.getI64IntegerAttr(*knownTrips));
+      artsDialect(inner)->getChunkTripsAttrHelper().setAttr(inner,
+                                                          tb.getI64IntegerAttr(*knownTrips));
     if (std::optional<int64_t> size = evaluateConstant(chunkSize);
         size && (!collapsed || interchanged) && !parts)
       artsDialect(inner)->getChunkRowsAttrHelper().setAttr(inner, tb.getI64IntegerAttr(*size));
@@ -712,7 +717,8 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
       artsDialect(inner)->getChunkStaticShareAttrHelper().setAttr(inner, tb.getUnitAttr());
     // A share cut in several chunks: db-partitioning makes each chunk a block of its own.
     if (chunking.chunksPerWorker > 1)
-      artsDialect(inner)->getChunksPerWorkerAttrHelper().setAttr(inner, tb.getI64IntegerAttr(chunking.chunksPerWorker));
+      artsDialect(inner)->getChunksPerWorkerAttrHelper().setAttr(
+          inner, tb.getI64IntegerAttr(chunking.chunksPerWorker));
     mapping.map(loop.getInductionVar(), inner.getInductionVar());
     OpBuilder ib = OpBuilder::atBlockBegin(inner.getBody());
     ib.setInsertionPoint(inner.getBody()->getTerminator());

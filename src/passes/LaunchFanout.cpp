@@ -15,8 +15,8 @@
 // create in one epoch from one block, the last keeps its last group on the
 // creator, which launches it itself after starting the launchers: the
 // creator then makes one launch per group instead of one per task, and the
-// launchers make theirs in parallel. A loop of fewer than kMinLaunches launches
-// stays with the creator.
+// launchers make theirs in parallel. Which loops stay with the creator is
+// policy/Launching's decision.
 //
 //   scf.for %i = %lb to %ub step %s { <launch> } {arts.launch_loop}
 // becomes
@@ -48,6 +48,7 @@
 
 #include "policy/Chunking.h"
 #include "support/ArtsUtils.h"
+#include "policy/Launching.h"
 #include "support/Debug.h"
 #include "support/LoweringUtils.h"
 #include "passes/PassDetail.h"
@@ -76,20 +77,6 @@ using namespace mlir::arts;
 
 namespace {
 constexpr const char *kChannel = "launch-fanout";
-
-/// Below this many workers the creator's launches keep up with the tasks.
-constexpr int64_t kMinThreads = 4;
-
-/// A loop of fewer launches stays with the creator: starting a launcher on another core and
-/// bringing the loop's lines there costs about as much as the launches themselves.
-constexpr int64_t kMinLaunches = 3;
-
-/// A loop whose chunks weigh this many operations or more (`arts.chunk_ops`, from
-/// for-lowering) stays with the creator: its launches, about a microsecond each, are a
-/// small part of tasks of a millisecond, and a launcher only delays the tasks it starts
-/// (layernorm large at 16 threads, 64 rows of 8192 a chunk: 2.2 ms with launchers, 1.7 ms
-/// without).
-constexpr int64_t kHeavyChunkOps = int64_t(1) << 20;
 
 /// How a value the loop uses travels to a launcher.
 enum class Capture { Rematerialized, Packed, ByAddress };
@@ -160,8 +147,10 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     int64_t threads = moduleThreads(module);
-    if (moduleNodes(module) > 1 || threads < kMinThreads)
+    if (std::optional<std::string> why = launchersRefused(threads, moduleNodes(module))) {
+      CARTS_DEBUG(kChannel, module) << "no launchers: " << *why << "\n";
       return;
+    }
     if (spread)
       module.walk([&](Block *block) { spreadRoutes(*block, threads); });
     if (perLauncher <= 0)
@@ -281,23 +270,12 @@ struct LaunchFanout : public arts::impl::LaunchFanoutBase<LaunchFanout> {
               SymbolTable &symbols, unsigned &nextIndex) {
     scf::ForOp loop = entry.loop;
     Location loc = loop.getLoc();
-    if (auto ops = artsDialect(loop)->getChunkOpsAttrHelper().getAttr(loop);
-        ops && ops.getInt() >= kHeavyChunkOps) {
-      CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: its tasks are heavy ("
-                                  << ops.getInt() << " operations a chunk)\n";
+    IntegerAttr ops = artsDialect(loop)->getChunkOpsAttrHelper().getAttr(loop);
+    if (std::optional<std::string> why =
+            creatorKeeps(ops ? std::optional<int64_t>(ops.getInt()) : std::nullopt,
+                         constantTripCount(loop), last, perLauncher)) {
+      CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: " << *why << "\n";
       return handedOut;
-    }
-    if (std::optional<int64_t> trips = constantTripCount(loop)) {
-      if (last && *trips <= perLauncher) {
-        CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: its launches are "
-                                       "the one group the creator makes itself\n";
-        return handedOut;
-      }
-      if (*trips < kMinLaunches) {
-        CARTS_DEBUG(kChannel, loop) << "the creator keeps this launch loop: " << *trips
-                                    << " launches are fewer than a launcher is worth\n";
-        return handedOut;
-      }
     }
     OpBuilder b(loop);
     Type i32 = b.getI32Type(), i64 = b.getI64Type();

@@ -150,7 +150,8 @@ void Converter::convertTask(omp::TaskOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   EdtOp edt = createTask(loc, EdtType::task, {});
-  if (artsDialect(op)->getTaskloopAttrHelper().isAttrPresent(op)) // a chunk of a taskloop: create-dbs shares its writes
+  // a chunk of a taskloop: create-dbs shares its writes
+  if (artsDialect(op)->getTaskloopAttrHelper().isAttrPresent(op))
     artsDialect(edt)->getTaskloopAttrHelper().setAttr(edt, rewriter.getUnitAttr());
   Operation *end = edt.getBody().front().getTerminator();
   moveRegionBody(op.getRegion(), end, {});

@@ -284,7 +284,8 @@ LogicalResult TableRaiser::checkPlacement(TablePlan &plan, unsigned level) {
                                 << " are allocated outside the region of the array";
     // The rest of a body after an early return (`if (!x) return 1;` before the rows):
     // when it runs, the rows are allocated in order; when it does not, nothing uses them.
-    bool restOfBody = isa<scf::IfOp>(parent) && artsDialect(parent)->getRestOfBodyAttrHelper().isAttrPresent(parent);
+    bool restOfBody = isa<scf::IfOp>(parent) &&
+                      artsDialect(parent)->getRestOfBodyAttrHelper().isAttrPresent(parent);
     if (auto loop = dyn_cast<scf::ForOp>(parent))
       loops.insert(loops.begin(), loop);
     else if (!isa<memref::AllocaScopeOp, scf::ExecuteRegionOp>(parent) && !restOfBody)

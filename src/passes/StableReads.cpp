@@ -86,7 +86,8 @@ bool writesOwnBlocks(DbAcquireOp acquire, EpochOp epoch) {
     return false;
   unsigned loops = 0;
   for (Operation *up = acquire->getParentOp(); up != epoch.getOperation(); up = up->getParentOp()) {
-    if (isa<scf::ForOp>(up) && artsDialect(up)->getLaunchLoopAttrHelper().isAttrPresent(up) && ++loops == 1)
+    if (isa<scf::ForOp>(up) && artsDialect(up)->getLaunchLoopAttrHelper().isAttrPresent(up) &&
+        ++loops == 1)
       continue;
     if (!isa<scf::IfOp>(up))
       return false;

@@ -37,6 +37,7 @@
 #include "analysis/IndexForms.h"
 #include "analysis/MetadataAnalysis.h"
 #include "support/ArtsUtils.h"
+#include "policy/Launching.h"
 #include "support/Debug.h"
 #include "passes/PassDetail.h"
 
@@ -60,7 +61,6 @@ using namespace mlir::arts;
 
 namespace {
 constexpr const char *kChannel = "unroll-jam";
-constexpr int64_t kFactor = 4;
 
 /// The chunk loop's parts: the ops before the inner loop, the inner loop, the ops after.
 struct Shape {
@@ -239,7 +239,8 @@ struct UnrollJam : arts::impl::UnrollJamBase<UnrollJam> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation()->walk([&](scf::ForOp loop) {
-      if (artsDialect(loop)->getChunkLoopAttrHelper().isAttrPresent(loop) && !artsDialect(loop)->getUnrollJamAttrHelper().isAttrPresent(loop))
+      if (artsDialect(loop)->getChunkLoopAttrHelper().isAttrPresent(loop) &&
+          !artsDialect(loop)->getUnrollJamAttrHelper().isAttrPresent(loop))
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops) {
@@ -248,11 +249,11 @@ struct UnrollJam : arts::impl::UnrollJamBase<UnrollJam> {
         CARTS_DEBUG(kChannel, loop) << "chunk loop kept: " << *why << "\n";
         continue;
       }
-      CARTS_DEBUG(kChannel, loop) << "chunk loop jammed by " << kFactor
+      CARTS_DEBUG(kChannel, loop) << "chunk loop jammed by " << kJamRows
                                   << ": its inner loop at " << locationString(shape.inner.getLoc())
                                   << " is a reduction chain\n";
       // four at a time, then the last two or three rows two at a time
-      jam(loop, shape, kFactor);
+      jam(loop, shape, kJamRows);
       jam(loop, shape, 2);
     }
   }
