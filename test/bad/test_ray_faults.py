@@ -10,6 +10,9 @@ from promise import expect_error, run
 
 pytest.importorskip("ray")
 
+#: Minutes of this suite's time: `pytest -m "not slow"` leaves it out (CI runs everything).
+pytestmark = pytest.mark.slow
+
 SEGFAULT_AFTER_OUTPUT = """\
 #include <stdio.h>
 #include <stdlib.h>

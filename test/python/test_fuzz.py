@@ -136,12 +136,14 @@ def test_classification():
 # ---------------------------------------------------------------------- against gcc
 
 
+@pytest.mark.slow
 @needs_gcc
 @pytest.mark.parametrize("seed", SEEDS_THREADS)
 def test_generated_program_on_two_threads_matches_gcc(seed, gcc, carts, tmp_path):
     check_matches(generate(seed), "prog.c", "t2", tmp_path, gcc, carts)
 
 
+@pytest.mark.slow
 @needs_gcc
 @pytest.mark.parametrize("seed", SEEDS_NODES)
 def test_generated_program_on_two_nodes_matches_gcc(seed, gcc, carts, tmp_path):

@@ -19,6 +19,9 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
+#: Minutes of this suite's time: `pytest -m "not slow"` leaves it out (CI runs everything).
+pytestmark = pytest.mark.slow
+
 from carts_mlir.execute import ExecuteOptions, arts_llvm_ir  # noqa: E402
 from carts_mlir.nodes import NodeCluster, NodeFailure, edt_function_names  # noqa: E402
 

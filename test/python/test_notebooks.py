@@ -11,6 +11,9 @@ import pytest
 nbformat = pytest.importorskip("nbformat")
 nbclient = pytest.importorskip("nbclient")
 
+#: Minutes of this suite's time: `pytest -m "not slow"` leaves it out (CI runs everything).
+pytestmark = pytest.mark.slow
+
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 
 
