@@ -3,7 +3,7 @@ compiled sequentially at MINI size, prints the same checksum through the JIT bef
 after the stage, with its pointer tables gone; the OpenMP compile passes the stage too; a
 table the stage cannot raise exactly is a located error, not wrong code.
 
-The plugin is the one `carts-opt` loads (the installed one, or ``CARTS_PLUGIN``)."""
+The plugin is the one `carts` loads (the installed one, or ``CARTS_PLUGIN``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from common import EXAMPLE_FILES, INCLUDE
+from common import EXAMPLE_FILES, INCLUDE, carts_forked
 
 POINTER_TABLE = "xmemref<"
 ALLOC_TYPE = re.compile(r"memref\.alloc\([^)]*\) : memref<([^>]*)>")
@@ -40,15 +40,17 @@ def ids(paths):
     return [p.stem for p in paths]
 
 
-def front_end(run_cmd, source: Path, out: Path, *flags: str) -> str:
-    done = run_cmd("carts", "cgeist", str(source), "-S", "-DMINI_DATASET", f"-I{INCLUDE}", *flags,
-                   "-o", str(out))
+def front_end(source: Path, out: Path, *flags: str) -> str:
+    done = carts_forked("cgeist", str(source), "-S", "-DMINI_DATASET", f"-I{INCLUDE}", *flags,
+                        "-o", str(out), cwd=out.parent)
     assert done.returncode == 0, done.stderr
     return out.read_text()
 
 
-def canonicalize_memrefs(run_cmd, source: Path, out: Path) -> subprocess.CompletedProcess:
-    return run_cmd("carts-opt", str(source), "--canonicalize-memrefs", "-o", str(out))
+def canonicalize_memrefs(source: Path, out: Path) -> subprocess.CompletedProcess:
+    """`carts run SOURCE --canonicalize-memrefs` (what `carts-opt` runs too)."""
+    return carts_forked("run", str(source), "--canonicalize-memrefs", "-o", str(out),
+                        cwd=out.parent)
 
 
 def highest_alloc_rank(module_text: str) -> int:
@@ -65,11 +67,11 @@ def jit_checksum(module: Path) -> str:
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=ids(EXAMPLE_FILES))
-def test_example_checksum_survives_the_stage(path, run_cmd, tmp_path):
+def test_example_checksum_survives_the_stage(path, tmp_path):
     before = tmp_path / "seq.mlir"
     after = tmp_path / "seq.canonical.mlir"
-    original = front_end(run_cmd, path, before)
-    done = canonicalize_memrefs(run_cmd, before, after)
+    original = front_end(path, before)
+    done = canonicalize_memrefs(before, after)
     assert done.returncode == 0, done.stderr
     raised = after.read_text()
     assert POINTER_TABLE not in raised
@@ -82,11 +84,11 @@ def test_example_checksum_survives_the_stage(path, run_cmd, tmp_path):
 
 
 @pytest.mark.parametrize("path", EXAMPLE_FILES, ids=ids(EXAMPLE_FILES))
-def test_openmp_compile_loses_its_pointer_tables(path, run_cmd, tmp_path):
+def test_openmp_compile_loses_its_pointer_tables(path, tmp_path):
     before = tmp_path / "omp.mlir"
     after = tmp_path / "omp.canonical.mlir"
-    original = front_end(run_cmd, path, before, "-fopenmp")
-    done = canonicalize_memrefs(run_cmd, before, after)
+    original = front_end(path, before, "-fopenmp")
+    done = canonicalize_memrefs(before, after)
     assert done.returncode == 0, done.stderr
     raised = after.read_text()
     assert POINTER_TABLE not in raised
@@ -95,7 +97,7 @@ def test_openmp_compile_loses_its_pointer_tables(path, run_cmd, tmp_path):
     copies = INLINED_PARALLEL.get(path.stem, original.count("omp.parallel"))
     assert raised.count("omp.parallel") == copies > 0
     # The output re-parses.
-    again = run_cmd("carts-opt", str(after))
+    again = carts_forked("run", str(after), cwd=tmp_path)
     assert again.returncode == 0, again.stderr
 
 
@@ -127,7 +129,7 @@ def test_rows_of_different_sizes_are_a_located_error(run_cmd, tmp_path):
                    "-o", str(module))
     assert done.returncode == 0, done.stderr
     out = tmp_path / "triangular.canonical.mlir"
-    failed = canonicalize_memrefs(run_cmd, module, out)
+    failed = run_cmd("carts-opt", str(module), "--canonicalize-memrefs", "-o", str(out))
     assert failed.returncode == 1
     assert "Traceback" not in failed.stderr
     assert ("triangular.c:5:21: error: cannot raise 'memref<?xmemref<?xf32>>': the rows of "
