@@ -25,3 +25,16 @@ def get(name: str, default: str | None = None) -> str | None:
     if name not in VARIABLES:
         raise KeyError(f"undocumented environment variable {name}")
     return os.environ.get(name, default)
+
+
+def help_epilog() -> str:
+    """The variables as a `--help` section."""
+    import textwrap
+
+    lines = ["environment (threads, nodeCount, nodeTimeout and nodeMinOps are arts.cfg keys too;",
+             "docs/runtime.md lists the runtime's other keys):"]
+    for name, what in VARIABLES.items():
+        lines += textwrap.wrap(what, 78, initial_indent=f"  {name:<17} ",
+                               subsequent_indent=" " * 20)
+    return "\n".join(lines)
+

@@ -29,6 +29,7 @@ writes the LLVM IR to ``<name>-arts.ll`` (``<name>-seq.ll`` with ``--no-arts``).
 
 from __future__ import annotations
 
+import argparse
 import signal
 import sys
 import tempfile
@@ -36,6 +37,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import env
 from .arguments import ArgumentParser
 from .config import MAX_NODES, MAX_THREADS, Machine, check_count, read_config, resolve_machine
 from .errors import CartsError
@@ -61,7 +63,8 @@ class ExecuteOptions:
 
 def build_parser() -> ArgumentParser:
     p = ArgumentParser(prog="carts execute", usage="carts execute FILE.c [options] [-- program arguments]",
-                       description="Compile a C program and run it.")
+                       description="Compile a C program and run it.", epilog=env.help_epilog(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("source", nargs="?", metavar="FILE.c", help="the program")
     p.add_argument("program_args", nargs="*", metavar="ARG",
                    help="arguments of the program (after '--' when they start with '-')")

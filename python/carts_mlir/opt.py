@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .files import check_creatable_directory, created_directory, read_source, write_atomically
-from . import env, ir, pipeline
+from . import diagnostics_check, env, ir, pipeline
 from .arguments import ArgumentParser
 from .config import Machine, resolve_machine
 from .errors import CartsError, guarded
@@ -46,7 +46,9 @@ class _OneStage(argparse.Action):
 
 
 def build_parser(prog: str) -> argparse.ArgumentParser:
-    p = ArgumentParser(prog=prog, description="Run ARTS pipeline stages or arbitrary passes on MLIR.")
+    p = ArgumentParser(prog=prog, description="Run ARTS pipeline stages or arbitrary passes on MLIR.",
+                       epilog=env.help_epilog(),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", nargs="?", default="-", help="input .mlir file ('-' for stdin)")
     p.add_argument("-o", dest="output", help="output file (a directory with --all-stages)")
     p.add_argument("--pass-pipeline", help="textual pipeline, e.g. 'builtin.module(canonicalize)'")
@@ -191,8 +193,6 @@ def process_chunk(text: str, name: str, opts: Options, graphs: list | None = Non
 
 
 def run(opts: Options) -> int:
-    from . import diagnostics_check
-
     # the machine the stages plan for, resolved once (a bad arts.cfg line is reported at
     # that line before anything runs)
     machine = resolve_machine() if selected_stages(opts) else None
@@ -215,8 +215,6 @@ def run(opts: Options) -> int:
 
 
 def _run_chunks(opts: Options, chunks: list[str], name: str, machine: Machine | None) -> int:
-    from . import diagnostics_check
-
     if opts.verify_diagnostics:
         return diagnostics_check.verify_chunks(chunks, name, lambda c: process_chunk(c, name, opts, machine=machine))
     outputs, stage_dumps, graphs = [], [], []

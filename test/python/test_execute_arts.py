@@ -86,6 +86,17 @@ def test_corpus_program_prints_what_gcc_openmp_prints(path, threads, tmp_path):
 # ---------------------------------------------------------------------- exit codes, errors
 
 
+def test_help_lists_every_environment_variable():
+    from carts_mlir import env
+
+    for command in (["execute"], ["run"]):
+        shown = subprocess.run([sys.executable, "-m", "carts_mlir", *command, "--help"],
+                               capture_output=True, text=True)
+        assert shown.returncode == 0, shown.stderr
+        environment = shown.stdout.split("environment (", 1)[1]
+        assert all(f"\n  {name} " in environment for name in env.VARIABLES), environment
+
+
 def test_exit_code_of_main_becomes_ours(tmp_path):
     src = write(tmp_path, "three.c", "int main(void) {\n"
                 "  int a[4];\n#pragma omp parallel for\n  for (int i = 0; i < 4; i++) a[i] = i;\n"
