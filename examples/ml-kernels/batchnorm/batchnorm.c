@@ -72,7 +72,24 @@
 
 #define BN_HW (BN_H * BN_W)
 
-#include "float_tables.h"
+static float ***alloc_3d(int d0, int d1, int d2) {
+  float ***a = (float ***)malloc(d0 * sizeof(float **));
+  for (int i = 0; i < d0; i++) {
+    a[i] = (float **)malloc(d1 * sizeof(float *));
+    for (int j = 0; j < d1; j++)
+      a[i][j] = (float *)malloc(d2 * sizeof(float));
+  }
+  return a;
+}
+
+static void free_3d(float ***a, int d0, int d1) {
+  for (int i = 0; i < d0; i++) {
+    for (int j = 0; j < d1; j++)
+      free(a[i][j]);
+    free(a[i]);
+  }
+  free(a);
+}
 
 static void init(float ***x, float *gamma, float *beta, int n, int c, int hw) {
   for (int b = 0; b < n; b++)
