@@ -47,8 +47,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "policy/Chunking.h"
-#include "support/ArtsUtils.h"
 #include "policy/Launching.h"
+#include "support/ArtsUtils.h"
 #include "support/Debug.h"
 #include "support/LoweringUtils.h"
 #include "passes/PassDetail.h"

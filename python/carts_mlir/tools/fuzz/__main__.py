@@ -34,6 +34,16 @@ def _feature_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--without", default="", help="comma list of features to leave out")
 
 
+def _parse_with_features(p: argparse.ArgumentParser, argv: list[str]):
+    """``p``'s arguments (with those of :func:`_feature_args`) and the features they pick;
+    a bad feature name is a usage error of ``p``."""
+    a = p.parse_args(argv)
+    try:
+        return a, parse_features(a.features, a.without)
+    except ValueError as err:
+        p.error(str(err))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command = argv.pop(0) if argv and argv[0] in ("run", "gen", "reduce") else "run"
@@ -64,11 +74,7 @@ def _run(argv: list[str]) -> int:
     p.add_argument("--reduce", action="store_true",
                    help="reduce one program of each distinct failure into OUT/reduced/")
     _feature_args(p)
-    a = p.parse_args(argv)
-    try:
-        features = parse_features(a.features, a.without)
-    except ValueError as err:
-        p.error(str(err))
+    a, features = _parse_with_features(p, argv)
     out = Path(a.out)
     started = time.monotonic()
     summary = campaign(list(range(a.seed, a.seed + a.n)), features=features,
@@ -110,11 +116,7 @@ def _gen(argv: list[str]) -> int:
                                 description="Print the program of one seed.")
     p.add_argument("seed", type=int)
     _feature_args(p)
-    a = p.parse_args(argv)
-    try:
-        features = parse_features(a.features, a.without)
-    except ValueError as err:
-        p.error(str(err))
+    a, features = _parse_with_features(p, argv)
     sys.stdout.write(generate(a.seed, features))
     return 0
 
