@@ -560,10 +560,14 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
   }
 
   /// Empty if a block table of this allocation can be distributed, else why
-  /// not: initPerNode needs the block count and the block's byte size as
-  /// constants, and puts and gets count bytes in 32 bits.
+  /// not: initPerNode makes the blocks once, before mainBody runs, so the
+  /// allocation must run once and its block count and block byte size be
+  /// constants; puts and gets count bytes in 32 bits.
   std::string distributableWhyNot(DbAllocOp alloc, MemRefType blockType, unsigned dim,
                                   std::optional<int64_t> rowsPerBlock) {
+    if (std::string again = runsMoreThanOnceWhy(alloc); !again.empty())
+      return "the allocation may run more than once: " + again +
+             ", and initPerNode makes its blocks once";
     if (!evaluateConstant(alloc.getElementSizes()[dim]))
       return "the row count is not a compile-time constant, and initPerNode reserves the "
              "blocks before mainBody runs";

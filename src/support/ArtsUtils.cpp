@@ -6,7 +6,10 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/StringExtras.h"
@@ -249,4 +252,29 @@ std::optional<RowOffset> mlir::arts::rowOffsetFrom(Value index, Value iv) {
   if (auto sub = dyn_cast_if_present<arith::SubIOp>(def))
     return shifted(sub.getLhs(), sub.getRhs(), -1);
   return std::nullopt;
+}
+
+std::string mlir::arts::runsMoreThanOnceWhy(Operation *op) {
+  for (int depth = 0; depth < 16; ++depth) {
+    for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp()) {
+      if (isa<LoopLikeOpInterface>(parent))
+        return "it is inside a loop (" + parent->getName().getStringRef().str() + ")";
+      auto fn = dyn_cast<func::FuncOp>(parent);
+      if (!fn)
+        continue;
+      if (fn.getSymName() == "main")
+        return "";
+      auto module = fn->getParentOfType<ModuleOp>();
+      std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(fn, module);
+      if (uses && uses->empty())
+        return ""; // called from nowhere in the module: an entry point, as main is
+      if (!uses || !llvm::hasSingleElement(*uses))
+        return "its function '" + fn.getSymName().str() + "' is called from more than one place";
+      op = uses->begin()->getUser();
+      break;
+    }
+    if (!op->getParentOfType<func::FuncOp>())
+      return "it is not inside a function";
+  }
+  return "the calls leading to it are nested too deep to tell";
 }

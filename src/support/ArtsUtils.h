@@ -76,6 +76,12 @@ void accumulateUse(Operation *op, Value memref, MemrefUse &use);
 /// How every user of `memref` inside `region` (or everywhere if null) uses it.
 MemrefUse usesIn(Value memref, Region *region);
 
+/// Empty when `op` runs at most once in a run of the program: neither it nor a
+/// call leading to it sits in a loop, and each function on the way up to `main`
+/// (or to a function nothing in the module calls) is called from one place. Else why it may run again (initPerNode makes a
+/// distributed allocation's blocks once per run).
+std::string runsMoreThanOnceWhy(Operation *op);
+
 /// The access mode of a task that reads/writes a datablock.
 ArtsMode modeFor(const MemrefUse &use);
 

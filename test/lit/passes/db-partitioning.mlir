@@ -707,3 +707,76 @@ func.func @sole_chunk_write() {
   return
 }
 }
+
+// -----
+
+// Two nodes, but the allocation runs once per step of a time loop, and a helper's allocation
+// runs once per call (two calls): initPerNode makes a distributed table's blocks once per run,
+// and the first db_free would destroy the blocks the next step reuses. Both tables stay on
+// node 0, blocked as on one node.
+// CHECK-LABEL: func.func @fill_rows
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}] :
+// CHECK-LABEL: func.func @main
+// CHECK: scf.for
+// CHECK: arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%{{.*}}] :
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<16xf64> -> partition=block blocks=ceil(rows / 4) block=memref<?xf64> distributed=no (the allocation may run more than once: its function 'fill_rows' is called from more than one place, and initPerNode makes its blocks once)
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<16xf64> -> partition=block blocks=ceil(rows / 4) block=memref<?xf64> distributed=no (the allocation may run more than once: it is inside a loop (scf.for), and initPerNode makes its blocks once)
+module attributes {arts.nodes = 2 : i64, arts.threads = 2 : i64} {
+func.func @fill_rows() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f64
+  %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c16] : memref<?xi64>, memref<?xmemref<16xf64>>
+  %e = arts.epoch {
+    scf.for %k = %c0 to %c4 step %c1 {
+      %lo = arith.muli %k, %c4 : index
+      %hi = arith.addi %lo, %c4 : index
+      %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<16xf64>>) : memref<?xi64>, memref<?xmemref<16xf64>>
+      arts.edt <task> <internode> route(%r) (%q : memref<?xmemref<16xf64>>) attributes {arts.team_workers = 4 : i64} {
+      ^bb0(%v: memref<?xmemref<16xf64>>):
+        %a = arts.db_ref %v[%c0] : memref<?xmemref<16xf64>> -> memref<16xf64>
+        scf.for %i = %lo to %hi step %c1 {
+          memref.store %one, %a[%i] : memref<16xf64>
+        } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
+        arts.db_release(%v : memref<?xmemref<16xf64>>)
+      }
+    } {arts.launch_loop}
+  }
+  arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<16xf64>>)
+  return
+}
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %r = arith.constant 0 : i32
+  %one = arith.constant 1.0 : f64
+  func.call @fill_rows() : () -> ()
+  func.call @fill_rows() : () -> ()
+  scf.for %t = %c0 to %c3 step %c1 {
+    %g, %p = arts.db_alloc <inout> <write> <coarse> route(%r) sizes[%c1] elementSizes[%c16] : memref<?xi64>, memref<?xmemref<16xf64>>
+    %e = arts.epoch {
+      scf.for %k = %c0 to %c4 step %c1 {
+        %lo = arith.muli %k, %c4 : index
+        %hi = arith.addi %lo, %c4 : index
+        %q_g, %q = arts.db_acquire <out> (%g, %p : memref<?xi64>, memref<?xmemref<16xf64>>) : memref<?xi64>, memref<?xmemref<16xf64>>
+        arts.edt <task> <internode> route(%r) (%q : memref<?xmemref<16xf64>>) attributes {arts.team_workers = 4 : i64} {
+        ^bb0(%v: memref<?xmemref<16xf64>>):
+          %a = arts.db_ref %v[%c0] : memref<?xmemref<16xf64>> -> memref<16xf64>
+          scf.for %i = %lo to %hi step %c1 {
+            memref.store %one, %a[%i] : memref<16xf64>
+          } {arts.chunk_loop, arts.chunk_origin = 0 : i64, arts.chunk_static_share, arts.chunk_trips = 16 : i64}
+          arts.db_release(%v : memref<?xmemref<16xf64>>)
+        }
+      } {arts.launch_loop}
+    }
+    arts.db_free(%g, %p : memref<?xi64>, memref<?xmemref<16xf64>>)
+  }
+  return
+}
+}
