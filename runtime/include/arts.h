@@ -132,6 +132,9 @@ ARTS_API artsGuid_t artsReserveGuidRoute(uint32_t type, uint32_t route);
    does, when there is no memory for it: such a datablock may only be destroyed. */
 ARTS_API void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes);
 ARTS_API artsGuid_t artsDbCreateRemote(uint32_t route, uint64_t bytes, uint32_t mode);
+/* Ours: creates the datablock of a reserved GUID on its owner, whichever node calls it: the
+   zeroed payload when this node owns it, else NULL and a message to the owner. */
+ARTS_API void *artsDbCreateOnOwner(artsGuid_t guid, uint64_t bytes);
 ARTS_API void artsDbDestroy(artsGuid_t guid);
 
 /* Tasks. A task's `route` is its node, taken modulo the node count. Our extension: a route

@@ -612,6 +612,18 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
   return payload;
 }
 
+void *artsDbCreateOnOwner(artsGuid_t guid, uint64_t bytes) {
+  static const char api[] = "artsDbCreateOnOwner";
+  rt_check_running(api);
+  check_db_guid(guid, api);
+  uint32_t owner = artsGuidGetRank(guid);
+  if (rt_route_is_local(owner))
+    return artsDbCreateWithGuid(guid, bytes);
+  rt_check_remote(owner, guid, api);
+  rt_net_create_db(owner, guid, bytes);
+  return NULL;
+}
+
 artsGuid_t artsDbCreateRemote(uint32_t route, uint64_t bytes, uint32_t mode) {
   static const char api[] = "artsDbCreateRemote";
   rt_check_running(api);

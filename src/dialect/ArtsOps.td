@@ -394,9 +394,11 @@ def Arts_DbCreateOp : Arts_Op<"db_create"> {
   let summary = "artsDbCreateWithGuid: allocate a datablock payload for a GUID";
   let description = [{
     Gives the zeroed payload if the GUID is owned by this node, else null. With
-    `distributed`, only the owner allocates.
+    `distributed`, only the owner allocates (every node runs it); with
+    `on_owner`, a GUID of another node is created there
+    (artsDbCreateOnOwner).
   }];
-  let arguments = (ins I64:$guid, I64:$bytes, UnitAttr:$distributed);
+  let arguments = (ins I64:$guid, I64:$bytes, UnitAttr:$distributed, UnitAttr:$on_owner);
   let results = (outs LLVM_AnyPointer:$ptr);
   let assemblyFormat = "$guid `,` $bytes attr-dict `:` type($ptr)";
 }

@@ -154,12 +154,50 @@ private:
 };
 } // namespace
 
+/// Whether a loop around launch loops may hold their messages to the end: nothing in it
+/// waits (an epoch's wait, a call that may hold one, a host put or get).
+static bool holdsNoWait(scf::ForOp loop) {
+  return !loop->walk([](Operation *op) {
+                return isa<WaitOnEpochOp, PutInDbEpochOp, GetFromDbEpochOp, DbSyncOp,
+                           CallOpInterface>(op)
+                           ? WalkResult::interrupt()
+                           : WalkResult::advance();
+              })
+              .wasInterrupted();
+}
+
+/// The loops to bracket as launches: each launch loop, or the outermost loop around it
+/// (a time loop in one epoch) that waits for nothing, so that its sweeps' creations reach
+/// each node as one message instead of one a sweep. A thread that waits sends what it
+/// holds first, so a wider launch delays messages and never blocks.
+static SmallVector<scf::ForOp> launchScopes(ModuleOp module) {
+  llvm::SetVector<Operation *> scopes;
+  module.walk([&](scf::ForOp loop) {
+    if (!artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop))
+      return;
+    scf::ForOp scope = loop;
+    for (auto outer = loop->getParentOfType<scf::ForOp>(); outer && holdsNoWait(outer);
+         outer = outer->getParentOfType<scf::ForOp>())
+      if (outer->getParentOfType<FunctionOpInterface>() == loop->getParentOfType<FunctionOpInterface>())
+        scope = outer;
+    scopes.insert(scope);
+  });
+  SmallVector<scf::ForOp> outermost;
+  for (Operation *scope : scopes)
+    if (llvm::none_of(scopes, [&](Operation *other) { return other != scope && other->isProperAncestor(scope); }))
+      outermost.push_back(cast<scf::ForOp>(scope));
+  return outermost;
+}
+
 void Lowering::bracketLaunch(scf::ForOp loop) {
   b.setInsertionPoint(loop);
   call(loop.getLoc(), Rt::LaunchBegin, {});
   b.setInsertionPointAfter(loop);
   call(loop.getLoc(), Rt::LaunchEnd, {});
-  CARTS_DEBUG(kChannel, loop) << "launch loop on several nodes -> between artsLaunchBegin and "
+  bool around = !artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop);
+  CARTS_DEBUG(kChannel, loop) << (around ? "loop around launch loops, waiting for nothing,"
+                                         : "launch loop")
+                              << " on several nodes -> between artsLaunchBegin and "
                                  "artsLaunchEnd (one message per node)\n";
 }
 
@@ -558,7 +596,8 @@ void Lowering::lower(Operation *op) {
         b.replaceOp(o, call(loc, Rt::ReserveGuidRoute, {constI32(loc, type), o.getRoute()}));
       })
       .Case([&](DbCreateOp o) {
-        b.replaceOp(o, call(loc, Rt::DbCreateWithGuid, {o.getGuid(), o.getBytes()}));
+        b.replaceOp(o, call(loc, o.getOnOwner() ? Rt::DbCreateOnOwner : Rt::DbCreateWithGuid,
+                            {o.getGuid(), o.getBytes()}));
       })
       .Case([&](DbDestroyOp o) {
         call(loc, Rt::DbDestroy, {o.getGuid()});
@@ -731,6 +770,11 @@ struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
     if (failed || mlir::failed(entry) || mlir::failed(checkRuntimeNames(module, symbols)))
       return signalPassFailure();
 
+    // On several nodes, the loops whose task creations leave as one message per node,
+    // chosen before the epochs' waits become calls.
+    SmallVector<scf::ForOp> launches;
+    if (moduleNodes(module) > 1)
+      launches = launchScopes(module);
     Lowering lowering(module, symbols);
     // Packs first: placing their frees needs the edt_create ops that use them.
     for (EdtParamPackOp pack : packs)
@@ -738,11 +782,8 @@ struct ArtsToLlvm : arts::impl::ArtsToLlvmBase<ArtsToLlvm> {
     for (Operation *op : ops)
       if (!lowering.fused(op))
         lowering.lower(op);
-    if (moduleNodes(module) > 1)
-      module.walk([&](scf::ForOp loop) {
-        if (artsDialect(loop)->getLaunchLoopAttrHelper().isAttrPresent(loop))
-          lowering.bracketLaunch(loop);
-      });
+    for (scf::ForOp loop : launches)
+      lowering.bracketLaunch(loop);
     redirectExit(module, symbols);
     inlineAllocaScopes(module);
     if (entry->main)

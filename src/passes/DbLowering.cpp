@@ -256,6 +256,14 @@ LogicalResult DbLowering::checkLowerable(DbAllocOp alloc) {
   if (!alloc.getDistributed() &&
       failed(checkSyncs(alloc, *elementByteSize(blockType.getElementType()))))
     return failure();
+  if (!alloc.getDistributed() && ownerRuleOf(alloc)) {
+    if (guidType.getRank() != 1)
+      return alloc.emitError("a table placed by an owner rule needs a 1-d block table, got ")
+             << guidType;
+    if (!syncsOf(alloc).empty())
+      return alloc.emitError("a table placed by an owner rule lives on its blocks' nodes: the "
+                             "host cannot flush or fetch it");
+  }
   return success();
 }
 
@@ -387,10 +395,16 @@ void DbLowering::lowerAlloc(DbAllocOp alloc) {
   }
   DbMode mode = alloc.getDbMode();
   Value route = alloc.getRoute();
+  // A placed table (an owner rule without `distributed`): block b lives on the node the
+  // rule gives it, created there when the allocation runs; the host sees null for it.
+  std::optional<OwnerRule> placed = ownerRuleOf(alloc);
   forEachIndex(b, loc, extents, [&](OpBuilder &lb, Location l, ValueRange ivs) {
-    Value guid = ReserveGuidOp::create(lb, l, lb.getI64Type(), mode, route);
+    Value blockRoute = placed ? buildRoute(lb, l, ivs.front(), extents.front(), placed->nodes,
+                                           placed->workersPerNode)
+                              : route;
+    Value guid = ReserveGuidOp::create(lb, l, lb.getI64Type(), mode, blockRoute);
     Value raw = DbCreateOp::create(lb, l, LLVM::LLVMPointerType::get(lb.getContext()), guid,
-                                   bytes, /*distributed=*/false);
+                                   bytes, /*distributed=*/false, /*on_owner=*/placed.has_value());
     memref::StoreOp::create(lb, l, guid, guids, ivs);
     memref::StoreOp::create(lb, l, buildPayloadView(lb, l, raw, blockType, blockSizes), ptrs,
                             ivs);
@@ -400,6 +414,11 @@ void DbLowering::lowerAlloc(DbAllocOp alloc) {
                                << "> -> " << guidType.getRank() << "-d table of " << blockType
                                << " blocks, reserve_guid <" << stringifyDbMode(mode) << ">"
                                << " element_bytes=" << elementBytes
+                               << (placed ? " block b on node " +
+                                                describeRoute(placed->nodes,
+                                                              placed->workersPerNode,
+                                                              placed->nodes)
+                                          : std::string())
                                << (alloc.getAddress() ? " (address operand dropped)" : "")
                                << "\n";
   // Sized as checkSyncs saw them (it may find constants the shape above does not).

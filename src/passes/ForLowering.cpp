@@ -632,8 +632,10 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
         << " reductions=" << loop.getReductionAccs().size() << "\n";
 
     // Reductions: one partial per chunk, in a datablock of their own.
+    // Over several nodes, a partial per node besides: only those leave their nodes.
+    NodeSplit split{p.nodes, p.workersPerNode};
     SmallVector<Reduction> reductions;
-    if (failed(planReductions(b, loc, loop, parallel, chunks, reductions)))
+    if (failed(planReductions(b, loc, loop, parallel, chunks, reductions, split)))
       return failure();
 
     // The distance between chunk starts, where chunks are pieces of the loop's own range.
@@ -688,7 +690,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     EdtOp task = createTask(b, loc, parallel, bodyOps, route, p, /*sharedWrites=*/false, mapping,
                             privatized);
     Block &taskBody = task.getBody().front();
-    SmallVector<Value> partialViews = acquirePartials(task, reductions);
+    SmallVector<Value> partialViews = acquirePartials(task, reductions, chunk, chunks, split);
 
     OpBuilder tb = OpBuilder::atBlockBegin(&taskBody);
     // The accumulators as the body sees them become private copies.
@@ -753,8 +755,11 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     // Each chunk leaves its partial in its slot.
     tb.setInsertionPointAfter(inner);
     storePartials(tb, loc, reductions, privates, partialViews, chunk);
+    b.setInsertionPointAfter(chunkLoop);
+    combineOnNodes(b, loc, reductions, chunks, split);
     b.setInsertionPointAfter(epoch);
-    combinePartials(b, loc, reductions, chunks);
+    combinePartials(b, loc, reductions,
+                    split.nodes > 1 ? arith::ConstantIndexOp::create(b, loc, split.nodes) : chunks);
     return success();
   }
 

@@ -18,6 +18,8 @@ static constexpr RuntimeFunction kRuntimeApi[] = {
   {Rt::SetEntryPoints,          "artsSetEntryPoints",          Abi::none, {Abi::ptr, Abi::ptr, Abi::ptr}},
   {Rt::ReserveGuidRoute,        "artsReserveGuidRoute",        Abi::i64,  {Abi::i32, Abi::i32}},
   {Rt::DbCreateWithGuid,        "artsDbCreateWithGuid",        Abi::ptr,  {Abi::i64, Abi::i64}},
+  // (guid, bytes): ours, the creation sent to the GUID's owner when that is another node.
+  {Rt::DbCreateOnOwner,         "artsDbCreateOnOwner",         Abi::ptr,  {Abi::i64, Abi::i64}},
   {Rt::DbDestroy,               "artsDbDestroy",               Abi::none, {Abi::i64}},
   // (db): ours, an early copy of a datablock to the nodes without it.
   {Rt::DbShare,                 "artsDbShare",                 Abi::none, {Abi::i64}},

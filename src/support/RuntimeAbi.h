@@ -25,7 +25,7 @@ enum class Abi : uint8_t { none, i1, i32, i64, ptr };
 
 enum class Rt : uint8_t {
   RT, Shutdown, SetEntryPoints,
-  ReserveGuidRoute, DbCreateWithGuid, DbDestroy, DbShare, LaunchBegin, LaunchEnd, PutInDbEpoch, GetFromDbEpoch,
+  ReserveGuidRoute, DbCreateWithGuid, DbCreateOnOwner, DbDestroy, DbShare, LaunchBegin, LaunchEnd, PutInDbEpoch, GetFromDbEpoch,
   EdtCreate, EdtCreateWithEpoch, RecordDep, EdtCreateWithDbs,
   InitializeAndStartEpoch, WaitOnHandle,
   GetCurrentWorker, GetTotalWorkers, GetCurrentNode, GetTotalNodes,

@@ -6,6 +6,9 @@
 
 #include "passes/for/ChunkReductions.h"
 
+#include "policy/Routing.h"
+#include "support/ArtsUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -107,7 +110,7 @@ static Value hostView(OpBuilder &b, Location loc, Value acc, EdtOp parallel) {
 
 /// A partials datablock of `count` slots (at `b`) for each reduction of `loop`.
 LogicalResult mlir::arts::forlowering::planReductions(OpBuilder &b, Location loc, ForOp loop, EdtOp parallel,
-                             Value count, SmallVector<Reduction> &reductions) {
+                             Value count, SmallVector<Reduction> &reductions, NodeSplit split) {
   auto kinds = loop.getReductionKinds();
   if (!kinds)
     return success();
@@ -123,35 +126,69 @@ LogicalResult mlir::arts::forlowering::planReductions(OpBuilder &b, Location loc
     if (!host)
       return loop.emitError("reduction accumulator is not a datablock of the team");
     auto partialType = MemRefType::get({ShapedType::kDynamic}, accType.getElementType());
-    auto partials = DbAllocOp::create(
-        b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
-        MemRefType::get({ShapedType::kDynamic}, partialType),
-        ArtsModeAttr::get(b.getContext(), ArtsMode::inout),
-        DbModeAttr::get(b.getContext(), DbMode::write),
-        PartitionModeAttr::get(b.getContext(), PartitionMode::coarse),
-        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0), ValueRange{one},
-        ValueRange{arith::MulIOp::create(
-            b, loc, count, arith::ConstantIndexOp::create(b, loc, accType.getNumElements()))},
-        Value(), nullptr);
-    reductions.push_back({acc, host, kind, partials, accType});
+    Value elements = arith::ConstantIndexOp::create(b, loc, accType.getNumElements());
+    Value route0 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    auto table = [&](PartitionMode partition, Value blocks, Value slots) {
+      return DbAllocOp::create(b, loc, MemRefType::get({ShapedType::kDynamic}, b.getI64Type()),
+                               MemRefType::get({ShapedType::kDynamic}, partialType),
+                               ArtsModeAttr::get(b.getContext(), ArtsMode::inout),
+                               DbModeAttr::get(b.getContext(), DbMode::write),
+                               PartitionModeAttr::get(b.getContext(), partition), route0,
+                               ValueRange{blocks},
+                               ValueRange{arith::MulIOp::create(b, loc, slots, elements)}, Value(),
+                               nullptr);
+    };
+    DbAllocOp nodeParts = nullptr;
+    Value slots = count;
+    if (split.nodes > 1) {
+      Value nodes = arith::ConstantIndexOp::create(b, loc, split.nodes);
+      // Block k on node k: the owner rule over as many blocks as nodes, one worker each.
+      nodeParts = table(PartitionMode::block, nodes, count);
+      setOwnerRule(nodeParts, {split.nodes, 1});
+      slots = nodes;
+    }
+    auto partials = table(PartitionMode::coarse, one, slots);
+    reductions.push_back({acc, host, kind, partials, accType, nodeParts});
   }
   return success();
 }
 
 /// Every task writes its own slots of the partials tables: `concurrent`
 /// acquires before `task`, the views as new task arguments.
-SmallVector<Value> mlir::arts::forlowering::acquirePartials(EdtOp task, ArrayRef<Reduction> reductions) {
+/// The node task `slot` of `count` is routed to, as an index.
+static Value nodeOfSlot(OpBuilder &b, Location loc, Value slot, Value count, NodeSplit split) {
+  Value route = buildRoute(b, loc, slot, count, split.nodes, split.workersPerNode);
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), route);
+}
+
+/// A `mode` acquire of `table` (at `b`): block `block` alone when given, else all of it.
+static DbAcquireOp acquireTable(OpBuilder &b, Location loc, DbAllocOp table, ArtsMode mode,
+                                Value block = {}) {
+  SmallVector<Value> offsets, sizes;
+  if (block) {
+    offsets.push_back(block);
+    sizes.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  }
+  return DbAcquireOp::create(b, loc, table.getGuids().getType(), table.getPtrs().getType(),
+                             ArtsModeAttr::get(b.getContext(), mode), table.getGuids(),
+                             table.getPtrs(), ValueRange{}, offsets, sizes, nullptr, nullptr,
+                             nullptr);
+}
+
+SmallVector<Value> mlir::arts::forlowering::acquirePartials(EdtOp task, ArrayRef<Reduction> reductions,
+                                                            Value slot, Value count,
+                                                            NodeSplit split) {
   OpBuilder b(task);
   Location loc = task.getLoc();
   Block &body = task.getBody().front();
   SmallVector<Value> views;
+  Value node;
   for (const Reduction &r : reductions) {
-    DbAllocOp partials = r.partials;
-    auto acq = DbAcquireOp::create(b, loc, partials.getGuids().getType(),
-                                   partials.getPtrs().getType(),
-                                   ArtsModeAttr::get(b.getContext(), ArtsMode::concurrent),
-                                   partials.getGuids(), partials.getPtrs(), ValueRange{},
-                                   ValueRange{}, ValueRange{}, nullptr, nullptr, nullptr);
+    if (r.nodeParts && !node)
+      node = nodeOfSlot(b, loc, slot, count, split);
+    DbAllocOp nodeParts = r.nodeParts;
+    auto acq = nodeParts ? acquireTable(b, loc, nodeParts, ArtsMode::concurrent, node)
+                           : acquireTable(b, loc, r.partials, ArtsMode::concurrent);
     task.getDepsMutable().append(acq.getPtrs());
     views.push_back(body.addArgument(acq.getPtrs().getType(), loc));
     OpBuilder rb(body.getTerminator());
@@ -193,6 +230,75 @@ void mlir::arts::forlowering::storePartials(OpBuilder &b, Location loc, ArrayRef
   }
 }
 
+void mlir::arts::forlowering::combineOnNodes(OpBuilder &b, Location loc,
+                                             ArrayRef<Reduction> reductions, Value count,
+                                             NodeSplit split) {
+  if (reductions.empty() || !reductions.front().nodeParts)
+    return;
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto nodes = scf::ForOp::create(b, loc, zero, arith::ConstantIndexOp::create(b, loc, split.nodes), one);
+  OpBuilder lb = OpBuilder::atBlockBegin(nodes.getBody());
+  lb.setInsertionPoint(nodes.getBody()->getTerminator());
+  Value node = nodes.getInductionVar();
+  SmallVector<Value> deps;
+  for (const Reduction &r : reductions) {
+    DbAllocOp nodeParts = r.nodeParts;
+    deps.push_back(acquireTable(lb, loc, nodeParts, ArtsMode::in, node).getPtrs());
+    deps.push_back(acquireTable(lb, loc, r.partials, ArtsMode::concurrent).getPtrs());
+  }
+  Value route = arith::IndexCastOp::create(lb, loc, lb.getI32Type(), node);
+  auto task = EdtOp::create(lb, loc, EdtTypeAttr::get(lb.getContext(), EdtType::task),
+                            EdtConcurrencyAttr::get(lb.getContext(), EdtConcurrency::internode),
+                            route, deps, nullptr, nullptr, nullptr);
+  Block *body = lb.createBlock(&task.getBody());
+  for (Value dep : deps)
+    body->addArgument(dep.getType(), loc);
+  OpBuilder tb = OpBuilder::atBlockEnd(body);
+  YieldOp::create(tb, loc);
+  tb.setInsertionPoint(body->getTerminator());
+  for (auto [k, r] : llvm::enumerate(reductions)) {
+    auto slotsOf = [&](Value view) {
+      return DbRefOp::create(tb, loc, cast<MemRefType>(view.getType()).getElementType(), view,
+                             ValueRange{zero});
+    };
+    Value mine = slotsOf(body->getArgument(2 * k));
+    Value home = slotsOf(body->getArgument(2 * k + 1));
+    Value acc = memref::AllocaOp::create(tb, loc, r.accType);
+    Value init = arith::ConstantOp::create(tb, loc, reductionIdentity(r.kind, r.accType.getElementType(), tb));
+    int64_t n = r.accType.getNumElements();
+    Value width = arith::ConstantIndexOp::create(tb, loc, n);
+    for (int64_t e = 0; e < n; ++e)
+      memref::StoreOp::create(tb, loc, init, acc, elementIndices(tb, loc, r.accType, e));
+    // The slots of the tasks routed here, in slot order.
+    auto slots = scf::ForOp::create(tb, loc, zero, count, one);
+    OpBuilder sb = OpBuilder::atBlockBegin(slots.getBody());
+    sb.setInsertionPoint(slots.getBody()->getTerminator());
+    Value slot = slots.getInductionVar();
+    Value here = arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::eq,
+                                       nodeOfSlot(sb, loc, slot, count, split), node);
+    auto ifHere = scf::IfOp::create(sb, loc, TypeRange{}, here, /*withElse=*/false);
+    OpBuilder ib = ifHere.getThenBodyBuilder();
+    Value first = arith::MulIOp::create(ib, loc, slot, width);
+    for (int64_t e = 0; e < n; ++e) {
+      SmallVector<Value> at = elementIndices(ib, loc, r.accType, e);
+      Value index = arith::AddIOp::create(ib, loc, first, arith::ConstantIndexOp::create(ib, loc, e));
+      Value part = memref::LoadOp::create(ib, loc, mine, ValueRange{index});
+      Value current = memref::LoadOp::create(ib, loc, acc, at);
+      memref::StoreOp::create(ib, loc, combine(ib, loc, r.kind, current, part), acc, at);
+    }
+    Value homeFirst = arith::MulIOp::create(tb, loc, node, width);
+    for (int64_t e = 0; e < n; ++e) {
+      Value index = arith::AddIOp::create(tb, loc, homeFirst, arith::ConstantIndexOp::create(tb, loc, e));
+      memref::StoreOp::create(tb, loc, memref::LoadOp::create(tb, loc, acc, elementIndices(tb, loc, r.accType, e)),
+                              home, ValueRange{index});
+    }
+  }
+  for (Value view : body->getArguments())
+    DbReleaseOp::create(tb, loc, view);
+  b.setInsertionPointAfter(nodes);
+}
+
 /// After the epoch: the partials combined in slot order into the accumulator.
 void mlir::arts::forlowering::combinePartials(OpBuilder &b, Location loc, ArrayRef<Reduction> reductions, Value count) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -216,5 +322,7 @@ void mlir::arts::forlowering::combinePartials(OpBuilder &b, Location loc, ArrayR
     }
     b.setInsertionPointAfter(combineLoop);
     DbFreeOp::create(b, loc, partials.getGuids(), partials.getPtrs());
+    if (DbAllocOp nodeParts = r.nodeParts)
+      DbFreeOp::create(b, loc, nodeParts.getGuids(), nodeParts.getPtrs());
   }
 }

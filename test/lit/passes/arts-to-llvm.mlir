@@ -145,6 +145,67 @@ func.func @launch_on_nodes(%n: index, %route: i32, %deps: i32) {
 
 // -----
 
+// A time loop of two launch loops in one epoch, waiting for nothing, is the launch: its
+// sweeps' creations reach each node as one message. A time loop that waits for an epoch each
+// step keeps a launch per launch loop.
+// CHECK-LABEL: func.func @time_loop_launch
+// CHECK: %[[E:.*]] = call @artsInitializeAndStartEpoch
+// CHECK-NEXT: call @artsLaunchBegin() : () -> ()
+// CHECK-NEXT: scf.for
+// CHECK-NOT: artsLaunch
+// CHECK: func.call @artsEdtCreateWithEpoch
+// CHECK-NOT: artsLaunch
+// CHECK: func.call @artsEdtCreateWithEpoch
+// CHECK-NOT: artsLaunch
+// CHECK: call @artsLaunchEnd() : () -> ()
+// CHECK-NEXT: call @artsWaitOnHandle(%[[E]]) : (i64) -> i1
+// CHECK-LABEL: func.func @time_loop_waits
+// CHECK: scf.for
+// CHECK: call @artsInitializeAndStartEpoch
+// CHECK-NEXT: call @artsLaunchBegin() : () -> ()
+// CHECK-NEXT: scf.for
+// CHECK: call @artsLaunchEnd() : () -> ()
+// CHECK-NEXT: call @artsWaitOnHandle
+module attributes {arts.nodes = 2 : i64, arts.threads = 1 : i64} {
+func.func private @__arts_edt_1(%paramc: i32, %paramv: !llvm.ptr, %depc: i32, %depv: !llvm.ptr) {
+  return
+}
+func.func @time_loop_launch(%n: index, %steps: index, %route: i32, %deps: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = arts.create_epoch
+  // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:3: loop around launch loops, waiting for nothing, on several nodes -> between artsLaunchBegin and artsLaunchEnd (one message per node)
+  scf.for %t = %c0 to %steps step %c1 {
+    scf.for %i = %c0 to %n step %c1 {
+      %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+      %k = arts.edt_create @__arts_edt_1(%pv : memref<?xi64>) deps(%deps) route(%route) epoch(%e)
+    } {arts.launch_loop}
+    scf.for %i = %c0 to %n step %c1 {
+      %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+      %k = arts.edt_create @__arts_edt_1(%pv : memref<?xi64>) deps(%deps) route(%route) epoch(%e)
+    } {arts.launch_loop}
+  }
+  arts.wait_on_epoch %e
+  return
+}
+func.func @time_loop_waits(%n: index, %steps: index, %route: i32, %deps: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %steps step %c1 {
+    %e = arts.create_epoch
+    // DEBUG: [arts-to-llvm] {{.*}}convert.mlir:[[@LINE+1]]:5: launch loop on several nodes -> between artsLaunchBegin and artsLaunchEnd (one message per node)
+    scf.for %i = %c0 to %n step %c1 {
+      %pv = arts.edt_param_pack(%i : index) : memref<?xi64>
+      %k = arts.edt_create @__arts_edt_1(%pv : memref<?xi64>) deps(%deps) route(%route) epoch(%e)
+    } {arts.launch_loop}
+    arts.wait_on_epoch %e
+  }
+  return
+}
+}
+
+// -----
+
 // A table of one entry (a subview of the allocation's table) is one artsRecordDep at the
 // first slot, without a loop; inout is a WRITE dependence (9).
 // CHECK-LABEL: func.func @rec_dep_single
