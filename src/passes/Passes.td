@@ -674,16 +674,20 @@ def EpochLowering : Pass<"arts-epoch-lowering", "ModuleOp"> {
 }
 
 def UnrollJam : Pass<"arts-unroll-jam", "ModuleOp"> {
-  let summary = "chunk loops around a reduction chain run four iterations through one inner loop";
+  let summary = "chunk loops around a reduction chain or a shared row run four iterations through each inner loop";
   let description = [{
     Runs at the start of pre-lowering, after loop-invariant code motion. A
-    chunk loop (`arts.chunk_loop`) whose body is straight-line code, one
-    inner loop that collect-metadata classified `reduction` (its
+    chunk loop (`arts.chunk_loop`) whose body is straight-line code and
+    inner loops, one of which collect-metadata classified `reduction` (its
     `arts.metadata` `class`: a value carried through the loop, as in
-    `val += w[i][j] * x[j]`), and straight-line code again, waits on that
-    chain: every add waits for the one before. Four iterations of the chunk
-    loop are jammed into one (`arts.unroll_jam = 4`), running four
-    independent chains through one inner loop; of the one to three
+    `val += w[i][j] * x[j]`), waits on that chain: every add waits for the
+    one before. One whose inner loop holds a loop reading what every row
+    reads (`C[i][j] += A[i][k] * B[k][j]`: the k loop's j loop reads row k
+    of B for every i) streams that data once per row. Four iterations of the
+    chunk loop are jammed into one (`arts.unroll_jam = 4`): each op of the
+    body four times, each inner loop once with the four iterations' bodies
+    in it (four independent chains; four rows' j loops sharing B's row from
+    the first-level cache); of the one to three
     iterations left, a loop jammed by two takes two and the original loop
     the last. Each iteration's operations keep
     their order, so results are bit-for-bit those of the loop as written;

@@ -22,6 +22,14 @@
 //   scf.for %i = %main to %main2 step 2*%step { <the same, two at a time> }
 //   scf.for %i = %main2 to %ub step %step { <the body as it was> }  // the last one
 //
+// The same holds for a body of several inner loops and straight-line code between them:
+// each op runs once per iteration in place, each inner loop once with the iterations'
+// bodies in it. Besides a reduction chain, what pays for it is an inner loop holding a loop
+// that reads what every row reads (gemm's `for k { for j { C[i][j] += A[i][k] * B[k][j] }}`
+// row form): the jammed k loop runs four rows' j loops over one row of B, which the last
+// three read from the first-level cache instead of streaming B once per row. A read of a
+// scalar every row repeats (no index from the inner loops) is not such data.
+//
 // Each iteration's own operations keep their order, so every chain adds the same values
 // in the same order and the results are bit-for-bit the sequential ones. Only operations of
 // different iterations interleave, which the work-sharing loop allows: iterations of an
@@ -62,10 +70,13 @@ using namespace mlir::arts;
 namespace {
 constexpr const char *kChannel = "unroll-jam";
 
-/// The chunk loop's parts: the ops before the inner loop, the inner loop, the ops after.
+/// The chunk loop's body in order: its inner loops, and the ops before, between and after
+/// them; `why` says what makes jamming pay.
 struct Shape {
-  SmallVector<Operation *> prologue, epilogue;
-  scf::ForOp inner;
+  SmallVector<Operation *> ops;
+  SmallVector<scf::ForOp> inners;
+  scf::ForOp reason;
+  std::string why;
 };
 
 /// The `class` collect-metadata gave a loop, or an empty string.
@@ -106,37 +117,72 @@ bool iterationsOwn(Value memref, ValueRange indices, scf::ForOp loop) {
          llvm::any_of(indices, [&](Value x) { return dependsOnIv(x, loop); });
 }
 
+/// A load inside a loop nested in `inner` that reads the same element whichever row of
+/// `loop` runs (`B[k][j]` of a row-times-matrix product): jammed rows share it from a
+/// register or the first-level cache instead of streaming it once each.
+memref::LoadOp sharedNestedLoad(scf::ForOp inner, scf::ForOp loop) {
+  memref::LoadOp found;
+  inner.getBody()->walk([&](memref::LoadOp load) {
+    if (found || load->getParentOfType<scf::ForOp>() == inner ||
+        iterationsOwn(load.getMemRef(), load.getIndices(), loop))
+      return;
+    // an element the inner loops walk through (not a scalar read again and again)
+    for (Value index : load.getIndices())
+      for (Operation *l = load->getParentOp(); l != loop.getOperation(); l = l->getParentOp())
+        if (auto nest = dyn_cast<scf::ForOp>(l); nest && dependsOnIv(index, nest))
+          found = load;
+  });
+  return found;
+}
+
 /// Why the chunk loop cannot be jammed, or nothing; `shape` gets its parts.
 std::optional<std::string> check(scf::ForOp loop, Shape &shape) {
   Block &body = *loop.getBody();
   if (loop.getNumResults())
     return std::string("the loop yields values");
   for (Operation &op : body.without_terminator()) {
+    shape.ops.push_back(&op);
     if (auto inner = dyn_cast<scf::ForOp>(op)) {
-      if (shape.inner)
-        return std::string("more than one inner loop");
-      shape.inner = inner;
+      shape.inners.push_back(inner);
       continue;
     }
     if (op.getNumRegions())
       return "'" + op.getName().getStringRef().str() + "' at " + locationString(op.getLoc()) +
              " holds a region";
-    (shape.inner ? shape.epilogue : shape.prologue).push_back(&op);
   }
-  if (!shape.inner)
+  if (shape.inners.empty())
     return std::string("no inner loop");
-  scf::ForOp inner = shape.inner;
-  if (loopClass(inner) != loopClassName(LoopClass::Reduction))
-    return "its inner loop at " + locationString(inner.getLoc()) +
-           " carries no reduction (collect-metadata: '" + loopClass(inner).str() + "')";
-  if (inner.getNumResults())
-    return std::string("the inner loop yields values");
-  for (Value bound : {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()})
-    if (!loop.isDefinedOutsideOfLoop(bound))
-      return std::string("the inner loop's bounds change from iteration to iteration");
+  // What jamming gains: four independent chains through a reduction, or the rows sharing
+  // what a nested loop reads.
+  for (scf::ForOp inner : shape.inners) {
+    if (loopClass(inner) == loopClassName(LoopClass::Reduction) &&
+        !inner.getBody()->walk([](scf::ForOp) { return WalkResult::interrupt(); }).wasInterrupted()) {
+      shape.reason = inner;
+      shape.why = "is a reduction chain";
+      break;
+    }
+    if (memref::LoadOp shared = sharedNestedLoad(inner, loop)) {
+      shape.reason = inner;
+      shape.why = "holds a loop reading, at " + locationString(shared.getLoc()) +
+                  ", what every row reads";
+      break;
+    }
+  }
+  if (!shape.reason)
+    return "no inner loop is a reduction chain or shares what a nested loop reads (first at " +
+           locationString(shape.inners.front().getLoc()) + ", collect-metadata: '" +
+           loopClass(shape.inners.front()).str() + "')";
+  for (scf::ForOp inner : shape.inners) {
+    if (inner.getNumResults())
+      return "the inner loop at " + locationString(inner.getLoc()) + " yields values";
+    for (Value bound : {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()})
+      if (!loop.isDefinedOutsideOfLoop(bound))
+        return "the bounds of the inner loop at " + locationString(inner.getLoc()) +
+               " change from iteration to iteration";
+  }
 
-  // Every op: a load, a store, an alloca (outside the inner loop) or free of effects and
-  // regions.
+  // Every op: a load, a store, an alloca (outside the inner loops), a loop without results
+  // (inside them) or free of effects and regions.
   SmallVector<memref::StoreOp> stores;
   SmallVector<memref::LoadOp> loads;
   std::optional<std::string> why;
@@ -145,16 +191,20 @@ std::optional<std::string> check(scf::ForOp loop, Shape &shape) {
       stores.push_back(store);
     else if (auto load = dyn_cast<memref::LoadOp>(op))
       loads.push_back(load);
-    else if (!(mayAllocate && isa<memref::AllocaOp>(op)) && !isPureLeafOp(op))
+    else if (auto nested = dyn_cast<scf::ForOp>(op); nested && !mayAllocate) {
+      if (nested.getNumResults())
+        why = "the loop at " + locationString(op->getLoc()) + " yields values";
+    } else if (!(mayAllocate && isa<memref::AllocaOp>(op)) && !isPureLeafOp(op) &&
+               !isa<scf::YieldOp>(op))
       why = "'" + op->getName().getStringRef().str() + "' at " + locationString(op->getLoc()) +
             " has memory effects or a region";
   };
-  for (Operation *op : shape.prologue)
-    visit(op, /*mayAllocate=*/true);
-  for (Operation &op : inner.getBody()->without_terminator())
-    visit(&op, false);
-  for (Operation *op : shape.epilogue)
-    visit(op, /*mayAllocate=*/true);
+  for (Operation *op : shape.ops) {
+    if (auto inner = dyn_cast<scf::ForOp>(op))
+      inner.getBody()->walk([&](Operation *nested) { visit(nested, false); });
+    else
+      visit(op, /*mayAllocate=*/true);
+  }
   if (why)
     return why;
 
@@ -184,12 +234,6 @@ std::optional<std::string> check(scf::ForOp loop, Shape &shape) {
   return std::nullopt;
 }
 
-/// Clones `ops`, in order, at `builder`'s insertion point, through `map`.
-void cloneAll(OpBuilder &builder, ArrayRef<Operation *> ops, IRMapping &map) {
-  for (Operation *op : ops)
-    builder.clone(*op, map);
-}
-
 /// Puts a loop running `factor` iterations of `loop` at a time before it, as described at the
 /// top of the file; `loop` keeps the iterations left over.
 void jam(scf::ForOp loop, Shape &shape, int64_t factor) {
@@ -216,20 +260,26 @@ void jam(scf::ForOp loop, Shape &shape, int64_t factor) {
       iv = arith::AddIOp::create(in, loc, iv, offset);
     }
     maps[k].map(loop.getInductionVar(), iv);
-    cloneAll(in, shape.prologue, maps[k]);
   }
-  scf::ForOp inner = shape.inner;
-  auto jammed = scf::ForOp::create(in, inner.getLoc(), inner.getLowerBound(),
-                                   inner.getUpperBound(), inner.getStep());
-  jammed->setAttrs(inner->getAttrs());
-  OpBuilder innerB = OpBuilder::atBlockBegin(jammed.getBody());
-  for (int64_t k = 0; k < factor; ++k) {
-    maps[k].map(inner.getInductionVar(), jammed.getInductionVar());
-    for (Operation &op : inner.getBody()->without_terminator())
-      innerB.clone(op, maps[k]);
+  // In body order: each op once per iteration, each inner loop once with every
+  // iteration's body in it.
+  for (Operation *op : shape.ops) {
+    auto inner = dyn_cast<scf::ForOp>(op);
+    if (!inner) {
+      for (int64_t k = 0; k < factor; ++k)
+        in.clone(*op, maps[k]);
+      continue;
+    }
+    auto jammed = scf::ForOp::create(in, inner.getLoc(), inner.getLowerBound(),
+                                     inner.getUpperBound(), inner.getStep());
+    jammed->setAttrs(inner->getAttrs());
+    OpBuilder innerB = OpBuilder::atBlockBegin(jammed.getBody());
+    for (int64_t k = 0; k < factor; ++k) {
+      maps[k].map(inner.getInductionVar(), jammed.getInductionVar());
+      for (Operation &bodyOp : inner.getBody()->without_terminator())
+        innerB.clone(bodyOp, maps[k]);
+    }
   }
-  for (int64_t k = 0; k < factor; ++k)
-    cloneAll(in, shape.epilogue, maps[k]);
 
   // The original loop runs what is left.
   loop.getLowerBoundMutable().assign(mainUb);
@@ -250,8 +300,8 @@ struct UnrollJam : arts::impl::UnrollJamBase<UnrollJam> {
         continue;
       }
       CARTS_DEBUG(kChannel, loop) << "chunk loop jammed by " << kJamRows
-                                  << ": its inner loop at " << locationString(shape.inner.getLoc())
-                                  << " is a reduction chain\n";
+                                  << ": its inner loop at " << locationString(shape.reason.getLoc())
+                                  << " " << shape.why << "\n";
       // four at a time, then the last two or three rows two at a time
       jam(loop, shape, kJamRows);
       jam(loop, shape, 2);

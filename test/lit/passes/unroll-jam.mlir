@@ -2,8 +2,10 @@
 // `reduction` runs four iterations through one inner loop (four independent chains), and a
 // loop of two at a time and the original loop run the iterations left over; each
 // iteration's operations keep their
-// order. A loop whose inner loop is not a reduction, that stores to one place in every
-// iteration, or that calls something, stays as it is. Decisions on the `unroll-jam` channel.
+// order. So does a chunk loop whose inner loop holds a loop reading what every row reads
+// (`B[k][j]` of a row-times-matrix product), each inner loop of its body jammed in turn. A
+// loop with neither, that stores to one place in every iteration, or that calls something,
+// stays as it is. Decisions on the `unroll-jam` channel.
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-unroll-jam)' | FileCheck %s
 // RUN: carts-opt %s --split-input-file --pass-pipeline='builtin.module(arts-unroll-jam)' --debug-only=unroll-jam 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 
@@ -21,13 +23,13 @@
 // CHECK: %[[WHOLE:.*]] = arith.muli %[[QUOT]], %[[SPAN]] : index
 // CHECK: %[[MAIN:.*]] = arith.addi %[[LO]], %[[WHOLE]] : index
 // CHECK: scf.for %[[I:.*]] = %[[LO]] to %[[MAIN]] step %[[SPAN]] {
-// CHECK: %[[A0:.*]] = memref.alloca() : memref<f32>
 // CHECK: %[[I1:.*]] = arith.addi %[[I]], %{{.*}} : index
-// CHECK: %[[A1:.*]] = memref.alloca() : memref<f32>
 // CHECK: %[[I2:.*]] = arith.addi %[[I]], %{{.*}} : index
-// CHECK: %[[A2:.*]] = memref.alloca() : memref<f32>
 // CHECK: %[[I3:.*]] = arith.addi %[[I]], %{{.*}} : index
-// CHECK: %[[A3:.*]] = memref.alloca() : memref<f32>
+// CHECK: %[[A0:.*]] = memref.alloca() : memref<f32>
+// CHECK-NEXT: %[[A1:.*]] = memref.alloca() : memref<f32>
+// CHECK-NEXT: %[[A2:.*]] = memref.alloca() : memref<f32>
+// CHECK-NEXT: %[[A3:.*]] = memref.alloca() : memref<f32>
 // CHECK: scf.for %[[J:.*]] =
 // CHECK-NEXT: memref.load %[[W]][%[[I]], %[[J]]]
 // CHECK-NEXT: memref.load %[[X]][%[[J]]]
@@ -81,7 +83,7 @@ func.func @matvec(%w: memref<64x32xf32>, %x: memref<32xf32>, %y: memref<64xf32>,
 // An inner loop collect-metadata found parallel (y[i][j] = x[j]) has no chain to overlap.
 // CHECK-LABEL: func.func @not_a_reduction
 // CHECK-NOT: arts.unroll_jam
-// DEBUG: [unroll-jam] {{.*}}unroll-jam.mlir:[[#@LINE+5]]:{{.*}}: chunk loop kept: its inner loop at {{.*}} carries no reduction (collect-metadata: 'parallel')
+// DEBUG: [unroll-jam] {{.*}}unroll-jam.mlir:[[#@LINE+5]]:{{.*}}: chunk loop kept: no inner loop is a reduction chain or shares what a nested loop reads (first at {{.*}}, collect-metadata: 'parallel')
 func.func @not_a_reduction(%x: memref<32xf32>, %y: memref<64x32xf32>, %lo: index, %hi: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -102,7 +104,7 @@ func.func @not_a_reduction(%x: memref<32xf32>, %y: memref<64x32xf32>, %lo: index
 // CHECK-LABEL: func.func @one_place
 // CHECK-NOT: arts.unroll_jam
 // DEBUG: [unroll-jam] {{.*}}unroll-jam.mlir:[[#@LINE+6]]:{{.*}}: chunk loop kept: the store at {{.*}}unroll-jam.mlir:[[#@LINE+11]]:{{.*}} writes one place in every iteration
-// DEBUG: [unroll-jam] {{.*}}unroll-jam.mlir:[[#@LINE+16]]:{{.*}}: chunk loop kept: its inner loop at {{.*}} carries no reduction (collect-metadata: '')
+// DEBUG: [unroll-jam] {{.*}}unroll-jam.mlir:[[#@LINE+16]]:{{.*}}: chunk loop kept: no inner loop is a reduction chain or shares what a nested loop reads (first at {{.*}}, collect-metadata: '')
 func.func @one_place(%w: memref<64x32xf32>, %partial: memref<f32>, %lo: index, %hi: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -151,6 +153,51 @@ func.func @calls(%w: memref<64x32xf32>, %y: memref<64xf32>, %lo: index, %hi: ind
     %r = memref.load %acc[] : memref<f32>
     func.call @log(%r) : (f32) -> ()
     memref.store %r, %y[%i] : memref<64xf32>
+  } {arts.chunk_loop}
+  return
+}
+
+// -----
+
+// C[i][j] = beta * C[i][j], then C[i][j] += A[i][k] * B[k][j] over k and j (gemm's row
+// form): the k loop holds the j loop, whose B[k][j] is the same for every row, so four
+// rows run through each inner loop in turn: the scaling loop holds the four rows' scalings,
+// the k loop the four rows' j loops, which share the row of B from the first-level cache.
+// CHECK-LABEL: func.func @gemm_rows
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-COUNT-4: arith.mulf
+// CHECK: }
+// CHECK-NEXT: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: scf.for
+// CHECK: memref.load %{{.*}}[%[[K]], %{{.*}}] : memref<16x16xf64>
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: scf.for
+// CHECK: } {arts.chunk_loop, arts.unroll_jam = 4 : i64}
+// DEBUG: [unroll-jam] {{.*}}unroll-jam.mlir:[[#@LINE+6]]:{{.*}}: chunk loop jammed by 4: its inner loop at {{.*}}unroll-jam.mlir:[[#@LINE+12]]:{{.*}} holds a loop reading, at {{.*}}unroll-jam.mlir:[[#@LINE+15]]:{{.*}}, what every row reads
+func.func @gemm_rows(%a: memref<16x16xf64>, %b: memref<16x16xf64>, %c: memref<16x16xf64>, %lo: index, %hi: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16 = arith.constant 16 : index
+  %beta = arith.constant 1.2 : f64
+  scf.for %i = %lo to %hi step %c1 {
+    scf.for %j = %c0 to %c16 step %c1 {
+      %x = memref.load %c[%i, %j] : memref<16x16xf64>
+      %y = arith.mulf %x, %beta : f64
+      memref.store %y, %c[%i, %j] : memref<16x16xf64>
+    } {arts.metadata = {class = "parallel"}}
+    scf.for %k = %c0 to %c16 step %c1 {
+      %aik = memref.load %a[%i, %k] : memref<16x16xf64>
+      scf.for %j = %c0 to %c16 step %c1 {
+        %bkj = memref.load %b[%k, %j] : memref<16x16xf64>
+        %p = arith.mulf %aik, %bkj : f64
+        %old = memref.load %c[%i, %j] : memref<16x16xf64>
+        %new = arith.addf %old, %p : f64
+        memref.store %new, %c[%i, %j] : memref<16x16xf64>
+      }
+    } {arts.metadata = {class = "unknown"}}
   } {arts.chunk_loop}
   return
 }
