@@ -97,6 +97,9 @@ struct Layout {
   Value rowsPerBlock;
   int64_t edge = 0, share = 0;
   int64_t lastShare = 0, lastShareRow = 0; ///< the last share's rows, and its first row
+  /// The cut dimension is the leading one of each block (the others keep their order):
+  /// blocks of different rows then differ in their leading extent only.
+  bool leading = false;
 };
 
 /// Whether `chunkLoop`, in `task`, is the only chunk of its loop: the task is created once per
@@ -348,11 +351,13 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     Value rowsPerBlock, blocks;
     std::optional<int64_t> staticRows = evaluateConstant(rows);
     Layout layout;
-    // Edge blocks only along the leading dimension: a task sees every block of a dependency
-    // through one shape, which is right for an edge block only where the cut dimension does
-    // not enter the other dimensions' strides (a 3-D table cut in planes along its last
-    // dimension gave an edge block of 2 planes the strides of 16: a node crashed).
-    if (staticRows && nodes > 1 && decision.internode && dim == 0 &&
+    // A task sees every block of a dependency through one shape, which is right for an edge
+    // block only where the cut dimension does not enter the other dimensions' strides (a 3-D
+    // table cut in planes along its last dimension gave an edge block of 2 planes the strides
+    // of 16: a node crashed). Cut along another dimension than the first, the edge blocks'
+    // table leads each block with the cut dimension: every access goes through the
+    // rewriting below, so the layout inside a block is this pass's to choose.
+    if (staticRows && nodes > 1 && decision.internode &&
         distributableWhyNot(alloc, blockType, dim,
                             (*staticRows + shares - 1) / std::max<int64_t>(shares, 1))
             .empty())
@@ -361,6 +366,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         layout.share = (*staticRows + shares - 1) / shares;
         layout.lastShareRow = (shares - 1) * layout.share;
         layout.lastShare = *staticRows - layout.lastShareRow;
+        layout.leading = dim != 0;
       }
     if (layout.edge) {
       rowsPerBlock = arith::ConstantIndexOp::create(b, loc, layout.share - 2 * layout.edge);
@@ -379,11 +385,16 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     layout.rowsPerBlock = rowsPerBlock;
     SmallVector<int64_t> shape(blockType.getShape());
     shape[dim] = ShapedType::kDynamic;
+    SmallVector<Value> elementSizes(alloc.getElementSizes());
+    elementSizes[dim] = rowsPerBlock;
+    if (layout.leading) {
+      std::rotate(shape.begin(), shape.begin() + dim, shape.begin() + dim + 1);
+      std::rotate(elementSizes.begin(), elementSizes.begin() + dim,
+                  elementSizes.begin() + dim + 1);
+    }
     auto newBlockType = MemRefType::get(shape, blockType.getElementType());
     auto guidsType = MemRefType::get({ShapedType::kDynamic}, b.getI64Type());
     auto ptrsType = MemRefType::get({ShapedType::kDynamic}, newBlockType);
-    SmallVector<Value> elementSizes(alloc.getElementSizes());
-    elementSizes[dim] = rowsPerBlock;
     std::string localWhy = keptOnNodeZeroWhy(
         nodes, decision.internode,
         nodes > 1 && decision.internode
@@ -399,14 +410,14 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       setOwnerRule(blocked, {nodes, workersPerNode});
     if (layout.edge) // the DbLowering of a block's size reads it
       artsDialect(blocked)->getEdgeRowsAttrHelper().setAttr(
-          blocked, b.getDenseI64ArrayAttr({static_cast<int64_t>(dim), layout.edge,
+          blocked, b.getDenseI64ArrayAttr({layout.leading ? 0 : static_cast<int64_t>(dim), layout.edge,
                                            layout.lastShare - 2 * layout.edge}));
     CARTS_DEBUG("db-partitioning", alloc)
         << "alloc " << blockType << " -> partition=block blocks="
         << (layout.edge ? "3 per share of " + std::to_string(layout.share) + " rows: edges of " +
                               std::to_string(layout.edge) + " and " +
                               std::to_string(layout.share - 2 * layout.edge) +
-                              " rows between" +
+                              " rows between" + (layout.leading ? ", the cut dimension first in each block" : "") +
                               (layout.lastShare != layout.share
                                    ? ", the last share " + std::to_string(layout.lastShare) +
                                          " rows"
@@ -468,7 +479,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         OpBuilder hb(access);
         auto [payload, localRow] = selectRow(hb, access->getLoc(), blocked.getPtrs(), newBlockType,
                                              accessIndices(access)[dim], layout);
-        replaceAccess(access, payload, localRow, dim);
+        replaceAccess(access, payload, localRow, dim, layout.leading);
       }
       ref.erase();
     }
@@ -611,7 +622,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
           OpBuilder b(access);
           auto [payload, localRow] = selectRow(b, access->getLoc(), f.view, blockType,
                                                accessIndices(access)[f.dim], layout, first);
-          replaceAccess(access, payload, localRow, f.dim);
+          replaceAccess(access, payload, localRow, f.dim, layout.leading);
           continue;
         }
         auto [it, inserted] = perRow.try_emplace(row->offset);
@@ -624,7 +635,7 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
                 b, loc, index, arith::ConstantIndexOp::create(b, loc, row->offset));
           it->second = selectRow(b, loc, f.view, blockType, index, layout, first, count);
         }
-        replaceAccess(access, it->second.first, it->second.second, f.dim);
+        replaceAccess(access, it->second.first, it->second.second, f.dim, layout.leading);
       }
       ref.erase();
     }
@@ -700,12 +711,16 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     return {block, arith::SubIOp::create(b, loc, r, start)};
   }
 
-  /// `access` on `payload`, with `localRow` as its index in dimension `dim`.
-  static void replaceAccess(Operation *access, Value payload, Value localRow, unsigned dim) {
+  /// `access` on `payload`, with `localRow` as its index in dimension `dim`, which comes
+  /// first in the block when `leading`.
+  static void replaceAccess(Operation *access, Value payload, Value localRow, unsigned dim,
+                            bool leading) {
     OpBuilder b(access);
     Location loc = access->getLoc();
     SmallVector<Value> indices(accessIndices(access));
     indices[dim] = localRow;
+    if (leading)
+      std::rotate(indices.begin(), indices.begin() + dim, indices.begin() + dim + 1);
     if (auto load = dyn_cast<memref::LoadOp>(access)) {
       Value value = memref::LoadOp::create(b, loc, payload, indices);
       load.getResult().replaceAllUsesWith(value);
