@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import signal
 import sys
 from typing import Callable
 
@@ -57,6 +58,8 @@ def guarded(command: Callable[[], int]) -> int:
         sys.stdout = _ClosedStream()
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")  # nowhere to say anything: the exit code speaks
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_interrupt)
     try:
         code = command()
         sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
@@ -74,6 +77,24 @@ def guarded(command: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
+
+
+_interrupted = False
+
+
+def _on_interrupt(signum, frame) -> None:
+    """Ctrl-C: KeyboardInterrupt as usual, remembered too. Python drops an exception raised
+    inside a finaliser (a ``__del__`` the collector runs, as libclang's objects have), which
+    would lose the interrupt: whoever is about to start or wait for something long asks
+    :func:`interrupted`."""
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def interrupted() -> bool:
+    """Whether Ctrl-C reached this process (through the command-line driver's handler)."""
+    return _interrupted
 
 
 def _drop_pending_output() -> None:

@@ -95,6 +95,31 @@ def test_ctrl_c_stops_a_program_that_never_ends(workdir, to):
     assert "Traceback" not in err.decode()
 
 
+@pytest.mark.parametrize("delay", [0.2, 0.3, 0.4, 0.6])
+def test_ctrl_c_while_compiling_stops_carts(workdir, delay):
+    """Ctrl-C to carts alone while it compiles (the front end, the passes, the JIT): it ends
+    with 130 and one line, and the program never starts. A KeyboardInterrupt raised inside a
+    finaliser the collector runs (libclang's objects have some) is dropped by Python: carts
+    used to go on and run the program forever."""
+    (workdir / "p.c").write_text(FOREVER)
+    proc = subprocess.Popen([str(BIN / "carts"), "execute", "--threads", "2", "p.c"],
+                            cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert err.decode().strip().endswith("error: interrupted"), err
+    assert "Traceback" not in err.decode()
+
+
 def test_a_killed_carts_takes_its_running_program_with_it(workdir):
     """SIGKILL cannot be handled: the program's process must end by itself when carts
     does, or it would spin on after the run (and after a test's timeout)."""

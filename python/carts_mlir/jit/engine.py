@@ -16,13 +16,14 @@ import functools
 import gc
 import os
 import re
+import select
 import signal
 import sys
 from dataclasses import dataclass
 
 import llvmlite.binding as llvm
 
-from ..errors import CartsError
+from ..errors import CartsError, interrupted
 from ..openmp_routines import RUNTIME_ROUTINES, SEQUENTIAL_RUNTIME_IR
 
 
@@ -89,6 +90,8 @@ def run_in_child(program, argv: list[str], source: str) -> int:
     which). A fault of the program (a null dereference, ``abort()``, a division by zero)
     then ends the program, not ``carts``, and Ctrl-C stops it: the child takes SIGINT's
     default action, which the runtime's waiting workers cannot hold up."""
+    if interrupted():  # a Ctrl-C a finaliser swallowed: do not start the program
+        raise KeyboardInterrupt
     sys.stdout.flush()
     sys.stderr.flush()
     # MLIR contexts own thread pools whose threads a forked child does not have: one
@@ -114,7 +117,7 @@ def run_in_child(program, argv: list[str], source: str) -> int:
             sys.stderr.flush()
             os._exit(code)
     try:
-        _, status = os.waitpid(pid, 0)
+        status = _wait_interruptibly(pid)
     except KeyboardInterrupt:
         _stop_child(pid)
         print(f"{source}: error: interrupted", file=sys.stderr)
@@ -132,6 +135,28 @@ def run_in_child(program, argv: list[str], source: str) -> int:
                   f"({signal.strsignal(number)})", file=sys.stderr)
         return 128 + number
     return os.WEXITSTATUS(status)
+
+
+def _wait_interruptibly(pid: int) -> int:
+    """``pid``'s wait status. A Ctrl-C sent to this process alone may be taken by another of
+    its threads (MLIR's, the runtime's), which leaves a blocking ``waitpid`` in the main
+    thread asleep, or swallowed by a finaliser: the wait wakes at least every 0.2 s to let
+    Python raise KeyboardInterrupt and to ask :func:`interrupted`, and at once when the
+    child ends (its pidfd becomes readable)."""
+    try:
+        handle = os.pidfd_open(pid)
+    except (AttributeError, OSError):  # no pidfd: a plain wait
+        return os.waitpid(pid, 0)[1]
+    try:
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return status
+            if interrupted():
+                raise KeyboardInterrupt
+            select.select([handle], [], [], 0.2)
+    finally:
+        os.close(handle)
 
 
 def _die_with(parent: int) -> None:
