@@ -5,13 +5,18 @@
 // datablock whose accesses in chunk tasks are indexed, in one dimension, by the
 // chunk loop's induction variable (plus a constant) is split into blocks along
 // that dimension, so each task acquires only the blocks of its chunk and tasks
-// of one loop no longer share a datablock. On one node that dimension is the
-// leading one. Over several, each dimension is tried and the one kept leaves
-// the tasks the fewest bytes to move (`movedBytesEstimate`): batchnorm's
-// statistics loops index x by channel, its second dimension, and so does its
-// collapsed loop once for-lowering chunks it by channel. Below, "rows" are the
-// slices along the chosen dimension; a block is its own allocation, so the
-// slices of one block are contiguous whichever dimension it cuts. Block b holds
+// of one loop no longer share a datablock. Each dimension is tried and the one
+// kept leaves the tasks the fewest bytes to move (`movedBytesEstimate`):
+// batchnorm's statistics loops index x by channel, its second dimension, and so
+// does its collapsed loop once for-lowering chunks it by channel. On one node,
+// where nothing moves, that is the leading dimension unless only another one
+// gives the chunks blocks of their own (the 3-D stencil's loop over its arrays'
+// last dimension). Below, "rows" are the slices along the chosen dimension; a
+// block is its own allocation, so the slices of one block are contiguous whichever
+// dimension it cuts; cut along another dimension than the first, on one node or
+// in edge blocks, a block is laid out with the cut dimension first (the others in
+// their order), so that blocks of different row counts differ in their leading
+// extent only (what a task's one view of its blocks needs). Block b holds
 // rows [b*B, (b+1)*B) with B = ceil(rows / shares), the shares being the
 // static chunks of the loops using it (one per worker, or several per worker
 // where for-lowering cut heavy shares: `arts.chunks_per_worker`): the static
@@ -284,14 +289,15 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         coarseWhy = "table used by " + user->getName().getStringRef().str();
       }
     }
-    // The dimension to cut: the leading one on one node; over several, the one whose cut
-    // leaves the fewest bytes to move (chunk tasks that cannot take their own blocks of it
-    // take the whole table, most of it from other nodes).
+    // The dimension to cut: the one whose cut leaves the fewest bytes to move (chunk tasks
+    // that cannot take their own blocks of it take the whole table, most of it from other
+    // nodes); on one node, where nothing moves, the leading one unless only another lets
+    // the chunk tasks take blocks of their own.
     SmallVector<AcquireFacts> acquires;
     SmallVector<AcquireSummary> summaries;
     PartitionDecision decision;
     unsigned dim = 0;
-    unsigned dims = nodes > 1 ? blockType.getRank() : 1;
+    unsigned dims = blockType.getRank();
     std::string estimates;
     int blockable = 0;
     std::optional<int64_t> bestBytes;
@@ -366,7 +372,6 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
         layout.share = (*staticRows + shares - 1) / shares;
         layout.lastShareRow = (shares - 1) * layout.share;
         layout.lastShare = *staticRows - layout.lastShareRow;
-        layout.leading = dim != 0;
       }
     if (layout.edge) {
       rowsPerBlock = arith::ConstantIndexOp::create(b, loc, layout.share - 2 * layout.edge);
@@ -383,6 +388,10 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
       blocks = arith::MaxSIOp::create(b, loc, ceilDivIndex(b, loc, rows, rowsPerBlock), one);
     }
     layout.rowsPerBlock = rowsPerBlock;
+    // The cut dimension leads each block where blocks differ in it (edges) and on one node
+    // (where the cut is the parallel loop's and the loops inside walk the others); over
+    // several nodes plain blocks keep the array's order.
+    layout.leading = dim != 0 && (layout.edge || nodes <= 1);
     SmallVector<int64_t> shape(blockType.getShape());
     shape[dim] = ShapedType::kDynamic;
     SmallVector<Value> elementSizes(alloc.getElementSizes());

@@ -385,8 +385,9 @@ def DbPartitioning : Pass<"arts-db-partitioning", "ModuleOp"> {
   let summary = "choose each datablock's layout: coarse, or blocks of the chunks";
   let description = [{
     A coarse datablock whose chunk-task accesses are indexed, in one
-    dimension (the leading one on one node; over several nodes, the one whose
-    cut leaves the tasks the fewest bytes to move, estimated and printed), by
+    dimension (the one whose cut leaves the tasks the fewest bytes to move,
+    estimated and printed; on one node the leading one unless only another
+    is), by
     the chunk loop's induction variable (plus a constant) is
     split into blocks of `B = ceil(rows / chunks)` rows, one per static chunk
     (per worker, or per chunk where for-lowering cut a heavy share into

@@ -646,19 +646,22 @@ func.func @two_node_whole_read() {
 
 // -----
 
-// Two loops write one coarse datablock (a task reads it at a column, not a row, so it is not
-// split): the first has two chunks, which share their writes as `concurrent`; the second
-// has one (its launch loop makes one trip), whose `inout` then orders it after the first
-// loop's chunks, so an epoch holding both needs no barrier between them.
+// Two loops write one datablock at a column, not a row: its leading dimension cannot be cut,
+// so on one node it is cut along the columns the chunks write, each block laid out column
+// first (`memref<?x8xf32>`: 2 columns of 8 rows). The first loop has two chunks of a column
+// each, which share their block as `concurrent`; the second has one (its launch loop makes
+// one trip), whose `inout` of both blocks then orders it after the first loop's chunks, so
+// an epoch holding both needs no barrier between them.
 // CHECK-LABEL: func.func @sole_chunk_write
-// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <coarse>
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <block> route(%{{.*}}) sizes[%c2] elementSizes[%c2, %c8] : memref<?xi64>, memref<?xmemref<?x8xf32>>
 // CHECK: scf.for
-// CHECK: arts.db_acquire <concurrent> (%[[G]], %[[P]] : {{.*}}) : memref<?xi64>, memref<?xmemref<8x4xf32>>
-// CHECK: arts.db_acquire <inout> (%[[G]], %[[P]] : {{.*}}) : memref<?xi64>, memref<?xmemref<8x4xf32>>
+// CHECK: arts.db_acquire <concurrent> (%[[G]], %[[P]] : {{.*}}) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
+// CHECK: arts.db_acquire <inout> (%[[G]], %[[P]] : {{.*}}) offsets[%c0] sizes[%c2] partition(<block>)
 // CHECK-NEXT: arts.edt <task>
-// DEBUG: [db-partitioning] {{.*}}: alloc memref<8x4xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
-// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent full-range (chunk tasks of one loop share the write)
+// DEBUG: [db-partitioning] {{.*}}: alloc memref<8x4xf32> -> partition=block blocks=ceil(rows / 2) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes) block=memref<?x8xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=inout: the loop's only chunk, no neighbour shares its blocks
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
 module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
 func.func @sole_chunk_write() {
   %c0 = arith.constant 0 : index

@@ -335,12 +335,17 @@ func.func @interior_rows() {
 // The light body of @rows over run-time rows: chunks of at least ceil(4096 / 194) = 22 rows.
 // The static share is no longer recorded (raised to 22), nor the trip count (not a
 // constant), so the write is `concurrent`.
+// The transposed read cannot be cut along its rows: on one node it is cut along the columns
+// its chunks read, each block laid out column first (blocks of max(ceil(m / 4), 1) columns
+// of n rows).
 // CHECK-LABEL: func.func @rows_one_node
 // CHECK-SAME: (%[[N:.*]]: index, %[[M:.*]]: index)
 // CHECK-DAG: %[[C22:.*]] = arith.constant 22 : index
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
-// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <in> <read> <coarse>
+// CHECK: %[[ADIV:.*]] = arith.ceildivui %[[M]], %[[C4]] : index
+// CHECK: %[[AB:.*]] = arith.maxsi %[[ADIV]], %[[C1]] : index
+// CHECK: %[[GA:.*]], %[[PA:.*]] = arts.db_alloc <in> <read> <block> route(%{{.*}}) sizes[%{{.*}}] elementSizes[%[[AB]], %[[N]]] : memref<?xi64>, memref<?xmemref<?x?xf32>>
 // CHECK: %[[BDIV:.*]] = arith.ceildivui %[[N]], %[[C4]] : index
 // CHECK: %[[B:.*]] = arith.maxsi %[[BDIV]], %[[C1]] : index
 // One node: the table stays there, no owner rule.
@@ -362,7 +367,7 @@ func.func @interior_rows() {
 // CHECK-NEXT: %[[W:.*]] = arith.divui %[[BIDX]], %[[PERW1]] : index
 // CHECK-NEXT: %[[ASK:.*]] = arith.addi %[[W]], %[[C1]] : index
 // CHECK-NEXT: %[[ROUTE:.*]] = arith.index_cast %[[ASK]] : index to i32
-// CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) : memref<?xi64>, memref<?xmemref<?x?xf32>>
+// CHECK: arts.db_acquire <in> (%[[GA]], %[[PA]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.db_acquire <concurrent> (%[[GB]], %[[PB]] : memref<?xi64>, memref<?xmemref<?x?xf32>>) offsets[%{{.*}}] sizes[%{{.*}}] partition(<block>)
 // CHECK: arts.edt <task> <intranode> route(%[[ROUTE]])
 // CHECK: } {arts.chunk_loop, arts.chunk_origin = 0 : i64}
@@ -497,13 +502,16 @@ func.func @interior_rows() {
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=requested chunk (at most 16 per worker) workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=0
 // DEBUG-NEXT: [for-lowering] {{.*}}: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 11 iterations (about 386 operations each), evened out workers=4 (4 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 4)) % 1, worker floor(b / ceil(chunks / 4)) / 1 intranode reductions=1
 // @rows_one_node
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes) block=memref<?x?xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 4) block=memref<?x?xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent: chunks are not aligned with blocks, neighbours share boundary blocks
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=concurrent partition=block blocks of its chunk (offsets 0..0)
 // @rows_fifty: blocks follow the 3 chunks the loop makes, each of the chunks' 17 rows (the
-// floor's evened-out chunk size, arts.chunk_rows): chunk b is block b, written `out`
-// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=coarse (no task access is indexed by its chunk)
+// floor's evened-out chunk size, arts.chunk_rows): chunk b is block b, written `out`; the
+// transposed read is cut along its columns
+// DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 3) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes) block=memref<?x?xf32> distributed=no
+// DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
 // DEBUG-NEXT: [db-partitioning] {{.*}}: alloc memref<?x?xf32> -> partition=block blocks=ceil(rows / 3) block=memref<?x?xf32> distributed=no{{$}}
 // DEBUG-NEXT: [db-partitioning] {{.*}}: acquire mode=out partition=block blocks of its chunk (offsets 0..0)
 // @small_rows
