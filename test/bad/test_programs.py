@@ -63,9 +63,13 @@ def _carts_on_a_program_that_never_ends(workdir):
     """``carts execute`` (in a session of its own) of a program that spins: yields carts'
     Popen; everything it started is killed on the way out."""
     (workdir / "p.c").write_text(FOREVER)
+    # SIGINT as a terminal's foreground job has it, whoever started the tests: a job a
+    # non-interactive shell starts in the background inherits it ignored, and carts, as
+    # any program, leaves an ignored SIGINT ignored.
     proc = subprocess.Popen([str(BIN / "carts"), "execute", "--threads", "2", "p.c"],
                             cwd=workdir, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True)
+                            stderr=subprocess.PIPE, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         yield proc
     finally:
