@@ -60,6 +60,7 @@ def guarded(command: Callable[[], int]) -> int:
         sys.stderr = open(os.devnull, "w")  # nowhere to say anything: the exit code speaks
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _on_interrupt)
+        sys.unraisablehook = _quiet_interrupts(sys.unraisablehook)
     try:
         code = command()
         sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
@@ -76,7 +77,8 @@ def guarded(command: Callable[[], int]) -> int:
         return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
-        return 130
+        _end_now(130)
+        return 130  # not reached
 
 
 _interrupted = False
@@ -90,6 +92,30 @@ def _on_interrupt(signum, frame) -> None:
     global _interrupted
     _interrupted = True
     raise KeyboardInterrupt
+
+
+def _quiet_interrupts(hook):
+    """The unraisable-exception hook, silent about the KeyboardInterrupt a finaliser drops
+    (:func:`_on_interrupt` has remembered it): no traceback for a Ctrl-C."""
+
+    def quiet(unraisable) -> None:
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            hook(unraisable)
+
+    return quiet
+
+
+def _end_now(code: int) -> None:
+    """Exit at once after Ctrl-C, without the interpreter's teardown: a thread the interrupt
+    cannot stop (a step of the front end or of MLIR's parser on a deep stack) may still be
+    inside MLIR, and tearing the interpreter down under it aborts the process. What the run
+    started was stopped on the way here (a node cluster closes in its ``with``)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def interrupted() -> bool:
