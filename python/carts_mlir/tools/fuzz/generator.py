@@ -1101,17 +1101,7 @@ class Generator:
             else:
                 out.pragma("task " + deps)
                 out.brace()
-                if t.rank == 1:
-                    out.open(f"for (int k = 0; k < {t.dims[0]}; k++)")
-                    dims = [Dim("k", t.dims[0])]
-                else:
-                    out.open("for (int k = 0; k < R; k++)")
-                    out.open("for (int j = 0; j < C; j++)")
-                    dims = [Dim("k", "R"), Dim("j", "C")]
-                self.store(out, t, Ctx(dims, t, readable, fixed_scalars), [d.var for d in dims])
-                out.close()
-                if t.rank == 2:
-                    out.close()
+                self.store_whole(out, t, readable, fixed_scalars)
                 out.close()
             written.append(t)
         if group:
@@ -1121,6 +1111,20 @@ class Generator:
         out.close()
         out.close()
         return written, updated
+
+    def store_whole(self, out: Out, t: Arr, readable: list[Arr], scalars: list[Scalar]) -> None:
+        """A sequential loop nest storing every element of ``t`` (``k``, then ``j``)."""
+        if t.rank == 1:
+            out.open(f"for (int k = 0; k < {t.dims[0]}; k++)")
+            dims = [Dim("k", t.dims[0])]
+        else:
+            out.open("for (int k = 0; k < R; k++)")
+            out.open("for (int j = 0; j < C; j++)")
+            dims = [Dim("k", "R"), Dim("j", "C")]
+        self.store(out, t, Ctx(dims, t, readable, scalars), [d.var for d in dims])
+        out.close()
+        if t.rank == 2:
+            out.close()
 
     def dep_item(self, a: Arr) -> str:
         return a.at(*["0"] * a.rank)
@@ -1163,17 +1167,7 @@ class Generator:
         for t in targets:
             out.pragma("section")
             out.brace()
-            if t.rank == 1:
-                out.open(f"for (int k = 0; k < {t.dims[0]}; k++)")
-                dims = [Dim("k", t.dims[0])]
-            else:
-                out.open("for (int k = 0; k < R; k++)")
-                out.open("for (int j = 0; j < C; j++)")
-                dims = [Dim("k", "R"), Dim("j", "C")]
-            self.store(out, t, Ctx(dims, t, readable, list(self.scalars)), [d.var for d in dims])
-            out.close()
-            if t.rank == 2:
-                out.close()
+            self.store_whole(out, t, readable, list(self.scalars))
             out.close()
         out.close()
         return targets, []
