@@ -56,18 +56,8 @@
 #define LN_WEIGHTS 0
 #endif
 
-static float **alloc_2d(int rows, int cols) {
-  float **a = (float **)malloc(rows * sizeof(float *));
-  for (int i = 0; i < rows; i++)
-    a[i] = (float *)malloc(cols * sizeof(float));
-  return a;
-}
-
-static void free_2d(float **a, int rows) {
-  for (int i = 0; i < rows; i++)
-    free(a[i]);
-  free(a);
-}
+#define DATA_TYPE float
+#include "row_tables.h"
 
 static void init(float **x, float *gamma, float *beta, int batch, int hidden) {
   for (int b = 0; b < batch; b++)

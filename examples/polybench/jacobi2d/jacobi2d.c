@@ -36,18 +36,8 @@
 #define TSTEPS JACOBI_T_DEFAULT
 #endif
 
-static double **alloc_2d(int rows, int cols) {
-  double **a = (double **)malloc(rows * sizeof(double *));
-  for (int i = 0; i < rows; i++)
-    a[i] = (double *)malloc(cols * sizeof(double));
-  return a;
-}
-
-static void free_2d(double **a, int rows) {
-  for (int i = 0; i < rows; i++)
-    free(a[i]);
-  free(a);
-}
+#define DATA_TYPE double
+#include "row_tables.h"
 
 static void init(int n, double **A, double **B) {
   for (int i = 0; i < n; i++)
