@@ -302,6 +302,8 @@ struct DbPartitioning : arts::impl::DbPartitioningBase<DbPartitioning> {
     int blockable = 0;
     std::optional<int64_t> bestBytes;
     for (unsigned d = 0; d < dims; ++d) {
+      if (nodes <= 1 && d > 0 && decision.block)
+        break; // one node: the leading dimension, when it can be cut, is the choice
       SmallVector<AcquireFacts> facts;
       SmallVector<AcquireSummary> summary;
       for (DbAcquireOp acq : acquireOps) {
