@@ -1112,6 +1112,15 @@ class Generator:
         out.close()
         return written, updated
 
+    def same_length_1d(self) -> list[list[Arr]]:
+        """The 1-D arrays grouped by length, in order of first appearance; groups of two or
+        more only."""
+        groups: dict[str, list[Arr]] = {}
+        for a in self.arrays:
+            if a.rank == 1:
+                groups.setdefault(a.dims[0], []).append(a)
+        return [g for g in groups.values() if len(g) >= 2]
+
     def store_whole(self, out: Out, t: Arr, readable: list[Arr], scalars: list[Scalar]) -> None:
         """A sequential loop nest storing every element of ``t`` (``k``, then ``j``)."""
         if t.rank == 1:
@@ -1175,11 +1184,7 @@ class Generator:
     def phase_helper(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
         """A function of the program, given arrays as pointers, with a parallel loop in it."""
         r = self.r
-        groups: dict[str, list[Arr]] = {}
-        for a in self.arrays:
-            if a.rank == 1:
-                groups.setdefault(a.dims[0], []).append(a)
-        pairs = [g for g in groups.values() if len(g) >= 2]
+        pairs = self.same_length_1d()
         name = self.fresh("kern")
         fn = Out(0)
         rows = [a for a in self.arrays if a.storage == "rows"]
@@ -1270,11 +1275,7 @@ class Generator:
     def phase_timeloop(self, out: Out) -> tuple[list[Arr], list[Scalar]]:
         """A time-step loop around two ``parallel for``s that read each other's output."""
         r = self.r
-        groups: dict[str, list[Arr]] = {}
-        for a in self.arrays:
-            if a.rank == 1:
-                groups.setdefault(a.dims[0], []).append(a)
-        pairs = [g for g in groups.values() if len(g) >= 2]
+        pairs = self.same_length_1d()
         if not pairs:
             return self.phase_parfor(out)
         A, B = r.sample(r.choice(pairs), 2)
@@ -1295,11 +1296,7 @@ class Generator:
         header and schedule, each reading what the one before wrote (often at ``i``: loops
         the compiler may fuse)."""
         r = self.r
-        groups: dict[str, list[Arr]] = {}
-        for a in self.arrays:
-            if a.rank == 1:
-                groups.setdefault(a.dims[0], []).append(a)
-        groups_ = [g for g in groups.values() if len(g) >= 2]
+        groups_ = self.same_length_1d()
         if not groups_:
             return self.phase_parfor(out)
         group = r.choice(groups_)
