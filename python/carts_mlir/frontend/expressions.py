@@ -127,7 +127,7 @@ class ExprEmitter(MemoryAccess, Conversions, Operators):
             return self.fn.iv_value(var)
         if var.is_array:
             raise cs.unsupported(c, "array used as a value")
-        return memref.LoadOp(var.value, []).result
+        return self.fn.from_memory(memref.LoadOp(var.value, []).result, var.ctype)
 
     # ------------------------------------------------------------------ initialisers
 
@@ -163,7 +163,7 @@ class ExprEmitter(MemoryAccess, Conversions, Operators):
             v = self.rvalue(expr)
             if elem_scalar is not None:
                 v = self.fn.convert(v, scalar_of(expr.type), elem_scalar)
-            memref.StoreOp(v, slot, [self.fn.const_index(k) for k in idx])
+            memref.StoreOp(self.fn.to_memory(v, slot), slot, [self.fn.const_index(k) for k in idx])
 
     def fill(self, slot: ir.Value, value: ir.Value, start: int = 0) -> None:
         """Store ``value`` into every element of a static-shape memref (from flat

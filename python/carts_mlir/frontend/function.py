@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import clang.cindex as ci
 from mlir import ir
-from mlir.dialects import arith, func, memref
+from mlir.dialects import arith, func, llvm, memref
 
 from . import clang_support as cs
 from . import typemap as tm
@@ -140,8 +140,8 @@ class FunctionEmitter:
             self.vars[key] = Var("ssa", ctype, arg)
             return
         with self.loc(p):
-            slot = self.alloca(ir.MemRefType.get([], arg.type))
-            memref.StoreOp(arg, slot, [])
+            slot = self.alloca(ir.MemRefType.get([], self.types.stored(arg.type)))
+            memref.StoreOp(self.to_memory(arg, slot), slot, [])
         self.vars[key] = Var("mem", ctype, slot)
 
     def declare_local(self, decl: ci.Cursor) -> None:
@@ -190,13 +190,10 @@ class FunctionEmitter:
                 value = self.expr.rvalue(init)
                 self.vars[key] = Var("ssa", ctype, value)
                 return
-            if str(mtype) == "!llvm.ptr":  # no memref holds one
-                raise cs.unsupported(decl, f"a '{ctype.spelling}' variable assigned after its "
-                                     "declaration (declare one for each value instead)")
-            slot = self.alloca(ir.MemRefType.get([], mtype))
+            slot = self.alloca(ir.MemRefType.get([], self.types.stored(mtype)))
             self.vars[key] = Var("mem", ctype, slot)
             if init is not None:
-                memref.StoreOp(self.expr.rvalue(init), slot, [])
+                memref.StoreOp(self.to_memory(self.expr.rvalue(init), slot), slot, [])
 
     def lookup(self, decl: ci.Cursor, where: ci.Cursor) -> Var:
         key = decl_key(decl)
@@ -281,6 +278,20 @@ class FunctionEmitter:
 
     def load(self, slot: ir.Value) -> ir.Value:
         return memref.LoadOp(slot, []).result
+
+    def from_memory(self, v: ir.Value, ctype: ci.Type) -> ir.Value:
+        """A loaded value as the C type's value: the address an ``i64`` holds for a
+        pointer that stays ``!llvm.ptr`` (``TypeMapper.stored``)."""
+        if tm.is_opaque_pointer(ctype) and isinstance(v.type, ir.IntegerType):
+            return llvm.IntToPtrOp(self.types.llvm_ptr(), v).result
+        return v
+
+    def to_memory(self, v: ir.Value, slot: ir.Value) -> ir.Value:
+        """A value to store into ``slot``: an ``!llvm.ptr`` as its address where the
+        memref holds ``i64``."""
+        if str(v.type) == "!llvm.ptr" and isinstance(ir.MemRefType(slot.type).element_type, ir.IntegerType):
+            return llvm.PtrToIntOp(ir.MemRefType(slot.type).element_type, v).result
+        return v
 
     def still_running(self, jumps: frozenset[str] | set[str]) -> ir.Value | None:
         """``i1`` that is true when none of the flags of ``jumps`` is set (None: no flag

@@ -263,7 +263,7 @@ class MemoryAccess:
         mtype = ir.MemRefType(lv.memref.type)
         if mtype.rank != len(lv.indices):
             raise cs.unsupported(where, "array used as a value")
-        return memref.LoadOp(lv.memref, list(lv.indices)).result
+        return self.fn.from_memory(memref.LoadOp(lv.memref, list(lv.indices)).result, lv.ctype)
 
     def store(self, lv: LValue, v: ir.Value, where: ci.Cursor) -> None:
         if lv.ptr is not None:
@@ -272,6 +272,7 @@ class MemoryAccess:
         mtype = ir.MemRefType(lv.memref.type)
         if mtype.rank != len(lv.indices):
             raise cs.unsupported(where, "assignment to an array")
+        v = self.fn.to_memory(v, lv.memref)
         if v.type != mtype.element_type:
             v = self.coerce_memref(v, mtype.element_type, where)
         memref.StoreOp(v, lv.memref, list(lv.indices))

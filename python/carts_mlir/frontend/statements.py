@@ -20,6 +20,7 @@ from mlir.dialects import func, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
+from ..errors import CartsError
 from .cursor_queries import if_jump
 from .scf_loops import LoopStatements
 from .state import LoopFlags
@@ -150,7 +151,11 @@ class StmtEmitter(LoopStatements, SwitchStatements):
             self.fn.omp.construct(attached, s)
             return
         with self.fn.loc(s):
-            self.plain(s)
+            try:
+                self.plain(s)
+            except ir.MLIRError as err:  # an op the builders refused: say where
+                first = str(err).strip().splitlines()[0]
+                raise CartsError(f"internal error: {first}", cs.location_of(s)) from None
 
     def plain(self, s: ci.Cursor) -> None:
         """A statement without OpenMP directives."""

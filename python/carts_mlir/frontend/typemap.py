@@ -289,7 +289,12 @@ class TypeMapper:
         elem = self.to_mlir(t, where)
         if elem is None:
             raise cs.unsupported(where, "array of void")
-        return shape, elem
+        return shape, self.stored(elem)
+
+    def stored(self, t: ir.Type) -> ir.Type:
+        """How a value of type ``t`` is held in memory: an ``!llvm.ptr`` (a string, a
+        ``FILE *``), which no memref holds, as its address in an ``i64``."""
+        return ir.IntegerType.get_signless(64) if str(t) == "!llvm.ptr" else t
 
     def element(self, pointer_or_array: ci.Type, where: ci.Cursor) -> ir.Type:
         """Element type of the memref a pointer/array type maps to."""

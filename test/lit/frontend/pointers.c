@@ -43,3 +43,21 @@ int pass_local(void) {
   int a[16];
   return deref(a, 3);
 }
+
+// A memref cannot hold an !llvm.ptr: an array of strings, or a `char *` variable assigned
+// again, holds each address as an i64 (ptrtoint on the way in, inttoptr on the way out).
+// CHECK-LABEL: func.func @labels(
+// CHECK: %[[T:.*]] = memref.alloca() : memref<2xi64>
+// CHECK: %[[S:.*]] = memref.alloca() : memref<i64>
+// CHECK: %[[A:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr to i64
+// CHECK: memref.store %[[A]], %[[T]][%{{.*}}] : memref<2xi64>
+// CHECK: %[[L:.*]] = memref.load %[[T]][%{{.*}}] : memref<2xi64>
+// CHECK: %[[P:.*]] = llvm.inttoptr %[[L]] : i64 to !llvm.ptr
+// CHECK: llvm.ptrtoint %[[P]] : !llvm.ptr to i64
+// CHECK: memref.store %{{.*}}, %[[S]][] : memref<i64>
+const char *labels(int k) {
+  const char *t[2] = {"a", "b"};
+  const char *s = t[k];
+  if (k > 1) s = "c";
+  return s;
+}
