@@ -138,6 +138,24 @@ void Converter::convertTaskTeam(omp::ParallelOp op, Operation *creator) {
                            << " that creates tasks -> host code; the runtime's workers run "
                               "the tasks; arts.barrier at its end\n";
   Location loc = op.getLoc();
+  // The creator's code runs on the host, outside any parallel task; the team it speaks of
+  // (there and in its tasks) is still the region's: num_threads, else every worker.
+  SmallVector<func::CallOp> sizes;
+  op.walk([&](func::CallOp call) {
+    if (call.getCallee() == "omp_get_num_threads")
+      sizes.push_back(call);
+  });
+  for (func::CallOp call : sizes) {
+    rewriter.setInsertionPoint(call);
+    Value size = op.getNumThreads(); // defined before the region
+    CARTS_DEBUG("tasks", call) << "omp_get_num_threads in a region of tasks -> "
+                               << (size ? "its num_threads" : "the worker count") << "\n";
+    if (size)
+      rewriter.replaceOp(call, size);
+    else
+      rewriter.replaceOpWithNewOp<RuntimeQueryOp>(call, rewriter.getI32Type(),
+                                                  RuntimeQueryKind::total_workers);
+  }
   moveRegionBody(creator->getRegion(0), creator, {});
   rewriter.eraseOp(creator);
   moveRegionBody(op.getRegion(), op, {});

@@ -53,7 +53,8 @@ class FunctionEmitter:
         clause_names: set[str] = set()
         for p in pragmas:
             for c in p.clauses:
-                if c.name in ("private", "firstprivate", "lastprivate", "reduction"):
+                if c.name in ("private", "firstprivate", "lastprivate", "reduction", "in_reduction",
+                              "task_reduction"):
                     clause_names.update(a.strip() for a in c.args)
                 elif c.name == "depend":  # a scalar depend item needs storage to order on
                     clause_names.update(depend_base(a) for a in c.args if "[" not in a)

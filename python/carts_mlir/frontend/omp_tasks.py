@@ -9,7 +9,7 @@ in a taskgroup.
 from __future__ import annotations
 
 import dataclasses
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
 import clang.cindex as ci
@@ -25,6 +25,18 @@ from .typemap import scalar_of
 
 if TYPE_CHECKING:
     from .openmp import OmpEmitter
+
+
+@contextmanager
+def pushed_reductions(owner: "OmpEmitter", declared: dict):
+    """Task reductions ``declared`` (key -> the memref the tasks combine into) visible to the
+    tasks created while the block runs."""
+    saved = owner.task_reductions
+    owner.task_reductions = {**saved, **declared}
+    try:
+        yield
+    finally:
+        owner.task_reductions = saved
 
 
 class TaskEmitter:
@@ -49,6 +61,7 @@ class TaskEmitter:
         copied: a task uses them where they are. ``depend`` items name the variable they
         order on; ``if``, ``final`` and ``priority`` keep their values on the op."""
         fn = self.fn
+        joined, p = self._joined(p)
         shared, copied, private = self.sharing.task_sharing(p, stmt)
         with fn.loc_of_pragma(p):
             captured = [(key, var, fn.load(var.value)) for key, var in copied]
@@ -79,14 +92,52 @@ class TaskEmitter:
             block = op.region.blocks.append()
         with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region(block):
             self._own_copies(p, captured, private, stack)
+            own = self._join(p, joined, stack)
             self.owner.in_task += 1
             try:
                 body()
             finally:
                 self.owner.in_task -= 1
             with fn.loc_of_pragma(p):
+                if own:
+                    combine_in_critical(own)
                 omp.TerminatorOp()
         return op
+
+    def _joined(self, p: Pragma) -> tuple[list, Pragma]:
+        """A task's ``in_reduction`` items, (kind, key, scalar, target) each, and the pragma
+        that makes them private to it. The target is what the task's contribution combines
+        into: the variable itself where a ``taskgroup task_reduction`` (or nothing the
+        compiler sees) declares the reduction, the variable outside the region where a
+        ``parallel reduction(task, ...)`` does (its threads work on copies of their own)."""
+        items, names = [], []
+        for c in p.all("in_reduction"):
+            for name in c.args:
+                name = name.strip()
+                key, var = self.clauses.variable(p, name)
+                s = scalar_of(var.ctype)
+                if var.kind != "mem" or s is None:
+                    raise p.error(f"unsupported C construct: in_reduction variable '{name}' (a "
+                                  "scalar variable is supported)")
+                target = self.owner.task_reductions.get(key, var.value)
+                items.append((REDUCTION_OPS[c.modifier], key, var.ctype, s, target))
+                names.append(name)
+        if not items:
+            return [], p
+        kept = [c for c in p.clauses if c.name != "in_reduction"]
+        return items, dataclasses.replace(p, clauses=kept + [Clause("private", tuple(names))])
+
+    def _join(self, p: Pragma, joined: list, stack: ExitStack) -> list:
+        """The task's own copies of its ``in_reduction`` items, set to the operator's
+        identity and bound in place of the variables; (target, own, scalar, kind) each, for
+        ``combine_in_critical`` when the task's statement is done."""
+        own = []
+        with self.fn.loc_of_pragma(p):
+            for kind, key, ctype, s, target in joined:
+                mine = own_copy(self.fn, kind, s)
+                stack.enter_context(self.fn.rebind(key, Var("mem", ctype, mine)))
+                own.append((target, mine, s, kind))
+        return own
 
     def _own_copies(self, p: Pragma, captured, private, stack: ExitStack) -> None:
         """The task's firstprivate copies (of the values read at its creation) and private
@@ -106,24 +157,29 @@ class TaskEmitter:
         firstprivate, and done when the creator goes on, which satisfies its dependences
         (on siblings created before it, by the same thread) and any taskwait after it."""
         fn = self.fn
+        joined, p = self._joined(p)
         shared, copied, private = self.sharing.task_sharing(p, stmt)
         with fn.loc_of_pragma(p):
             captured = [(key, var, fn.load(var.value)) for key, var in copied]
         with ExitStack() as stack:
             self._own_copies(p, captured, private, stack)
+            own = self._join(p, joined, stack)
             body()
+        if own:
+            with fn.loc_of_pragma(p):
+                combine_in_critical(own)
 
-    def _chunk(self, p: Pragma, loop, bounds, ub: ir.Value, reduced: list[tuple[str, str]],
+    def _chunk(self, p: Pragma, loop, bounds, ub: ir.Value, reduced: list[tuple[str, str, ir.Value | None]],
                lastprivate: list[str]) -> None:
         """A taskloop chunk's body: its iterations, on copies of its reduction variables
-        (set to the operator's identity, combined into the variable in a critical section at
-        the end) and of its lastprivate ones (stored back by the chunk with the last
+        (set to the operator's identity, combined in a critical section at the end into the
+        variable, or into the target of an ``in_reduction`` item) and of its lastprivate ones (stored back by the chunk with the last
         iteration)."""
         fn = self.fn
         own = []
         with ExitStack() as stack:
             with fn.loc_of_pragma(p):
-                for kind, name in reduced + [(None, n) for n in lastprivate]:
+                for kind, name, target in reduced + [(None, n, None) for n in lastprivate]:
                     key, var = self.clauses.variable(p, name)
                     s = scalar_of(var.ctype)
                     if var.kind != "mem" or s is None:
@@ -131,7 +187,7 @@ class TaskEmitter:
                                       f"variable '{name}' (a scalar variable is supported)")
                     mine = own_copy(fn, kind, s) if kind is not None else \
                         fn.alloca(ir.MemRefType.get([], s.mlir()))
-                    own.append((var.value, mine, s, kind))
+                    own.append((var.value if target is None else target, mine, s, kind))
                     stack.enter_context(fn.rebind(key, Var("mem", var.ctype, mine)))
             fn.stmt.scf_for(loop, bounds)
         with fn.loc_of_pragma(p):
@@ -148,11 +204,23 @@ class TaskEmitter:
                     scf.YieldOp([])
 
     def taskgroup(self, p: Pragma, body) -> None:
+        """``#pragma omp taskgroup [task_reduction(op: x)]``: its tasks done at its end.
+        The tasks that join a task reduction (``in_reduction``) each combine their own
+        copy into ``x`` when they finish, so ``x`` holds the total at the end."""
         fn = self.fn
+        declared = {}
+        for c in p.all("task_reduction"):
+            for name in c.args:
+                key, var = self.clauses.variable(p, name.strip())
+                if var.kind != "mem" or scalar_of(var.ctype) is None:
+                    raise p.error(f"unsupported C construct: task_reduction variable '{name.strip()}' "
+                                  "(a scalar variable is supported)")
+                declared[key] = var.value
         with fn.loc_of_pragma(p):
             op = omp.TaskgroupOp([], [], [])
             block = op.region.blocks.append()
-        self.owner.fill(p, block, body)
+        with pushed_reductions(self.owner, declared):
+            self.owner.fill(p, block, body)
 
     def taskloop(self, p: Pragma, stmt: ci.Cursor) -> None:
         """``#pragma omp taskloop``: the loop's iterations in chunks, one task per chunk
@@ -163,12 +231,16 @@ class TaskEmitter:
         fn = self.fn
         if p.clause("grainsize") and p.clause("num_tasks"):
             raise p.error("grainsize and num_tasks are exclusive on omp taskloop")
-        reduced = [(REDUCTION_OPS[c.modifier], n.strip()) for c in p.all("reduction") for n in c.args]
+        reduced = [(REDUCTION_OPS[c.modifier], n.strip(), None) for c in p.all("reduction")
+                   for n in c.args]
         lastprivate = [n.strip() for c in p.all("lastprivate") for n in c.args]
         if reduced and p.clause("nogroup"):
             raise p.error("reduction and nogroup are exclusive on omp taskloop")
+        joined, p = self._joined(p)  # in_reduction: each chunk joins the enclosing reduction
+        reduced += [(kind, name.strip(), target) for (kind, _k, _c, _s, target), name in
+                    zip(joined, p.clauses[-1].args if joined else ())]
         if reduced or lastprivate:  # the chunks see the variables themselves, and their copies
-            shared = Clause("shared", tuple(n for _, n in reduced) + tuple(lastprivate))
+            shared = Clause("shared", tuple(n for _, n, t in reduced if t is None) + tuple(lastprivate))
             p = dataclasses.replace(p, clauses=[c for c in p.clauses if c.name not in (
                 "reduction", "lastprivate")] + [shared])
         (loop, (lb, ub, step, start)), = self.owner.worksharing.prepare(p, stmt)

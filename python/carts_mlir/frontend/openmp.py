@@ -29,8 +29,8 @@ from .omp_atomic import AtomicEmitter
 from .omp_clauses import ClauseReader
 from .omp_data_sharing import REDUCTION_OPS, DataSharing
 from .omp_loops import WorksharingLoops
-from .omp_tasks import TaskEmitter
-from .pragmas import SUPPORTED, Pragma
+from .omp_tasks import TaskEmitter, pushed_reductions
+from .pragmas import REDUCTION_CLAUSES, SUPPORTED, TASK_REDUCTION_CONSTRUCTS, Pragma
 from .reductions import combine_in_critical, own_copy
 from .state import Var, pushed
 from .typemap import scalar_of
@@ -72,6 +72,11 @@ class OmpEmitter:
         #: there is included (run at once by its creator).
         self.in_task = 0
         self.in_loop = 0
+        #: Task reductions the tasks being created may join (``in_reduction``): the key of
+        #: each variable -> the memref their contributions combine into.
+        self.task_reductions: dict[tuple, ir.Value] = {}
+        #: A region's reductions its one single/master construct takes on (``parallel``).
+        self.creator_reductions: tuple | None = None
 
     # ------------------------------------------------------------------ entry points
 
@@ -123,7 +128,7 @@ class OmpEmitter:
                 raise p.error("a 'parallel for' must be followed by its loop")
             self.parallel(p, lambda: None, loop=stmt)
         elif d == "parallel":
-            self.parallel(p, body)
+            self.parallel(p, body, stmt_of_body=(inner, stmt))
         elif d == "for":
             if inner:
                 raise p.error("an 'omp for' must be followed by its loop")
@@ -176,12 +181,24 @@ class OmpEmitter:
                 raise p.error(f"unsupported C construct: default({', '.join(c.args)})")
             if c.name == "schedule" and c.modifier not in _SCHEDULES:
                 raise p.error(f"unknown schedule kind '{c.modifier}'")
-            if c.name == "reduction" and c.modifier not in REDUCTION_OPS:
-                raise p.error(f"unsupported C construct: reduction operator '{c.modifier}'")
+            if c.name in REDUCTION_CLAUSES:
+                if c.modifier not in REDUCTION_OPS:
+                    raise p.error(f"unsupported C construct: reduction operator '{c.modifier}'")
+                if c.flavor == "inscan":
+                    raise p.error("unsupported C construct: reduction(inscan, ...) (scan is not "
+                                  "supported: write the prefix sum as a loop of its own)")
+                if c.flavor not in (None, "default", "task") or (c.flavor and c.name != "reduction"):
+                    raise p.error(f"unknown reduction modifier '{c.flavor}' on {c.name}")
+                if c.flavor == "task" and p.directive not in TASK_REDUCTION_CONSTRUCTS:
+                    raise p.error(f"reduction(task, ...) on omp {p.directive} (it belongs on "
+                                  "parallel, a worksharing construct or scope)")
 
     # ------------------------------------------------------------------ constructs
 
-    def parallel(self, p: Pragma, body, loop: ci.Cursor | None = None) -> None:
+    def parallel(self, p: Pragma, body, loop: ci.Cursor | None = None,
+                 stmt_of_body: tuple | None = None) -> None:
+        """``stmt_of_body``: (the pragmas after this one, the statement) of a region whose
+        body is a statement (not a loop)."""
         fn = self.fn
         loops = self.worksharing.prepare(p, loop) if loop is not None else None
         with fn.loc_of_pragma(p):
@@ -196,16 +213,24 @@ class OmpEmitter:
             # A region's reductions: each thread accumulates into its own copy, which it
             # combines into the variable at the end of the region, in a critical section.
             reductions = [] if loop is not None else self.sharing.reductions(p)
+            # A region that is one single/master: its one thread reduces (the others would
+            # only combine identities), so its copies live there, in the creator of any tasks.
+            creator_reduces = bool(reductions) and self._one_construct(stmt_of_body)
             op = omp.ParallelOp([], [], [], [], num_threads=num_threads, if_expr=if_expr)
             block = op.region.blocks.append()
         with pushed(self.sharing.team_vars, {key: var.value for key, var in fn.vars.items()}):
             last = self.sharing.lastprivate_targets(p)
             with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region(block):
                 with fn.loc_of_pragma(p):
-                    own = self.own_reductions(p, reductions, stack, "of a parallel region "
-                                              "(reduce in its loops)")
+                    own = [] if creator_reduces else self.own_reductions(
+                        p, reductions, stack, "of a parallel region (reduce in its loops)")
                     self.sharing.privatize(p, stack)
-                with pushed_count(self, "teams"):
+                if creator_reduces:
+                    self.creator_reductions = (p, reductions)
+                task_keys = {self.clauses.variable(p, n.strip())[0] for c in p.all("reduction")
+                             if c.flavor == "task" for n in c.args}
+                joinable = {r[0]: r[1] for r in reductions if r[0] in task_keys}
+                with pushed_count(self, "teams"), pushed_reductions(self, joinable):
                     if loop is not None:
                         self.worksharing.emit(p, loop, loops, last)
                     else:
@@ -214,6 +239,32 @@ class OmpEmitter:
                     if own:
                         combine_in_critical(own)
                     omp.TerminatorOp()
+
+    def _one_construct(self, stmt_of_body: tuple | None) -> bool:
+        """Whether a region's body is one ``single`` or ``master`` construct: the next pragma
+        on its statement, or the only statement of its block, under one."""
+        if stmt_of_body is None:
+            return False
+        inner, stmt = stmt_of_body
+        if inner:
+            return inner[0].directive in ("single", "master")
+        kids = cs.children(stmt) if stmt.kind == K.COMPOUND_STMT else []
+        if len(kids) != 1:
+            return False
+        marks = self.fn.module.pragmas.within(stmt.extent.start.offset, kids[0].extent.start.offset)
+        return bool(marks) and marks[0].directive in ("single", "master") and \
+            all(not m.standalone for m in marks)
+
+    def _creator_reductions(self, p: Pragma, stack: ExitStack) -> list:
+        """The region's reductions, when this single/master is the whole region: its thread's
+        own copies (see ``parallel``)."""
+        if self.creator_reductions is None:
+            return []
+        region, reductions = self.creator_reductions
+        self.creator_reductions = None
+        with self.fn.loc_of_pragma(region):
+            return self.own_reductions(region, reductions, stack, "of a parallel region "
+                                       "(reduce in its loops)")
 
     def one_thread(self, p: Pragma, d: str, inner: list[Pragma], stmt: ci.Cursor, body) -> bool:
         """A construct inside a nested parallel region, which a team of one runs: the
@@ -300,10 +351,13 @@ class OmpEmitter:
             op = omp.SingleOp([], [], [], [], nowait=ir.UnitAttr.get() if p.clause("nowait") else None)
             block = op.region.blocks.append()
         with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region():
+            own = self._creator_reductions(p, stack)
             with fn.loc_of_pragma(p):
                 self.sharing.privatize(p, stack)
             body()
             with fn.loc_of_pragma(p):
+                if own:
+                    combine_in_critical(own)
                 omp.TerminatorOp()
 
     def fill(self, p: Pragma, block: ir.Block, body) -> None:
@@ -319,7 +373,16 @@ class OmpEmitter:
         with fn.loc_of_pragma(p):
             op = omp.MasterOp()
             block = op.region.blocks.append()
-        self.fill(p, block, body)
+        with ExitStack() as stack:
+            with ir.InsertionPoint(block):
+                own = self._creator_reductions(p, stack)
+
+            def reduced() -> None:
+                body()
+                if own:
+                    with fn.loc_of_pragma(p):
+                        combine_in_critical(own)
+            self.fill(p, block, reduced)
 
     def sections(self, p: Pragma, stmt: ci.Cursor) -> None:
         """``#pragma omp sections``: an ``omp.sections`` with one ``omp.section`` per

@@ -41,10 +41,10 @@ SUPPORTED = {
     "master": set(),
     "barrier": set(),
     "task": {"depend", "affinity", "shared", "private", "firstprivate", "default", "if", "final",
-             "priority", "untied", "mergeable"},
+             "priority", "untied", "mergeable", "in_reduction"},
     "taskwait": {"depend"},
     "scope": {"private", "firstprivate", "reduction", "nowait"},
-    "taskgroup": set(),
+    "taskgroup": {"task_reduction"},
     "taskyield": set(),
     "atomic": {"read", "write", "update", "capture", "compare", "seq_cst", "relaxed", "acq_rel",
                "acquire", "release", "hint", "weak", "fail"},
@@ -55,8 +55,14 @@ SUPPORTED = {
     "ordered": set(),
     "taskloop": {"grainsize", "num_tasks", "nogroup", "shared", "private", "firstprivate",
                  "default", "if", "final", "priority", "untied", "mergeable", "reduction",
-                 "lastprivate"},
+                 "lastprivate", "in_reduction"},
 }
+
+#: Clauses of the form ``name([modifier,] operator: list)``.
+REDUCTION_CLAUSES = ("reduction", "in_reduction", "task_reduction")
+#: Where ``reduction(task, ...)`` may appear: constructs whose tasks may join the reduction.
+TASK_REDUCTION_CONSTRUCTS = {"parallel", "for", "parallel for", "sections", "parallel sections",
+                             "scope"}
 
 STANDALONE = {"barrier", "taskwait", "taskyield", "flush"}
 SUPPORTED["flush"] = set()
@@ -87,6 +93,8 @@ class Clause:
     name: str
     args: tuple[str, ...] = ()
     modifier: str | None = None
+    #: A reduction's reduction-modifier (``task`` in ``reduction(task, +: x)``).
+    flavor: str | None = None
 
 
 @dataclass
@@ -194,11 +202,13 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
 def _make_clause(name: str, inner: str | None, where: str) -> Clause:
     if inner is None:
         return Clause(name)
-    if name == "reduction":
+    if name in REDUCTION_CLAUSES:
         if ":" not in inner:
-            raise CartsError("reduction clause needs 'operator: list'", where)
+            raise CartsError(f"{name} clause needs 'operator: list'", where)
         op, _, names = inner.partition(":")
-        return Clause(name, tuple(_split_top_level(names)), op.strip())
+        flavor, comma, op = op.rpartition(",")
+        return Clause(name, tuple(_split_top_level(names)), op.strip(),
+                      flavor.strip() if comma else None)
     if name == "depend":
         kind, colon, items = inner.partition(":")
         if not colon:

@@ -50,3 +50,29 @@ long clauses(int n) {
 #pragma omp taskwait
   return x;
 }
+
+// A task joining a task reduction works on its own copy, set to the operator's identity,
+// and combines it into the variable in a critical section when it is done.
+// CHECK-LABEL: func.func @joined(
+// CHECK: %[[SUM:.*]] = memref.alloca() : memref<f64>
+// CHECK: omp.taskgroup {
+// CHECK: omp.task {
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK: memref.store %[[ZERO]], %[[MINE:.*]][] : memref<f64>
+// CHECK: arith.addf
+// CHECK: omp.critical {
+// CHECK: %[[OLD:.*]] = memref.load %[[SUM]][] : memref<f64>
+// CHECK: %[[PART:.*]] = memref.load %[[MINE]][] : memref<f64>
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[PART]] : f64
+// CHECK: memref.store %[[NEW]], %[[SUM]][] : memref<f64>
+double joined(double *x, int n) {
+  double sum = 0;
+#pragma omp parallel
+#pragma omp single
+#pragma omp taskgroup task_reduction(+: sum)
+  for (int i = 0; i < n; i++) {
+#pragma omp task in_reduction(+: sum)
+    sum += x[i];
+  }
+  return sum;
+}

@@ -55,6 +55,46 @@ func.func @team_of_tasks(%a: memref<?xf64>, %s: memref<f64>) {
 
 // -----
 
+// The single's code runs on the host, but the team it (and its tasks) asks about is the
+// region's: num_threads where given, else every worker.
+// CHECK-LABEL: func.func @team_size_of_tasks
+// CHECK: memref.store %arg1, %arg0[]
+// CHECK: arts.edt <task>
+// CHECK: %[[W:.*]] = arts.runtime_query <total_workers> : i32
+// CHECK: memref.store %[[W]], %arg0[]
+func.func @team_size_of_tasks(%n: memref<i32>, %k: i32) {
+  omp.parallel num_threads(%k : i32) {
+    omp.single {
+      // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:12: omp_get_num_threads in a region of tasks -> its num_threads
+      %t = func.call @omp_get_num_threads() : () -> i32
+      memref.store %t, %n[] : memref<i32>
+      omp.task {
+        // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:14: omp_get_num_threads in a region of tasks -> its num_threads
+        %u = func.call @omp_get_num_threads() : () -> i32
+        omp.terminator
+      }
+      omp.terminator
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.single {
+      omp.task {
+        // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:14: omp_get_num_threads in a region of tasks -> the worker count
+        %u = func.call @omp_get_num_threads() : () -> i32
+        memref.store %u, %n[] : memref<i32>
+        omp.terminator
+      }
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+func.func private @omp_get_num_threads() -> i32
+
+// -----
+
 // A taskgroup is its body followed by a barrier; hints are noted and dropped.
 // CHECK-LABEL: func.func @group_and_hints
 // CHECK: arts.edt <task>
