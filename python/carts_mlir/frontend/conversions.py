@@ -72,6 +72,12 @@ class Conversions:
             if tm.is_pointer(frm):
                 return self.pointer_cast(self.rvalue(sub), to_type, where)
             raise cs.unsupported(where, "integer to pointer conversion")
+        if tm.is_array(to) and (tm.is_pointer(frm) or tm.is_array(frm)):
+            # an argument's qualification conversion to an array-typed parameter
+            # (`const double a[]`): the pointer as it is
+            if tm.is_array(frm):
+                return self.decay(sub, to_type, where)
+            return self.pointer_cast(self.rvalue(sub), to_type, where)
         st, sf = scalar_of(to), scalar_of(frm)
         if st is None:
             raise cs.unsupported(where, f"conversion to '{to_type.spelling}'")
