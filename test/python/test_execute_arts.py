@@ -112,6 +112,21 @@ def test_exit_inside_the_program_ends_it_with_its_code(tmp_path):
     assert result.stdout == "before\n"
 
 
+def test_error_directive_at_execution_prints_where_it_is_reached(tmp_path):
+    src = write(tmp_path, "stop.c", '#include <stdio.h>\nint main(void) {\n  int x = 0;\n'
+                '#pragma omp parallel num_threads(2)\n#pragma omp single\n  {\n'
+                '#pragma omp error at(execution) severity(warning) message("once")\n'
+                '    x++;\n  }\n  printf("x=%d\\n", x);\n  if (x == 1) {\n'
+                '#pragma omp error at(execution) message("stop")\n  }\n'
+                '  printf("after\\n");\n  return 0;\n}\n')
+    result = execute("--threads", 2, src)
+    assert result.returncode == 1
+    assert result.stdout == "x=1\n"
+    assert f"{src}:7:1: warning: omp error: once\n" in result.stderr
+    assert f"{src}:12:1: error: omp error: stop\n" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_program_arguments_reach_main(tmp_path):
     src = write(tmp_path, "args.c", '#include <stdio.h>\n#include <stdlib.h>\n'
                 'int main(int argc, char **argv) {\n'

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 from mlir import ir
+from mlir.dialects import arith, func, scf
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
@@ -88,6 +89,9 @@ class OmpEmitter:
             return  # a team of one
         if self.in_task and p.directive == "taskwait":
             return  # the tasks this one created were included: all done
+        if p.directive == "error":
+            self.error_at_execution(p)
+            return
         with self.fn.loc_of_pragma(p):
             if p.directive == "barrier":
                 omp.BarrierOp()
@@ -96,6 +100,23 @@ class OmpEmitter:
             # taskyield: a scheduling point; ARTS tasks run to completion, so nothing to do.
             # flush: a task sees memory as of its start and publishes its writes when it
             # ends (datablock versions); inside a task there is nothing more to order.
+
+    def error_at_execution(self, p: Pragma) -> None:
+        """``#pragma omp error at(execution)``: its message on stderr, where the program
+        reaches it; a fatal one then ends the program with status 1."""
+        fn = self.fn
+        fatal = p.clause("severity").args[0] == "fatal"
+        text = f"{p.location}: {'error' if fatal else 'warning'}: omp error: " \
+               f"{p.clause('message').args[0]}\n".encode()
+        i32, i64 = fn.types.i(32), fn.types.i(64)
+        fn.module.declare_function("write", [i32, fn.types.llvm_ptr(), i64], [i64], None)
+        with fn.loc_of_pragma(p):
+            data = fn.module.string_pointer(text, None)
+            func.CallOp([i64], ir.FlatSymbolRefAttr.get("write"),
+                        [fn.const_int(2, i32), data, fn.const_int(len(text), i64)])
+            if fatal:
+                fn.module.declare_function("exit", [i32], [], None)
+                func.CallOp([], ir.FlatSymbolRefAttr.get("exit"), [fn.const_int(1, i32)])
 
     def construct(self, pragmas: list[Pragma], stmt: ci.Cursor) -> None:
         """Directives (outermost first) applied to ``stmt``."""
@@ -137,6 +158,8 @@ class OmpEmitter:
             self.single(p, body)
         elif d == "master":
             self.master(p, body)
+        elif d == "masked":
+            self.masked(p, body)
         elif d == "task":
             self.tasks.task(p, body, stmt)
         elif d == "taskgroup":
@@ -383,6 +406,25 @@ class OmpEmitter:
                     with fn.loc_of_pragma(p):
                         combine_in_critical(own)
             self.fill(p, block, reduced)
+
+    def masked(self, p: Pragma, body) -> None:
+        """``#pragma omp masked filter(n)`` (n not 0; ``filter(0)`` is ``master``): the
+        statement, run by the thread whose number is ``n``; no barrier. Outside a parallel
+        region, or in a nested one, the thread is number 0."""
+        fn = self.fn
+        with fn.loc_of_pragma(p):
+            wanted = self.clauses.value(p, p.clause("filter").args[0], fn.types.i(32))
+            if self.teams and not self.serial:
+                fn.module.declare_function("omp_get_thread_num", [], [fn.types.i(32)], None)
+                me = func.CallOp([fn.types.i(32)], ir.FlatSymbolRefAttr.get("omp_get_thread_num"),
+                                 []).result
+            else:
+                me = fn.const_int(0, fn.types.i(32))
+            branch = scf.IfOp(arith.CmpIOp(arith.CmpIPredicate.eq, me, wanted).result)
+        with ir.InsertionPoint(branch.then_block):
+            body()
+            with fn.loc_of_pragma(p):
+                scf.YieldOp([])
 
     def sections(self, p: Pragma, stmt: ci.Cursor) -> None:
         """``#pragma omp sections``: an ``omp.sections`` with one ``omp.section`` per

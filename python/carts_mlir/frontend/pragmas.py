@@ -39,6 +39,7 @@ SUPPORTED = {
             "nowait", "ordered"},
     "single": {"private", "firstprivate", "nowait"},
     "master": set(),
+    "masked": {"filter"},
     "barrier": set(),
     "task": {"depend", "affinity", "shared", "private", "firstprivate", "default", "if", "final",
              "priority", "untied", "mergeable", "in_reduction"},
@@ -64,7 +65,8 @@ REDUCTION_CLAUSES = ("reduction", "in_reduction", "task_reduction")
 TASK_REDUCTION_CONSTRUCTS = {"parallel", "for", "parallel for", "sections", "parallel sections",
                              "scope"}
 
-STANDALONE = {"barrier", "taskwait", "taskyield", "flush"}
+STANDALONE = {"barrier", "taskwait", "taskyield", "flush", "error"}
+SUPPORTED["error"] = {"message", "severity"}
 SUPPORTED["flush"] = set()
 # proc_bind: a placement hint (workers are not bound to places here)
 for _name in ("parallel", "parallel for", "parallel sections"):
@@ -257,8 +259,10 @@ def combined_forms(directive: str, clauses: list[Clause],
     if words[:1] == ["masked"] or words[:2] == ["parallel", "masked"]:
         filt = next((c for c in clauses if c.name == "filter"), None)
         if filt is not None and constant_value(filt.args[0] if filt.args else "") != 0:
-            raise CartsError("unsupported C construct: masked filter(...) other than 0 (write "
-                             "'if (omp_get_thread_num() == n)' in the region)", where)
+            if words == ["masked"]:  # the thread the filter names: `masked` itself
+                return [("masked", [filt])]
+            outer = [c for c in clauses if c is not filt]
+            return [("parallel", outer), ("masked", [filt])]
         clauses = [c for c in clauses if c.name != "filter"]
         words = [w if w != "masked" else "master" for w in words]
     if len(words) > 1 and words[0] == "parallel" and words[1] == "master":
@@ -274,16 +278,21 @@ def combined_forms(directive: str, clauses: list[Clause],
 
 def _error_directive(clauses: list[Clause], where: str) -> list[tuple[str, list[Clause]]]:
     """``#pragma omp error``: at compilation (the default), a fatal one stops the compile
-    with its message and a warning is printed; at execution it is refused."""
+    with its message and a warning is printed; at execution it is a statement."""
     def arg(name: str, default: str) -> str:
         c = next((c for c in clauses if c.name == name), None)
         return ", ".join(c.args).strip() if c is not None and c.args else default
     text = arg("message", '""')
     message = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
-    if arg("at", "compilation") != "compilation":
-        raise CartsError("unsupported C construct: omp error at(execution) (an error at "
-                         "compilation is supported)", where)
-    if arg("severity", "fatal") == "warning":
+    severity = arg("severity", "fatal")
+    if severity not in ("fatal", "warning"):
+        raise CartsError(f"unknown severity '{severity}' on omp error", where)
+    at = arg("at", "compilation")
+    if at == "execution":  # the statement that prints the message (and stops if fatal)
+        return [("error", [Clause("message", (message,)), Clause("severity", (severity,))])]
+    if at != "compilation":
+        raise CartsError(f"unknown at({at}) on omp error", where)
+    if severity == "warning":
         import sys
         print(f"{where}: warning: omp error: {message}", file=sys.stderr)
         return []
