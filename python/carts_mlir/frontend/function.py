@@ -54,7 +54,7 @@ class FunctionEmitter:
         for p in pragmas:
             for c in p.clauses:
                 if c.name in ("private", "firstprivate", "lastprivate", "reduction", "in_reduction",
-                              "task_reduction"):
+                              "task_reduction", "copyprivate"):
                     clause_names.update(a.strip() for a in c.args)
                 elif c.name == "depend":  # a scalar depend item needs storage to order on
                     clause_names.update(depend_base(a) for a in c.args if "[" not in a)

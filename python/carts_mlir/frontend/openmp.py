@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 from mlir import ir
-from mlir.dialects import arith, func, scf
+from mlir.dialects import arith, func, memref, scf
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
@@ -369,8 +369,23 @@ class OmpEmitter:
                 "omp_get_level": 1 + self.nested}.get(routine)
 
     def single(self, p: Pragma, body) -> None:
+        """``#pragma omp single``; with ``copyprivate(x)``, the single's thread stores its
+        ``x`` in a slot of the team (allocated outside the region) and, after the barrier,
+        every thread copies the slot into its own ``x``."""
         fn = self.fn
+        copied = []
+        if p.clause("copyprivate"):
+            if p.clause("nowait"):
+                raise p.error("copyprivate and nowait are exclusive on omp single")
+            for name in (n.strip() for c in p.all("copyprivate") for n in c.args):
+                key, var = self.clauses.variable(p, name)
+                if var.kind != "mem" or var.is_array:
+                    raise p.error(f"unsupported C construct: copyprivate variable '{name}' (a "
+                                  "scalar variable is supported)")
+                copied.append((key, var))
+        team = self.teams and not self.serial and len(fn.alloca_scopes) > 1
         with fn.loc_of_pragma(p):
+            slots = [self._team_slot(var.value.type) for _, var in copied] if team else []
             op = omp.SingleOp([], [], [], [], nowait=ir.UnitAttr.get() if p.clause("nowait") else None)
             block = op.region.blocks.append()
         with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region():
@@ -381,7 +396,22 @@ class OmpEmitter:
             with fn.loc_of_pragma(p):
                 if own:
                     combine_in_critical(own)
+                for (key, _), slot in zip(copied, slots):
+                    memref.StoreOp(fn.load(fn.vars[key].value), slot, [])
                 omp.TerminatorOp()
+        with fn.loc_of_pragma(p):
+            for (_, var), slot in zip(copied, slots):
+                memref.StoreOp(fn.load(slot), var.value, [])
+
+    def _team_slot(self, mtype: ir.Type) -> ir.Value:
+        """A slot every thread of the innermost region sees: an alloca of the scope around
+        the region (the region's own allocas are per thread)."""
+        fn = self.fn
+        inner = fn.alloca_scopes.pop()
+        try:
+            return fn.alloca(mtype)
+        finally:
+            fn.alloca_scopes.append(inner)
 
     def fill(self, p: Pragma, block: ir.Block, body) -> None:
         """A construct's region: its statement, then the terminator."""

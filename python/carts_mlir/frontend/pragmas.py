@@ -37,7 +37,7 @@ SUPPORTED = {
     "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads", "if"},
     "for": {"private", "firstprivate", "lastprivate", "reduction", "schedule", "collapse",
             "nowait", "ordered"},
-    "single": {"private", "firstprivate", "nowait"},
+    "single": {"private", "firstprivate", "nowait", "copyprivate"},
     "master": set(),
     "masked": {"filter"},
     "barrier": set(),
