@@ -126,14 +126,29 @@ LogicalResult Converter::checkParallel(omp::ParallelOp op) {
   return checkPrivates(op, op.getPrivateVars(), op.getPrivateSyms());
 }
 
+/// Whether `inner` sets up a thread's private copies at the top of `region`: an alloca, a
+/// constant, a read of a variable from outside the region, or a store into one of the
+/// region's allocas (firstprivate).
+static bool isPrivateSetup(Operation &inner, Region &region) {
+  if (isa<memref::AllocaOp, arith::ConstantOp>(inner))
+    return true;
+  if (auto load = dyn_cast<memref::LoadOp>(inner))
+    return !region.isAncestor(load.getMemRef().getParentRegion());
+  if (auto store = dyn_cast<memref::StoreOp>(inner)) {
+    auto alloca = store.getMemRef().getDefiningOp<memref::AllocaOp>();
+    return alloca && alloca->getParentRegion() == &region;
+  }
+  return false;
+}
+
 /// The one single/master/masked construct that makes up the whole of a parallel
-/// region (besides allocas and constants), or null.
+/// region (besides the set-up of private copies), or null.
 Operation *Converter::taskCreator(omp::ParallelOp op) {
   if (!op.getPrivateVars().empty() || !op.getRegion().hasOneBlock())
     return nullptr;
   Operation *creator = nullptr;
   for (Operation &inner : op.getRegion().front().without_terminator()) {
-    if (isa<memref::AllocaOp, arith::ConstantOp>(inner))
+    if (!creator && isPrivateSetup(inner, op.getRegion()))
       continue;
     if (creator || !isa<omp::SingleOp, omp::MasterOp, omp::MaskedOp>(inner))
       return nullptr;
