@@ -64,9 +64,9 @@ class AtomicEmitter:
         body = cs.strip_parens(stmt)
         if p.clause("compare"):
             if kind == "capture":
-                raise p.error("unsupported C construct: omp atomic compare capture (write the "
-                              "compare without capturing, then read x with omp atomic read)")
-            self._atomic_compare(p, body)
+                self._atomic_compare_capture(p, body)
+            else:
+                self._atomic_compare(p, body)
             return
         if kind == "capture" and body.kind == K.COMPOUND_STMT:
             self._atomic_capture_block(p, body)
@@ -146,10 +146,11 @@ class AtomicEmitter:
             raise self._atomic_shape(p, stmt, self._COMPARE_SHAPE)
         return x, op, other, x_left, value
 
-    def _atomic_compare(self, p: Pragma, stmt: ci.Cursor) -> None:
+    def _atomic_compare(self, p: Pragma, stmt: ci.Cursor):
         """``#pragma omp atomic compare``: x replaced by a value when a comparison with it
         holds, in one read-modify-write. The operands are evaluated before it; a
-        floating-point x supports the min/max forms (``memref.atomic_rmw`` minnumf/maxnumf)."""
+        floating-point x supports the min/max forms (``memref.atomic_rmw`` minnumf/maxnumf).
+        Returns (old, new(), scalar of x), as ``_atomic_rmw``."""
         fn = self.fn
         x, op, other, x_left, value = self._compare_parts(p, stmt)
         xs, os_, vs = scalar_of(x.type), scalar_of(other.type), scalar_of(value.type)
@@ -166,8 +167,9 @@ class AtomicEmitter:
             if lv.memref is None or ir.MemRefType(lv.memref.type).rank != len(lv.indices):
                 raise p.error("omp atomic needs a scalar variable or an array element")
             kind = arith.AtomicRMWKind.maxnumf if larger else arith.AtomicRMWKind.minnumf
-            memref.AtomicRMWOp(kind, bound, lv.memref, list(lv.indices))
-            return
+            old = memref.AtomicRMWOp(kind, bound, lv.memref, list(lv.indices)).result
+            combine = arith.MaxNumFOp if larger else arith.MinNumFOp
+            return old, lambda: combine(old, bound).result, xs
         comp = tm.usual_arithmetic(xs, os_)
         against = fn.convert(fn.expr.rvalue(other), os_, comp)
         # min/max: x becomes the operand it lost to; a swap: the value the statement names
@@ -181,7 +183,40 @@ class AtomicEmitter:
             lhs, rhs = (current, against) if x_left else (against, current)
             holds = arith.CmpIOp(getattr(arith.CmpIPredicate, pred), lhs, rhs).result
             return arith.SelectOp(holds, new, cur).result
-        self._atomic_rmw(p, x, update)
+        return self._atomic_rmw(p, x, update)
+
+    def _atomic_compare_capture(self, p: Pragma, block: ci.Cursor) -> None:
+        """``{ v = x; <compare>; }`` (v gets the value x had) or ``{ <compare>; v = x; }``
+        (the value it has after), the compare one of ``_atomic_compare``'s statements."""
+        shape = "'{ v = x; <compare statement> }' or '{ <compare statement> v = x; }'"
+        if block.kind != K.COMPOUND_STMT:
+            raise self._atomic_shape(p, block, shape)
+        kids = [cs.strip_parens(k) for k in cs.children(block)]
+        if len(kids) != 2:
+            raise self._atomic_shape(p, block, shape)
+
+        def read_of(k: ci.Cursor) -> ci.Cursor | None:
+            if k.kind != K.BINARY_OPERATOR or cs.binary_operator(k) != "=":
+                return None
+            source = cs.strip_implicit(cs.children(k)[1])
+            return source if source.kind in (K.DECL_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) else None
+
+        def is_compare(k: ci.Cursor) -> bool:
+            if k.kind == K.IF_STMT:
+                return True
+            return k.kind == K.BINARY_OPERATOR and cs.binary_operator(k) == "=" and \
+                cs.strip_parens(cs.strip_implicit(cs.children(k)[1])).kind == K.CONDITIONAL_OPERATOR
+
+        for read, compare, after in ((kids[0], kids[1], False), (kids[1], kids[0], True)):
+            source = read_of(read)
+            if source is None or not is_compare(compare):
+                continue
+            x = self._compare_parts(p, compare)[0]
+            if _same_object(source, x):
+                old, new, xs = self._atomic_compare(p, compare)
+                self._assign_value(cs.children(read)[0], new() if after else old, xs, block)
+                return
+        raise self._atomic_shape(p, block, shape)
 
     def _atomic_capture_block(self, p: Pragma, block: ci.Cursor) -> None:
         """``{ v = x; x op= e; }`` (v gets the old value) or ``{ x op= e; v = x; }`` (the

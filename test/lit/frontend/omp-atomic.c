@@ -80,3 +80,28 @@ int main(void) {
   }
   return count + (int)sum + hist[0] + seen + v + (int)f;
 }
+
+// compare capture: the compare's one read-modify-write; v gets the value it replaced
+// (read first) or the value it leaves (read after).
+// CHECK-LABEL: func.func @compare_capture(
+// CHECK: %[[OLD:.*]] = memref.generic_atomic_rmw %arg0[%{{.*}}] : memref<?xi32> {
+// CHECK: arith.cmpi slt
+// CHECK: arith.select
+// CHECK: memref.store %[[OLD]], %arg1[%{{.*}}] : memref<?xi32>
+// CHECK: %[[OLD2:.*]] = memref.generic_atomic_rmw %arg0[%{{.*}}] : memref<?xi32> {
+// CHECK: memref.atomic_yield
+// CHECK: %[[HOLDS:.*]] = arith.cmpi eq, %[[OLD2]]
+// CHECK: %[[NEW:.*]] = arith.select %[[HOLDS]], %{{.*}}, %[[OLD2]] : i32
+// CHECK: memref.store %[[NEW]], %arg1[%{{.*}}] : memref<?xi32>
+void compare_capture(int *x, int *v, int e) {
+#pragma omp atomic compare capture
+  {
+    v[0] = x[0];
+    if (e < x[0]) { x[0] = e; }
+  }
+#pragma omp atomic compare capture
+  {
+    if (x[0] == e) { x[0] = 0; }
+    v[0] = x[0];
+  }
+}
