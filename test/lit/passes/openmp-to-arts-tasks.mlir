@@ -55,6 +55,38 @@ func.func @team_of_tasks(%a: memref<?xf64>, %s: memref<f64>) {
 
 // -----
 
+// A region that sets up its private copies (firstprivate: read outside, stored in its
+// own allocas) before the single is still one creator: the copies are the host's.
+// CHECK-LABEL: func.func @privates_then_single
+// CHECK-NOT: arts.edt <parallel>
+// CHECK: %[[COPY:.*]] = memref.alloca() : memref<f64>
+// CHECK: %[[W:.*]] = memref.load %arg1[] : memref<f64>
+// CHECK: memref.store %[[W]], %[[COPY]][]
+// CHECK: memref.load %[[COPY]][]
+// CHECK: arts.edt <task>
+// CHECK: arts.barrier
+func.func @privates_then_single(%a: memref<?xf64>, %w: memref<f64>) {
+  %c0 = arith.constant 0 : index
+  // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.parallel around one omp.single that creates tasks
+  omp.parallel {
+    %copy = memref.alloca() : memref<f64>
+    %v = memref.load %w[] : memref<f64>
+    memref.store %v, %copy[] : memref<f64>
+    omp.single {
+      %x = memref.load %copy[] : memref<f64>
+      omp.task {
+        memref.store %x, %a[%c0] : memref<?xf64>
+        omp.terminator
+      }
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // The single's code runs on the host, but the team it (and its tasks) asks about is the
 // region's: num_threads where given, else every worker.
 // CHECK-LABEL: func.func @team_size_of_tasks
