@@ -127,7 +127,8 @@ class ExprEmitter(MemoryAccess, Conversions, Operators):
             return self.fn.iv_value(var)
         if var.is_array:
             raise cs.unsupported(c, "array used as a value")
-        return self.fn.from_memory(memref.LoadOp(var.value, []).result, var.ctype)
+        at = [] if var.lead is None else [var.lead]
+        return self.fn.from_memory(memref.LoadOp(var.value, at).result, var.ctype)
 
     # ------------------------------------------------------------------ initialisers
 

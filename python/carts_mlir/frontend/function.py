@@ -204,7 +204,18 @@ class FunctionEmitter:
                 return Var("mem", var.ctype, self.module.global_memref(var.value, where))
             return var
         # Globals (file scope, or block-scope extern) are found by name.
-        return Var("mem", decl.type, self.module.global_ref(decl, where))
+        value = self.module.global_ref(decl, where)
+        if decl.spelling in self.module.threadprivate:
+            return Var("mem", decl.type, value, lead=self.thread_index())
+        return Var("mem", decl.type, value)
+
+    def thread_index(self) -> ir.Value:
+        """The current thread's number as an ``index``: the copy of a threadprivate variable
+        it uses (openmp-to-arts answers 0 outside a parallel region)."""
+        i32 = self.types.i(32)
+        self.module.declare_function("omp_get_thread_num", [], [i32], None)
+        me = func.CallOp([i32], ir.FlatSymbolRefAttr.get("omp_get_thread_num"), []).result
+        return arith.IndexCastOp(ir.IndexType.get(), me).result
 
     def iv_value(self, var: Var) -> ir.Value:
         """The C-typed value of an induction variable, cast once at the top of the loop

@@ -68,7 +68,7 @@ class MemoryAccess:
                     return LValue(s.type, memref=data)
                 if var.kind != "mem":
                     raise cs.unsupported(s, f"modification of '{s.spelling}' here")
-                return LValue(s.type, memref=var.value)
+                return LValue(s.type, memref=var.value, indices=() if var.lead is None else (var.lead,))
             if s.kind == K.UNEXPOSED_EXPR:
                 kids = cs.children(s)
                 if len(kids) == 1 and tm.canon(kids[0].type).spelling == tm.canon(s.type).spelling:

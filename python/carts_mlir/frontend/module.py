@@ -14,7 +14,13 @@ from . import clang_support as cs
 from . import typemap as tm
 from .cursor_queries import flatten_init, parameter_types
 from .function import FunctionEmitter
+from .._bounds import MAX_THREADS
 from .pragmas import PragmaQueue, collect_pragmas
+
+#: Copies of a threadprivate variable: one per thread number a team can have.
+THREADPRIVATE_COPIES = MAX_THREADS
+#: What the copies of one threadprivate variable may take together.
+THREADPRIVATE_BYTES = 64 << 20
 from .reductions import reduction_combine, reduction_identity
 from .typemap import Scalar, TypeMapper
 
@@ -36,6 +42,8 @@ class ModuleEmitter:
         self._worklist: list[ci.Cursor] = []
         self._symbols: dict[str, ir.Operation] = {}
         self._globals: dict[str, tuple[str, ir.Type]] = {}
+        #: File-scope variables with a copy per thread (``threadprivate``).
+        self.threadprivate: set[str] = set()
         self._global_decls: dict[str, ci.Cursor] = {}
         self._strings: dict[bytes, str] = {}
         self._first_function: ir.Operation | None = None
@@ -91,7 +99,32 @@ class ModuleEmitter:
                   if _file_of(c) == self.path]
         for p in self.pragmas.pragmas:
             if not any(lo <= p.offset < hi for lo, hi in bodies):
+                if p.directive == "threadprivate":
+                    self._threadprivate(p)
+                    continue
                 raise p.error(f"unsupported C construct: omp {p.directive or p.text} outside a function")
+
+    def _threadprivate(self, p) -> None:
+        """``#pragma omp threadprivate(list)`` at file scope: each variable gets a copy per
+        thread (with ``-fopenmp``; without, the pragma is ignored, as gcc does)."""
+        names = p.clause("list").args if p.clause("list") else ()
+        if not names or not all(names):
+            raise p.error("threadprivate needs a list of variables")
+        for name in names:
+            decl = self._global_decls.get(name)
+            if decl is None or decl.extent.start.offset > p.offset:
+                raise p.error(f"'{name}' in threadprivate is not a file-scope variable declared "
+                              "before the directive")
+            if not self.openmp:
+                continue
+            size = max(decl.type.get_size(), 1)
+            if size * THREADPRIVATE_COPIES > THREADPRIVATE_BYTES:
+                raise p.error(f"unsupported C construct: threadprivate '{name}' of {size} bytes "
+                              f"(a copy for each of {THREADPRIVATE_COPIES} threads must fit in "
+                              f"{THREADPRIVATE_BYTES >> 20} MiB: allocate it per thread instead)")
+            if name in self._globals:
+                raise p.error(f"'{name}' is used before its threadprivate directive")
+            self.threadprivate.add(name)
 
     def _emit_function(self, cursor: ci.Cursor) -> None:
 
@@ -257,8 +290,27 @@ class ModuleEmitter:
             mtype = ir.MemRefType.get([], elem_type)
         init = _initializer(decl)
         initial = self._constant_initializer(decl, ctype, mtype, init)
+        if name in self.threadprivate:  # a copy per thread, each with the initial value
+            one = ir.MemRefType(mtype)
+            mtype = ir.MemRefType.get([THREADPRIVATE_COPIES] + list(one.shape), one.element_type)
+            if isinstance(initial, ir.DenseElementsAttr):
+                values = np.array(initial)
+                tensor = ir.RankedTensorType.get(list(mtype.shape), one.element_type)
+                if values.size and (values == values.flat[0]).all():  # one value: a splat
+                    elem, first = one.element_type, values.flat[0].item()
+                    attr = ir.FloatAttr.get(elem, float(first)) if isinstance(first, float) else \
+                        ir.IntegerAttr.get(elem, int(first))
+                    initial = ir.DenseElementsAttr.get_splat(tensor, attr)
+                else:
+                    tiled = np.broadcast_to(values, (THREADPRIVATE_COPIES,) + values.shape).copy()
+                    if tiled.nbytes > 1 << 20:
+                        raise cs.unsupported(decl, f"threadprivate '{name}' with an initialiser "
+                                             "of different values whose copies take more than "
+                                             "1 MiB (initialise it in the program instead)")
+                    initial = ir.DenseElementsAttr.get(tiled, type=tensor)
         private = decl.storage_class == ci.StorageClass.STATIC or "." in name
-        is_const = ctype.is_const_qualified() or _array_of_const(ctype)
+        is_const = (ctype.is_const_qualified() or _array_of_const(ctype)) and \
+            name not in self.threadprivate
         sym = name
         ip = ir.InsertionPoint(self._first_function) if self._first_function is not None else \
             ir.InsertionPoint(self.module.body)

@@ -239,6 +239,7 @@ class OmpEmitter:
             # A region that is one single/master: its one thread reduces (the others would
             # only combine identities), so its copies live there, in the creator of any tasks.
             creator_reduces = bool(reductions) and self._one_construct(stmt_of_body)
+            copied_in = self._copyin_sources(p)
             op = omp.ParallelOp([], [], [], [], num_threads=num_threads, if_expr=if_expr)
             block = op.region.blocks.append()
         with pushed(self.sharing.team_vars, {key: var.value for key, var in fn.vars.items()}):
@@ -248,6 +249,7 @@ class OmpEmitter:
                     own = [] if creator_reduces else self.own_reductions(
                         p, reductions, stack, "of a parallel region (reduce in its loops)")
                     self.sharing.privatize(p, stack)
+                    self._copy_in(p, copied_in)
                 if creator_reduces:
                     self.creator_reductions = (p, reductions)
                 task_keys = {self.clauses.variable(p, n.strip())[0] for c in p.all("reduction")
@@ -288,6 +290,49 @@ class OmpEmitter:
         with self.fn.loc_of_pragma(region):
             return self.own_reductions(region, reductions, stack, "of a parallel region "
                                        "(reduce in its loops)")
+
+    def _copyin_sources(self, p: Pragma) -> list[tuple[str, ir.Value]]:
+        """``copyin(x)`` of a region, before it: the encountering thread's copy of each
+        threadprivate ``x``, as a value (a scalar) or in a slot of its own (an array), so
+        that no thread of the team can change it before the others have copied it."""
+        fn = self.fn
+        out = []
+        for name in (n.strip() for c in p.all("copyin") for n in c.args):
+            if name not in fn.module.threadprivate:
+                raise p.error(f"copyin variable '{name}' is not threadprivate")
+            _, var = self.clauses.variable(p, name)
+            if not var.is_array:
+                out.append((name, memref.LoadOp(var.value, [var.lead]).result))
+                continue
+            shape = ir.MemRefType(var.value.type).shape[1:]
+            slot = fn.alloca(ir.MemRefType.get(shape, ir.MemRefType(var.value.type).element_type))
+            self._copy_elements(var.value, [var.lead], slot, [], shape)
+            out.append((name, slot))
+        return out
+
+    def _copy_in(self, p: Pragma, sources: list[tuple[str, ir.Value]]) -> None:
+        """Each thread's copy of the ``copyin`` variables set from ``_copyin_sources``."""
+        for name, source in sources:
+            _, var = self.clauses.variable(p, name)
+            if isinstance(source.type, ir.MemRefType):
+                self._copy_elements(source, [], var.value, [var.lead], source.type.shape)
+            else:
+                memref.StoreOp(source, var.value, [var.lead])
+
+    def _copy_elements(self, src: ir.Value, src_lead: list, dst: ir.Value, dst_lead: list,
+                       shape) -> None:
+        """``dst[dst_lead..., i...] = src[src_lead..., i...]`` over a static ``shape``."""
+        fn = self.fn
+        ivs = []
+        with ExitStack() as nest:
+            for extent in shape:
+                loop = scf.ForOp(fn.const_index(0), fn.const_index(extent), fn.const_index(1))
+                with ir.InsertionPoint(loop.body):
+                    end = scf.YieldOp([])
+                ivs.append(loop.induction_variable)
+                nest.enter_context(ir.InsertionPoint(end))  # the body, before its yield
+            value = memref.LoadOp(src, src_lead + ivs).result
+            memref.StoreOp(value, dst, dst_lead + ivs)
 
     def one_thread(self, p: Pragma, d: str, inner: list[Pragma], stmt: ci.Cursor, body) -> bool:
         """A construct inside a nested parallel region, which a team of one runs: the

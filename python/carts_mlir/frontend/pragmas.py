@@ -33,8 +33,9 @@ _CLAUSE_WORDS = {"ordered", "update"}
 #: Directives of the supported subset, and the clauses each accepts.
 SUPPORTED = {
     "parallel for": {"private", "firstprivate", "lastprivate", "shared", "reduction", "schedule",
-                     "collapse", "nowait", "default", "num_threads", "if", "ordered"},
-    "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads", "if"},
+                     "collapse", "nowait", "default", "num_threads", "if", "ordered", "copyin"},
+    "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads", "if",
+                 "copyin"},
     "for": {"private", "firstprivate", "lastprivate", "reduction", "schedule", "collapse",
             "nowait", "ordered"},
     "single": {"private", "firstprivate", "nowait", "copyprivate"},
@@ -51,7 +52,7 @@ SUPPORTED = {
                "acquire", "release", "hint", "weak", "fail"},
     "critical": {"name", "hint"},
     "sections": {"nowait"},
-    "parallel sections": {"shared", "default", "num_threads", "if"},
+    "parallel sections": {"shared", "default", "num_threads", "if", "copyin"},
     "section": set(),
     "ordered": set(),
     "taskloop": {"grainsize", "num_tasks", "nogroup", "shared", "private", "firstprivate",
@@ -165,6 +166,11 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
     rest = text[pos:]
     if directive == "flush":  # `flush(a, b)`: the list is no clause
         rest = re.sub(r"^\s*(acq_rel|release|acquire|seq_cst)?\s*(\([^)]*\))?", "", rest)
+    if directive == "threadprivate":  # `threadprivate(a, b)`: the list is no clause
+        m = re.match(r"\s*\(([^)]*)\)", rest)
+        if m:
+            clauses.append(Clause("list", tuple(n.strip() for n in m.group(1).split(","))))
+            rest = rest[m.end():]
     if directive == "critical":  # `critical(name)`: the name is no clause
         m = re.match(r"\s*\(\s*([A-Za-z_]\w*)\s*\)", rest)
         if m:

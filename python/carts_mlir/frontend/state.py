@@ -43,6 +43,9 @@ class Var:
     #: Kind ``walk`` (a pointer moved with ``++``/``+=``): ``offset`` is a ``memref<index>``
     #: slot holding the index.
     offset: ir.Value | None = None
+    #: A ``threadprivate`` global: ``value`` holds a copy per thread (its first dimension)
+    #: and this ``index`` value is the current thread's.
+    lead: ir.Value | None = None
 
     @property
     def is_array(self) -> bool:
