@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable
 
 import clang.cindex as ci
 from mlir import ir
-from mlir.dialects import memref, scf
+from mlir.dialects import arith, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
@@ -103,9 +103,24 @@ class ExprEmitter(MemoryAccess, Conversions, Operators):
     def _sizeof(self, c: ci.Cursor) -> ir.Value:
         value = cs.evaluate(c)
         s = scalar_of(c.type)
-        if not isinstance(value, int) or s is None:
-            raise cs.unsupported(c, "sizeof of a variable-length type")
-        return self.fn.const_scalar(value, s)
+        if isinstance(value, int) and s is not None:
+            return self.fn.const_scalar(value, s)
+        operand = [k for k in cs.children(c) if k.kind.is_expression()]
+        if s is None or len(operand) != 1 or not tm.is_array(operand[0].type):
+            raise cs.unsupported(c, "sizeof of a variable-length type (sizeof of a "
+                                 "variable-length array variable is supported)")
+        # a variable-length array: its extents at run time times its element's size
+        lv = self.lvalue(operand[0])
+        if lv.memref is None:
+            raise cs.unsupported(c, "sizeof of this variable-length array")
+        mtype = ir.MemRefType(lv.memref.type)
+        elem = tm.canon(operand[0].type)
+        while tm.is_array(elem):
+            elem = tm.canon(elem.element_type)
+        total = self.fn.const_index(elem.get_size())
+        for d in range(len(lv.indices), mtype.rank):
+            total = arith.MulIOp(total, memref.DimOp(lv.memref, self.fn.const_index(d)).result).result
+        return self.fn.from_index(total, s)
 
     def _declref(self, c: ci.Cursor) -> ir.Value:
         decl = c.referenced

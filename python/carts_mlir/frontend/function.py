@@ -160,6 +160,9 @@ class FunctionEmitter:
             kids = cs.children(init)  # `int x = {5};`
             init = kids[0] if kids else None
         with self.loc(decl):
+            if tm.canon(ctype).kind == ci.TypeKind.VARIABLEARRAY:
+                self.vars[key] = Var("mem", ctype, self._variable_array(decl))
+                return
             if tm.is_aggregate(ctype):
                 mtype = self.types.to_mlir(ctype, decl)
                 slot = self.alloca(mtype)
@@ -195,6 +198,23 @@ class FunctionEmitter:
             self.vars[key] = Var("mem", ctype, slot)
             if init is not None:
                 memref.StoreOp(self.to_memory(self.expr.rvalue(init), slot), slot, [])
+
+    def _variable_array(self, decl: ci.Cursor) -> ir.Value:
+        """``double a[n][m]``: a ``memref.alloca`` of the sizes the declaration computes,
+        where it is (its sizes are values of that point). The sizes are the declaration's
+        expressions, which libclang lists innermost first."""
+        if self.loops:
+            raise cs.unsupported(decl, "variable-length array declared in a loop (each "
+                                 "iteration would grow the stack: declare it before the loop)")
+        if var_initializer(decl) is not None:
+            raise cs.unsupported(decl, "initialised variable-length array")
+        mtype = ir.MemRefType(self.types.to_mlir(decl.type, decl))
+        sizes = [k for k in cs.children(decl) if k.kind.is_expression()][::-1]
+        if len(sizes) != mtype.rank:
+            raise cs.unsupported(decl, "variable-length array of this shape")
+        dynamic = [self.expr.index_of(size) for size, extent in zip(sizes, mtype.shape)
+                   if extent == ir.ShapedType.get_dynamic_size()]
+        return memref.AllocaOp(mtype, dynamic, []).result
 
     def lookup(self, decl: ci.Cursor, where: ci.Cursor) -> Var:
         key = decl_key(decl)

@@ -262,8 +262,9 @@ class TypeMapper:
         if k == TypeKind.INCOMPLETEARRAY:
             shape, elem = self._array_shape(canon(t.element_type), where)
             return ir.MemRefType.get([ir.ShapedType.get_dynamic_size()] + shape, elem)
-        if k == TypeKind.VARIABLEARRAY:
-            raise cs.unsupported(where, "variable-length array")
+        if k == TypeKind.VARIABLEARRAY:  # sizes known when the declaration runs
+            shape, elem = self._array_shape(t, where)
+            return ir.MemRefType.get(shape, elem)
         if k == TypeKind.RECORD:
             if struct_fields(t) is None:
                 raise cs.unsupported(where, _record_word(t) + _record_why(t))
@@ -277,15 +278,16 @@ class TypeMapper:
         """(static dims, element type) of a possibly-array type; non-arrays have no dims."""
         shape: list[int] = []
         t = canon(t)
-        while t.kind == TypeKind.CONSTANTARRAY:
-            shape.append(t.element_count)
+        while t.kind in (TypeKind.CONSTANTARRAY, TypeKind.VARIABLEARRAY):
+            shape.append(t.element_count if t.kind == TypeKind.CONSTANTARRAY
+                         else ir.ShapedType.get_dynamic_size())
             t = canon(t.element_type)
         fields = struct_fields(t)
         if fields is not None:
             shape.append(len(fields))
             t = canon(fields[0].type)
-        if t.kind in (TypeKind.VARIABLEARRAY, TypeKind.INCOMPLETEARRAY):
-            raise cs.unsupported(where, "variable-length array")
+        if t.kind == TypeKind.INCOMPLETEARRAY:
+            raise cs.unsupported(where, "array of arrays of unknown size")
         elem = self.to_mlir(t, where)
         if elem is None:
             raise cs.unsupported(where, "array of void")

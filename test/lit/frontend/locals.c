@@ -49,3 +49,20 @@ int init_arrays(void) {
   int w[2][3] = {{1, 2}, {4, 5, 6}};
   return w[1][2];
 }
+
+// A variable-length array is an alloca of the extents its declaration computes, where
+// the declaration is (outermost extent first; a fixed one stays in the type); a parameter
+// declared with run-time extents takes a memref of dynamic shape; sizeof of one is its
+// extents times its element's size.
+// CHECK-LABEL: func.func @vla(
+// CHECK-SAME: %arg0: i32, %arg1: memref<?x?xf64>)
+// CHECK: %[[N:.*]] = arith.index_cast %arg0 : i32 to index
+// CHECK: %[[A:.*]] = memref.alloca(%[[N]]) : memref<?x3xf32>
+// CHECK: memref.store %{{.*}}, %[[A]][%{{.*}}, %{{.*}}] : memref<?x3xf32>
+// CHECK: %[[D:.*]] = memref.dim %[[A]], %c0
+// CHECK: arith.muli %{{.*}}, %[[D]] : index
+long vla(int n, double p[n][n]) {
+  float a[n][3];
+  a[n - 1][2] = p[0][0];
+  return sizeof(a);
+}
