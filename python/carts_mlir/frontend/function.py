@@ -167,7 +167,11 @@ class FunctionEmitter:
                 mtype = self.types.to_mlir(ctype, decl)
                 slot = self.alloca(mtype)
                 self.vars[key] = Var("mem", ctype, slot)
-                if init is not None:
+                fields = tm.struct_fields(ctype)
+                if init is not None and fields is not None and \
+                        cs.strip_parens(init).kind != K.INIT_LIST_EXPR:
+                    self.expr.copy_struct(slot, (), init, len(fields), decl)  # `S b = a;`
+                elif init is not None:
                     self.expr.initialize_array(slot, ctype, init)
                 return
             mtype = self.types.to_mlir(ctype, decl)
@@ -313,16 +317,34 @@ class FunctionEmitter:
 
     def from_memory(self, v: ir.Value, ctype: ci.Type) -> ir.Value:
         """A loaded value as the C type's value: the address an ``i64`` holds for a
-        pointer that stays ``!llvm.ptr`` (``TypeMapper.stored``)."""
-        if tm.is_opaque_pointer(ctype) and isinstance(v.type, ir.IntegerType):
+        pointer that stays ``!llvm.ptr`` (``TypeMapper.stored``), the field a slot of a
+        struct of mixed fields holds (``tm.struct_is_mixed``)."""
+        if not isinstance(v.type, ir.IntegerType) or ir.IntegerType(v.type).width != 64:
+            return v
+        if tm.is_opaque_pointer(ctype):
             return llvm.IntToPtrOp(self.types.llvm_ptr(), v).result
-        return v
+        s = tm.scalar_of(ctype)
+        if s is None or s.mlir() == v.type:
+            return v
+        if s.is_float:  # the float's bits, below
+            bits = v if s.width == 64 else arith.TruncIOp(self.types.i(s.width), v).result
+            return arith.BitcastOp(s.mlir(), bits).result
+        return arith.TruncIOp(s.mlir(), v).result
 
     def to_memory(self, v: ir.Value, slot: ir.Value) -> ir.Value:
         """A value to store into ``slot``: an ``!llvm.ptr`` as its address where the
-        memref holds ``i64``."""
-        if str(v.type) == "!llvm.ptr" and isinstance(ir.MemRefType(slot.type).element_type, ir.IntegerType):
-            return llvm.PtrToIntOp(ir.MemRefType(slot.type).element_type, v).result
+        memref holds ``i64``; a narrower integer or a float as its bits in a slot of a
+        struct of mixed fields."""
+        elem = ir.MemRefType(slot.type).element_type
+        if v.type == elem or not isinstance(elem, ir.IntegerType) or ir.IntegerType(elem).width != 64:
+            return v
+        if str(v.type) == "!llvm.ptr":
+            return llvm.PtrToIntOp(elem, v).result
+        if isinstance(v.type, ir.FloatType):
+            width = ir.FloatType(v.type).width
+            v = arith.BitcastOp(self.types.i(width), v).result
+        if isinstance(v.type, ir.IntegerType) and ir.IntegerType(v.type).width < 64:
+            return arith.ExtUIOp(elem, v).result
         return v
 
     def still_running(self, jumps: frozenset[str] | set[str]) -> ir.Value | None:

@@ -76,7 +76,7 @@ class ModuleEmitter:
             if k == K.UNION_DECL or (k == K.STRUCT_DECL and c.is_definition() and
                                      tm.struct_fields(c.type) is None):
                 raise cs.unsupported(c, "union" if k == K.UNION_DECL else "struct (a struct is "
-                                     "supported when all its fields have one arithmetic type)")
+                                     "supported when its fields are arithmetic scalars)")
             if k == K.FUNCTION_DECL:
                 if c.is_definition():
                     self.user_functions[c.spelling] = c
@@ -90,8 +90,8 @@ class ModuleEmitter:
                     raise cs.unsupported(c, "function pointer")
                 under = tm.canon(c.underlying_typedef_type)
                 if under.kind == ci.TypeKind.RECORD and tm.struct_fields(under) is None:
-                    raise cs.unsupported(c, "struct (a struct is supported when all its "
-                                         "fields have one arithmetic type)")
+                    raise cs.unsupported(c, "struct (a struct is supported when its fields "
+                                         "are arithmetic scalars)")
 
     def _check_pragma_placement(self) -> None:
         """Every ``#pragma omp`` must be inside a function body of the main file."""
@@ -339,7 +339,13 @@ class ModuleEmitter:
         values = np.zeros(total, dtype=dtype)
         if init is not None:
             flat = self._constant_elements(init, shape, decl)
+            record = tm.canon(ctype)
+            while tm.is_array(record):
+                record = tm.canon(record.element_type)
+            fields = tm.struct_fields(record) if tm.struct_is_mixed(record) else None
             for pos, value in flat:
+                if fields is not None:  # a slot of a struct of mixed fields holds the bits
+                    value = _field_bits(fields[pos % len(fields)].type, value)
                 values[pos] = value
         tensor = ir.RankedTensorType.get(shape, elem)
         if str(elem) == "i1":
@@ -454,3 +460,17 @@ def _mlir_string(data: bytes) -> str:
 
 def _loc_text(loc: ir.Location) -> str:
     return str(loc)[4:-1] if str(loc).startswith("loc(") else "unknown"
+
+
+def _field_bits(ctype: ci.Type, value) -> int:
+    """A constant as a slot of a struct of mixed fields holds it (``FunctionEmitter
+    .to_memory``): a float's bits, an integer's value, in a signed 64-bit word."""
+    import struct
+
+    s = tm.scalar_of(ctype)
+    if s.is_float:
+        raw = struct.unpack("<Q", struct.pack("<d", float(value)))[0] if s.width == 64 else \
+            struct.unpack("<I", struct.pack("<f", float(value)))[0]
+    else:
+        raw = int(value) & ((1 << s.width) - 1)  # widened without its sign, as stores do
+    return raw - (1 << 64) if raw >= 1 << 63 else raw

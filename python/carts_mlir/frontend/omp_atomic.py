@@ -166,6 +166,7 @@ class AtomicEmitter:
             lv = fn.expr.lvalue(x)
             if lv.memref is None or ir.MemRefType(lv.memref.type).rank != len(lv.indices):
                 raise p.error("omp atomic needs a scalar variable or an array element")
+            _check_slot(p, lv, xs)
             kind = arith.AtomicRMWKind.maxnumf if larger else arith.AtomicRMWKind.minnumf
             old = memref.AtomicRMWOp(kind, bound, lv.memref, list(lv.indices)).result
             combine = arith.MaxNumFOp if larger else arith.MinNumFOp
@@ -324,6 +325,7 @@ class AtomicEmitter:
         if xs is None or lv.memref is None or \
                 ir.MemRefType(lv.memref.type).rank != len(lv.indices):
             raise p.error("omp atomic needs a scalar variable or an array element")
+        _check_slot(p, lv, xs)
         if xs.is_float or float_kind == "assign":  # a swap is `assign` for every type
             if float_add is None:
                 raise p.error("unsupported C construct: this omp atomic on a floating-point object")
@@ -348,3 +350,11 @@ class AtomicEmitter:
     @staticmethod
     def _atomic_shape(p: Pragma, where: ci.Cursor, expected: str):
         return p.error(f"unsupported C construct: this statement under omp atomic (expected {expected})")
+
+
+def _check_slot(p: Pragma, lv, xs: Scalar) -> None:
+    """An atomic operation works on the object's own type: not on a field of a struct
+    whose fields have different types, whose slot holds the field's bits in an i64."""
+    if ir.MemRefType(lv.memref.type).element_type != xs.mlir():
+        raise p.error("unsupported C construct: omp atomic on a field of a struct whose fields "
+                      "have different types (update it in a critical section)")

@@ -132,20 +132,29 @@ class Operators:
             return moved
         fields = tm.struct_fields(a.type)
         if fields is not None:  # a struct assignment copies its fields
-            dst, src = self.lvalue(a), self.lvalue(b)
-            if dst.memref is None or src.memref is None:
+            dst = self.lvalue(a)
+            if dst.memref is None:
                 raise cs.unsupported(where, "struct assignment")
-            with self.fn.loc(where):
-                for k in range(len(fields)):
-                    at = (self.fn.const_index(k),)
-                    v = memref.LoadOp(src.memref, list(src.indices + at)).result
-                    memref.StoreOp(v, dst.memref, list(dst.indices + at))
+            self.copy_struct(dst.memref, dst.indices, b, len(fields), where)
             return self.fn.const_index(0)
         lv = self.lvalue(a)
         v = self.rvalue(b)
         with self.fn.loc(where):
             self.store(lv, v, where)
         return v
+
+    def copy_struct(self, dst: ir.Value, at: tuple, source: ci.Cursor, count: int,
+                    where: ci.Cursor) -> None:
+        """The ``count`` slots of the struct ``source`` names copied into ``dst[at...]``
+        (an assignment, or a declaration initialised from another struct)."""
+        src = self.lvalue(source)
+        if src.memref is None:
+            raise cs.unsupported(where, "struct copy")
+        with self.fn.loc(where):
+            for k in range(count):
+                field = (self.fn.const_index(k),)
+                v = memref.LoadOp(src.memref, list(src.indices + field)).result
+                memref.StoreOp(v, dst, list(at + field))
 
     def _compound_assign(self, c: ci.Cursor) -> ir.Value:
         op = cs.binary_operator(c)[:-1]

@@ -84,9 +84,10 @@ def is_array(t: ci.Type) -> bool:
 
 
 def struct_fields(t: ci.Type) -> list[ci.Cursor] | None:
-    """The fields of a struct type whose fields all have one arithmetic type (no bit
-    fields): laid out as that type's array, which is how it is kept (``struct { double
-    x, v; }`` is a ``double[2]``). None for any other type."""
+    """The fields of a struct type whose fields are arithmetic scalars (no bit fields), in
+    order: the struct is kept as an array of one slot per field (``struct { double x, v; }``
+    is a ``double[2]``; see ``struct_is_mixed`` for fields of different types). None for
+    any other type."""
     t = canon(t)
     if t.kind != TypeKind.RECORD:
         return None
@@ -96,12 +97,17 @@ def struct_fields(t: ci.Type) -> list[ci.Cursor] | None:
     fields = [f for f in decl.get_children() if f.kind == ci.CursorKind.FIELD_DECL]
     if not fields or any(f.is_bitfield() for f in fields):
         return None
-    first = canon(fields[0].type)
-    if first.kind not in _INT_WIDTH and first.kind not in _FLOAT_WIDTH:
-        return None
-    if any(canon(f.type).spelling != first.spelling for f in fields):
+    if any(canon(f.type).kind not in _INT_WIDTH and canon(f.type).kind not in _FLOAT_WIDTH
+           for f in fields):
         return None
     return fields
+
+
+def struct_is_mixed(t: ci.Type) -> bool:
+    """A struct whose fields have different types: each slot is an ``i64`` holding the
+    field's bits (an integer widened, a float's bits), exact for every arithmetic type."""
+    fields = struct_fields(t)
+    return fields is not None and len({canon(f.type).spelling for f in fields}) > 1
 
 
 def is_aggregate(t: ci.Type) -> bool:
@@ -285,6 +291,8 @@ class TypeMapper:
         fields = struct_fields(t)
         if fields is not None:
             shape.append(len(fields))
+            if struct_is_mixed(t):
+                return shape, ir.IntegerType.get_signless(64)
             t = canon(fields[0].type)
         if t.kind == TypeKind.INCOMPLETEARRAY:
             raise cs.unsupported(where, "array of arrays of unknown size")
@@ -312,7 +320,7 @@ def _record_word(t: ci.Type) -> str:
 def _record_why(t: ci.Type) -> str:
     if canon(t).get_declaration().kind == ci.CursorKind.UNION_DECL:
         return ""
-    return " (a struct is supported when all its fields have one arithmetic type)"
+    return " (a struct is supported when its fields are arithmetic scalars)"
 
 
 def strip_int_widening(c: ci.Cursor) -> ci.Cursor:

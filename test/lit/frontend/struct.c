@@ -37,3 +37,23 @@ int main(void) {
   free(a);
   return (int)r;
 }
+
+// Fields of different types: one i64 slot per field, holding an integer widened (and
+// truncated back on a load) or a float's bits (bitcast); C's sizeof and layout are kept.
+// CHECK-LABEL: func.func @mixed(
+// CHECK-SAME: %arg0: memref<?x3xi64>
+// CHECK: %[[D:.*]] = memref.load %arg0[%{{.*}}, %c0{{.*}}] : memref<?x3xi64>
+// CHECK: %[[X:.*]] = arith.bitcast %[[D]] : i64 to f64
+// CHECK: %[[K:.*]] = memref.load %arg0[%{{.*}}, %c1{{.*}}] : memref<?x3xi64>
+// CHECK: %[[N:.*]] = arith.trunci %[[K]] : i64 to i32
+// CHECK: %[[F:.*]] = arith.trunci %{{.*}} : i64 to i32
+// CHECK: arith.bitcast %[[F]] : i32 to f32
+// CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// CHECK: %[[WIDE:.*]] = arith.extui %[[BITS]] : i32 to i64
+// CHECK: memref.store %[[WIDE]], %arg0[%{{.*}}, %c2{{.*}}] : memref<?x3xi64>
+struct rec { double x; int n; float w; };
+double mixed(struct rec *r, int i) {
+  double v = r[i].x + r[i].n;
+  r[i].w = r[i].w * 2.0f;
+  return v;
+}

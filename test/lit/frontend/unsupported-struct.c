@@ -1,11 +1,11 @@
 // RUN: not carts cgeist %s -S 2>&1 | FileCheck %s
 
-// A struct whose fields have different types is outside the subset: a located error at
-// the struct, nothing on stdout.
-// CHECK: unsupported-struct.c:[[@LINE+2]]:3: error: unsupported C construct: struct (a struct is supported when all its fields have one arithmetic type)
+// A struct with a field that is not an arithmetic scalar (a pointer, an array) is outside
+// the subset: a located error at the struct, nothing on stdout.
+// CHECK: unsupported-struct.c:[[@LINE+2]]:3: error: unsupported C construct: struct (a struct is supported when its fields are arithmetic scalars)
 int main(void) {
-  struct point { int x; double y; } p;
-  p.x = 1;
-  return p.x;
+  struct vec { int n; double *data; } v;
+  v.n = 1;
+  return v.n;
 }
 // CHECK-NOT: module
