@@ -61,7 +61,8 @@ void Converter::convertAll() {
   });
   DenseSet<Operation *> creators;
   for (auto &[team, creator] : taskTeams)
-    creators.insert(creator);
+    if (creator != team)
+      creators.insert(creator);
   for (Operation *op : constructs) {
     if (creators.contains(op))
       continue; // converted with its parallel region
@@ -134,6 +135,8 @@ void Converter::convertParallel(omp::ParallelOp op) {
 }
 
 void Converter::convertTaskTeam(omp::ParallelOp op, Operation *creator) {
+  if (creator == op.getOperation())
+    return convertThreadsTakingTurns(op);
   CARTS_DEBUG("tasks", op) << "omp.parallel around one " << creator->getName()
                            << " that creates tasks -> host code; the runtime's workers run "
                               "the tasks; arts.barrier at its end\n";
@@ -160,6 +163,50 @@ void Converter::convertTaskTeam(omp::ParallelOp op, Operation *creator) {
   rewriter.eraseOp(creator);
   moveRegionBody(op.getRegion(), op, {});
   rewriter.setInsertionPoint(op);
+  BarrierOp::create(rewriter, loc);
+  rewriter.eraseOp(op);
+}
+
+/// A region in which every thread creates tasks and nothing orders the threads (the
+/// checks made sure): the threads take turns on the host, `for (t = 0; t < team; t++)`
+/// running the region with t as the thread number, and the runtime's workers run the
+/// tasks; a barrier at the end waits for them. One execution OpenMP allows: threads that
+/// never wait for each other may run in any interleaving, one after another included.
+void Converter::convertThreadsTakingTurns(omp::ParallelOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value size = op.getNumThreads();
+  if (!size)
+    size = RuntimeQueryOp::create(rewriter, loc, rewriter.getI32Type(),
+                                  RuntimeQueryKind::total_workers);
+  CARTS_DEBUG("tasks", op) << "omp.parallel whose every thread creates tasks -> host code, the "
+                              "threads taking turns ("
+                           << (op.getNumThreads() ? "num_threads" : "the worker count")
+                           << " of them); arts.barrier at its end\n";
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  auto turns = scf::ForOp::create(rewriter, loc, zero, toIndex(loc, size), one);
+  Block &body = op.getRegion().front();
+  rewriter.eraseOp(body.getTerminator());
+  rewriter.inlineBlockBefore(&body, turns.getBody()->getTerminator());
+  SmallVector<func::CallOp> queries;
+  turns.getBody()->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+    if (isa<omp::TaskOp>(inner))
+      return WalkResult::skip(); // in a task, the worker that runs it answers
+    if (auto call = dyn_cast<func::CallOp>(inner);
+        call && (call.getCallee() == "omp_get_thread_num" ||
+                 call.getCallee() == "omp_get_num_threads"))
+      queries.push_back(call);
+    return WalkResult::advance();
+  });
+  for (func::CallOp call : queries) {
+    rewriter.setInsertionPoint(call);
+    Value answer = call.getCallee() == "omp_get_num_threads"
+                       ? size
+                       : fromIndex(call.getLoc(), turns.getInductionVar(), rewriter.getI32Type());
+    rewriter.replaceOp(call, answer);
+  }
+  rewriter.setInsertionPointAfter(turns);
   BarrierOp::create(rewriter, loc);
   rewriter.eraseOp(op);
 }
@@ -291,6 +338,21 @@ void Converter::splitParallelIfs() {
     Value cond = op.getIfExpr();
     rewriter.modifyOpInPlace(op, [&] { op.getIfExprMutable().clear(); });
     if (taskTeams.contains(op)) {
+      if (taskTeams.lookup(op) == op.getOperation()) {
+        // threads taking turns: if(false) is one turn
+        Location loc = op.getLoc();
+        rewriter.setInsertionPoint(op);
+        Value size = op.getNumThreads();
+        if (!size)
+          size = RuntimeQueryOp::create(rewriter, loc, rewriter.getI32Type(),
+                                        RuntimeQueryKind::total_workers);
+        Value one = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 1);
+        Value turns = arith::SelectOp::create(rewriter, loc, cond, size, one);
+        rewriter.modifyOpInPlace(op, [&] { op.getNumThreadsMutable().assign(turns); });
+        CARTS_DEBUG(kChannel, op) << "if clause on a parallel region whose threads create "
+                                     "tasks -> its thread count is 1 when false\n";
+        continue;
+      }
       CARTS_DEBUG(kChannel, op) << "if clause on a parallel region of tasks: dropped (tasks "
                                    "run on the runtime's workers)\n";
       continue;

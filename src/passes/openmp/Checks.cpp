@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::arts;
 
@@ -116,14 +118,71 @@ LogicalResult Converter::checkParallel(omp::ParallelOp op) {
   });
   if (createsTasks) {
     Operation *creator = taskCreator(op);
-    if (!creator)
-      return op.emitError("omp.task in a parallel region is supported when one 'single' or "
-                          "'master' construct is the whole region (tasks that every thread "
-                          "of the team creates are not)");
+    if (!creator) {
+      std::string why = whyThreadsCannotTakeTurns(op);
+      if (!why.empty())
+        return op.emitError("omp.task in a parallel region is supported when one 'single' or "
+                            "'master' construct is the whole region, or when every thread "
+                            "creates tasks and nothing else orders the threads (here: ")
+               << why << ")";
+      creator = op; // every thread creates tasks: the threads take turns on the host
+    }
     CARTS_DEBUG("tasks", op) << "creates tasks (itself or through the functions it calls)\n";
     taskTeams[op] = creator;
   }
   return checkPrivates(op, op.getPrivateVars(), op.getPrivateSyms());
+}
+
+/// Why the threads of `op`'s team cannot run one after another on the host, each creating
+/// its tasks, or "" when they can: nothing in the region (outside its tasks) waits for or
+/// divides work among the other threads (a barrier, a worksharing construct, single,
+/// master, ordered), no private clause, and the functions it calls do not ask which thread
+/// they run in (their calls would answer for the host).
+std::string Converter::whyThreadsCannotTakeTurns(omp::ParallelOp op) {
+  if (!op.getPrivateVars().empty() || !op.getRegion().hasOneBlock())
+    return "private clauses";
+  std::string why;
+  DenseSet<StringAttr> seen;
+  std::function<void(Operation *)> visit = [&](Operation *root) {
+    root->walk<WalkOrder::PreOrder>([&](Operation *inner) {
+      if (!why.empty())
+        return WalkResult::interrupt();
+      if (isa<omp::TaskOp>(inner))
+        return WalkResult::skip(); // a task's body runs in a worker, as any task's
+      if (isa<omp::BarrierOp, omp::WsloopOp, omp::SingleOp, omp::MasterOp, omp::MaskedOp,
+              omp::SectionsOp, omp::OrderedRegionOp, omp::ParallelOp>(inner) &&
+          inner != op.getOperation()) {
+        why = "'" + inner->getName().getStringRef().str() + "'";
+        return WalkResult::interrupt();
+      }
+      auto call = dyn_cast<func::CallOp>(inner);
+      if (!call)
+        return WalkResult::advance();
+      StringRef callee = call.getCallee();
+      if (llvm::is_contained({"omp_in_parallel", "omp_get_level", "omp_get_active_level",
+                              "omp_get_team_size", "omp_get_ancestor_thread_num"},
+                             callee)) {
+        why = "a call to " + callee.str();
+        return WalkResult::interrupt();
+      }
+      auto fn = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(module, call.getCalleeAttr());
+      if (!fn || fn.isExternal() || !seen.insert(fn.getSymNameAttr()).second)
+        return WalkResult::advance();
+      bool asks = false;
+      fn.walk([&](func::CallOp inside) {
+        asks |= inside.getCallee() == "omp_get_thread_num" ||
+                inside.getCallee() == "omp_get_num_threads";
+      });
+      if (asks) {
+        why = "@" + fn.getSymName().str() + " asks which thread it runs in";
+        return WalkResult::interrupt();
+      }
+      visit(fn);
+      return WalkResult::advance();
+    });
+  };
+  visit(op);
+  return why;
 }
 
 /// Whether `inner` sets up a thread's private copies at the top of `region`: an alloca, a

@@ -87,6 +87,7 @@ private:
   LogicalResult checkTask(omp::TaskOp op);
   LogicalResult decideLoopBinding(omp::WsloopOp op);
   Operation *taskCreator(omp::ParallelOp op);
+  std::string whyThreadsCannotTakeTurns(omp::ParallelOp op);
 
   // Ordered.cpp
   LogicalResult checkOrdered(omp::OrderedRegionOp op);
@@ -111,6 +112,7 @@ private:
   void convertSingleTask(Operation *op, Region &body, bool barrierAfter, ValueRange privateVars,
                          std::optional<ArrayAttr> privateSyms);
   void convertTaskTeam(omp::ParallelOp op, Operation *creator);
+  void convertThreadsTakingTurns(omp::ParallelOp op);
   void convertTask(omp::TaskOp op);
   void convertSections(omp::SectionsOp op);
   void splitParallelIfs();
@@ -136,7 +138,8 @@ private:
   DenseSet<StringAttr> calledInParallel;
   /// Functions that create tasks, themselves or through the functions they call.
   DenseSet<StringAttr> taskCreatingFunctions;
-  /// Parallel regions that become host code creating tasks, with their single/master.
+  /// Parallel regions that become host code creating tasks, with their single/master (or
+  /// the region itself: every thread creates tasks, and the threads take turns).
   DenseMap<Operation *, Operation *> taskTeams;
 };
 

@@ -87,6 +87,38 @@ func.func @privates_then_single(%a: memref<?xf64>, %w: memref<f64>) {
 
 // -----
 
+// Every thread creates tasks and nothing orders the threads: they take turns on the host,
+// a loop over the thread numbers (num_threads, else the worker count) whose index is
+// omp_get_thread_num() outside the tasks; a barrier after the loop waits for the tasks.
+// CHECK-LABEL: func.func @threads_take_turns
+// CHECK: %[[W:.*]] = arts.runtime_query <total_workers> : i32
+// CHECK: %[[N:.*]] = arith.index_cast %[[W]] : i32 to index
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK: %[[ME:.*]] = arith.index_cast %[[T]] : index to i32
+// CHECK: memref.store %[[ME]], %arg0[%{{.*}}]
+// CHECK: arts.edt <task>
+// CHECK: }
+// CHECK: arts.barrier
+func.func @threads_take_turns(%seen: memref<?xi32>, %ran: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  // DEBUG: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.parallel whose every thread creates tasks -> host code, the threads taking turns (the worker count of them); arts.barrier at its end
+  omp.parallel {
+    %me = func.call @omp_get_thread_num() : () -> i32
+    %i = arith.index_cast %me : i32 to index
+    memref.store %me, %seen[%i] : memref<?xi32>
+    omp.task {
+      %w = func.call @omp_get_thread_num() : () -> i32
+      memref.store %w, %ran[%c0] : memref<?xi32>
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
+func.func private @omp_get_thread_num() -> i32
+
+// -----
+
 // The single's code runs on the host, but the team it (and its tasks) asks about is the
 // region's: num_threads where given, else every worker.
 // CHECK-LABEL: func.func @team_size_of_tasks
@@ -166,10 +198,31 @@ func.func @undeferred(%m: memref<f32>, %c: i1) {
 
 //--- invalid.mlir
 
-// Tasks every thread of a team creates have no host to come from.
-func.func @task_per_thread() {
-  // expected-error @+1 {{omp.task in a parallel region is supported when one 'single' or 'master' construct is the whole region}}
+// Threads that create tasks and also wait for each other (a barrier) cannot take turns.
+func.func @task_per_thread_with_barrier() {
+  // expected-error @+1 {{omp.task in a parallel region is supported when one 'single' or 'master' construct is the whole region, or when every thread creates tasks and nothing else orders the threads (here: 'omp.barrier')}}
   omp.parallel {
+    omp.task {
+      omp.terminator
+    }
+    omp.barrier
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
+// A function the threads call asks which thread it runs in: on the host it would not know.
+func.func private @which() -> i32 {
+  %t = func.call @omp_get_thread_num() : () -> i32
+  return %t : i32
+}
+func.func private @omp_get_thread_num() -> i32
+func.func @task_per_thread_calling(%m: memref<?xi32>) {
+  // expected-error @+1 {{(here: @which asks which thread it runs in)}}
+  omp.parallel {
+    %t = func.call @which() : () -> i32
     omp.task {
       omp.terminator
     }
