@@ -11,6 +11,7 @@ them before the ``omp.parallel``.  ``taskloop`` binds its loop the same way.
 
 from __future__ import annotations
 
+import dataclasses
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,8 @@ from . import clang_support as cs
 from .canonical_loops import CanonicalLoop
 from .omp_clauses import ClauseReader
 from .omp_data_sharing import DataSharing
-from .pragmas import Pragma
+from . import omp_reduction_copies as reduction_copies
+from .pragmas import Clause, Pragma
 from .state import LoopFlags, Var, pushed
 
 if TYPE_CHECKING:
@@ -84,8 +86,24 @@ class WorksharingLoops:
     def emit(self, p: Pragma, stmt: ci.Cursor, loops, last=None) -> None:
         """The ``omp.wsloop`` of ``p`` over ``loops`` (from ``prepare``). A combined
         ``parallel for`` passes its ``lastprivate`` targets as ``last``; an ``omp for``
-        privatises and finds them itself."""
+        privatises and finds them itself. Reductions the dialect's clause cannot take
+        (``omp_reduction_copies``) are each thread's own copies around the loop, combined
+        after it, before its barrier."""
         fn = self.fn
+        own, rest = reduction_copies.split(fn, self.clauses, p)
+        if own:
+            waits = p.clause("nowait") is None and p.directive == "for"
+            if p.clause("nowait") is None:
+                rest = dataclasses.replace(rest, clauses=rest.clauses + [Clause("nowait")])
+            with ExitStack() as stack:
+                with fn.loc_of_pragma(p):
+                    copies = reduction_copies.make(fn, self.clauses, p, own, stack)
+                self.emit(rest, stmt, loops, last)
+            with fn.loc_of_pragma(p):
+                reduction_copies.combine(copies)
+                if waits:
+                    omp.BarrierOp()
+            return
         with ExitStack() as stack:
             with fn.loc_of_pragma(p):
                 if p.directive == "for":

@@ -68,3 +68,26 @@ int histogram(int *a, int n) {
   }
   return h[0] + h[3] + all;
 }
+
+// A section of an array the function was given: each thread's own copy of the section
+// (heap, set to the identity), the loop on it without waiting, the copy added into the
+// array in a critical section, then freed.
+// CHECK-LABEL: func.func @bin_counts(
+// CHECK: omp.parallel {
+// CHECK: %[[MINE:.*]] = memref.alloc(%{{.*}}) : memref<?xi64>
+// CHECK: scf.for
+// CHECK: memref.store %{{.*}}, %[[MINE]][%{{.*}}] : memref<?xi64>
+// CHECK: omp.wsloop nowait {
+// CHECK: memref.load %[[MINE]]
+// CHECK: omp.critical {
+// CHECK: scf.for
+// CHECK: %[[OLD:.*]] = memref.load %arg1[%{{.*}}] : memref<?xi64>
+// CHECK: %[[PART:.*]] = memref.load %[[MINE]][%{{.*}}] : memref<?xi64>
+// CHECK: %[[SUM:.*]] = arith.addi %[[OLD]], %[[PART]] : i64
+// CHECK: memref.store %[[SUM]], %arg1[%{{.*}}] : memref<?xi64>
+// CHECK: memref.dealloc %[[MINE]] : memref<?xi64>
+void bin_counts(const int *v, long *bins, int n, int nb) {
+#pragma omp parallel for reduction(+: bins[0:nb])
+  for (int i = 0; i < n; i++)
+    bins[v[i] % nb] += 1;
+}
