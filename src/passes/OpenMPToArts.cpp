@@ -48,6 +48,7 @@ void Converter::convertAll() {
   convertCriticals(); // first: an update they become may then become a loop's reduction
   shadowGlobalReductions();
   splitParallelIfs();
+  hoistUniformBarriers();
   hoistLoopsOutOfParallel();
   SmallVector<omp::OrderedRegionOp> ordered;
   module.walk([&](omp::OrderedRegionOp op) { ordered.push_back(op); });

@@ -99,6 +99,7 @@ private:
                                  SmallVector<Attribute> &kinds);
   SmallVector<memref::AllocaOp> threadPrivateStorageOf(omp::WsloopOp op);
   void hoistLoopsOutOfParallel();
+  void hoistUniformBarriers();
   /// A reduction into a global variable reduces into a local copy made before the team
   /// (or the loop) and stored back after it: reductions need a datablock, a global is not.
   void shadowGlobalReductions();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "passes/openmp/Converter.h"
+#include "llvm/ADT/SetVector.h"
 #include "support/ArtsUtils.h"
 #include "support/Debug.h"
 
@@ -212,12 +213,121 @@ SmallVector<memref::AllocaOp> Converter::threadPrivateStorageOf(omp::WsloopOp op
   return storage;
 }
 
-/// `omp.parallel { for (t ...) { omp for ...; omp for ... } }`: the time loop every
-/// thread runs holds the loops' barriers, which tasks cannot wait on inside control
-/// flow. When the region is only that loop (and values computed from outside, and
-/// per-thread storage used only inside its work-sharing loops), the loop goes outside
-/// and each iteration gets a parallel region of its own: the same barriers, now between
-/// regions. Repeated while the new region is again one such loop.
+/// Whether `v` is the same in every thread of the team whose region is `team`: a value
+/// from outside it, the index of a loop whose bounds are, or computed from such values by
+/// operations without memory effects.
+static bool isUniform(Value v, Region &team) {
+  if (!team.isAncestor(v.getParentRegion()))
+    return true;
+  if (auto loop = scf::getForInductionVarOwner(v)) // a loop every thread runs alike
+    return isUniform(loop.getLowerBound(), team) && isUniform(loop.getUpperBound(), team) &&
+           isUniform(loop.getStep(), team);
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) { return isUniform(operand, team); });
+}
+
+/// Before `at` and what follows it leave the then-block of `branch`: the values they use
+/// that the block computes before `at` move before the branch, when they are computed
+/// without memory effects from values available there. False (nothing moved) otherwise.
+static bool freeFromBranch(IRRewriter &rewriter, scf::IfOp branch, Operation *at) {
+  Block *then = branch.thenBlock();
+  SetVector<Operation *> needed;
+  SmallVector<Value> work;
+  for (Operation &moved : llvm::make_range(at->getIterator(), then->getTerminator()->getIterator()))
+    moved.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        work.push_back(v);
+    });
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != then || !def->isBeforeInBlock(at) || needed.contains(def))
+      continue;
+    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+      return false;
+    needed.insert(def);
+    for (Value v : def->getOperands())
+      work.push_back(v);
+  }
+  SmallVector<Operation *> ordered(needed.begin(), needed.end());
+  llvm::sort(ordered, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  for (Operation *def : ordered)
+    rewriter.moveOpBefore(def, branch);
+  return true;
+}
+
+/// In a parallel region, `if (c) { x; S; y }` with `c` the same in every thread and `S` a
+/// barrier or a work-sharing loop (which ends in one): `if (c) { x }; S; if (c) { y }`,
+/// the loop running no iteration when `c` is false. Every thread reaches the barrier
+/// even where `c` is false, which OpenMP allows (they only wait longer), and it is no
+/// longer inside control flow, which tasks cannot wait in.
+void Converter::hoistUniformBarriers() {
+  SmallVector<Operation *> syncs;
+  module.walk([&](Operation *op) {
+    if (isa<omp::BarrierOp, omp::WsloopOp>(op))
+      syncs.push_back(op);
+  });
+  while (!syncs.empty()) {
+    Operation *sync = syncs.pop_back_val();
+    auto branch = dyn_cast<scf::IfOp>(sync->getParentOp());
+    auto team = sync->getParentOfType<omp::ParallelOp>();
+    if (!branch || !team || branch.getNumResults() != 0 || branch.thenBlock() != sync->getBlock() ||
+        (branch.elseBlock() && !branch.elseBlock()->without_terminator().empty()) ||
+        !isUniform(branch.getCondition(), team.getRegion()))
+      continue;
+    auto loop = dyn_cast<omp::WsloopOp>(sync);
+    auto nest = loop ? dyn_cast<omp::LoopNestOp>(loop.getWrappedLoop()) : omp::LoopNestOp();
+    if (loop && !nest)
+      continue;
+    if (!freeFromBranch(rewriter, branch, sync))
+      continue;
+    Location loc = branch.getLoc();
+    Value cond = branch.getCondition();
+    rewriter.setInsertionPointAfter(branch);
+    auto after = scf::IfOp::create(rewriter, loc, cond, /*withElseRegion=*/false);
+    Block *then = branch.thenBlock();
+    Operation *yield = after.thenBlock()->getTerminator();
+    for (Operation &inner : llvm::make_early_inc_range(
+             llvm::make_range(std::next(sync->getIterator()), then->getTerminator()->getIterator())))
+      rewriter.moveOpBefore(&inner, yield);
+    rewriter.moveOpBefore(sync, after);
+    if (nest) { // no iteration unless c: the first dimension's upper bound is its lower
+      rewriter.setInsertionPoint(loop);
+      Value lb = nest.getLoopLowerBounds()[0], ub = nest.getLoopUpperBounds()[0];
+      Value bound = arith::SelectOp::create(rewriter, loc, cond, ub, lb);
+      rewriter.modifyOpInPlace(nest, [&] { nest.getLoopUpperBoundsMutable()[0].assign(bound); });
+    }
+    CARTS_DEBUG(kChannel, sync) << sync->getName()
+                                << " in a branch every thread takes alike -> out of the branch, "
+                                   "which splits around it"
+                                << (nest ? " (the loop empty when the branch is not taken)" : "")
+                                << "\n";
+    // the later part may hold further barriers and loops
+    after.walk([&](Operation *inner) {
+      if (isa<omp::BarrierOp, omp::WsloopOp>(inner))
+        syncs.push_back(inner);
+    });
+  }
+}
+
+/// Whether `op` asks which thread it runs in, or how many there are.
+static bool isTeamQuery(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && (call.getCallee() == "omp_get_thread_num" ||
+                  call.getCallee() == "omp_get_num_threads");
+}
+
+/// `omp.parallel { pre; for (t ...) { omp for ...; omp for ... }; post }`: the time loop
+/// every thread runs holds the loops' barriers, which tasks cannot wait on inside control
+/// flow. When what comes before the loop only computes values (from outside, or from the
+/// thread's number) and per-thread storage is used only inside the loop's work-sharing
+/// loops or only after the loop, the loop goes outside and each iteration gets a parallel
+/// region of its own: the same barriers, now between regions. What follows the loop gets
+/// a region of its own after it (a barrier more, which OpenMP allows: the threads only
+/// wait longer). The values of `pre` that depend on the thread are computed again in
+/// each region; the others move before it. Repeated while a new region is again such a
+/// loop.
 void Converter::hoistLoopsOutOfParallel() {
   SmallVector<omp::ParallelOp> worklist;
   module.walk([&](omp::ParallelOp op) { worklist.push_back(op); });
@@ -227,35 +337,72 @@ void Converter::hoistLoopsOutOfParallel() {
       continue;
     Block &block = op.getRegion().front();
     scf::ForOp loop;
-    SmallVector<Operation *> pure, storage;
+    SmallVector<Operation *> outside, perThread, storage, post;
+    DenseSet<Operation *> threadDependent;
     bool fits = op.getRegion().hasOneBlock() && block.getNumArguments() == 0;
     for (Operation &inner : block.without_terminator()) {
-      if (auto l = dyn_cast<scf::ForOp>(inner); l && !loop)
+      if (loop) {
+        post.push_back(&inner);
+        continue;
+      }
+      bool fromThread = isTeamQuery(&inner) || llvm::any_of(inner.getOperands(), [&](Value v) {
+                          return threadDependent.contains(v.getDefiningOp());
+                        });
+      if (auto l = dyn_cast<scf::ForOp>(inner))
         loop = l;
       else if (isa<memref::AllocaOp>(inner))
         storage.push_back(&inner);
-      else if (isMemoryEffectFree(&inner) && inner.getNumRegions() == 0 && !loop)
-        pure.push_back(&inner);
-      else
+      else if ((isMemoryEffectFree(&inner) && inner.getNumRegions() == 0) || isTeamQuery(&inner)) {
+        if (fromThread) {
+          threadDependent.insert(&inner);
+          perThread.push_back(&inner);
+        } else {
+          outside.push_back(&inner);
+        }
+      } else {
         fits = false;
+      }
     }
     if (!fits || !loop || loop.getNumResults() != 0)
+      continue;
+    // The loop's bounds are the same for every thread.
+    if (llvm::any_of(loop->getOperands(),
+                     [&](Value v) { return threadDependent.contains(v.getDefiningOp()); }))
       continue;
     bool synchronises = false;
     loop.getBody()->walk([&](Operation *inner) {
       synchronises |= isa<omp::WsloopOp, omp::BarrierOp, omp::SingleOp>(inner);
     });
-    bool storageInLoops = llvm::all_of(storage, [&](Operation *alloca) {
-      return llvm::all_of(alloca->getUsers(), [&](Operation *user) {
+    auto inPost = [&](Operation *user) {
+      return llvm::any_of(post, [&](Operation *q) { return q->isAncestor(user); });
+    };
+    bool storageApart = llvm::all_of(storage, [&](Operation *alloca) {
+      bool inLoops = llvm::all_of(alloca->getUsers(), [&](Operation *user) {
         return user->getParentOfType<omp::WsloopOp>() && loop->isAncestor(user);
       });
+      return inLoops || llvm::all_of(alloca->getUsers(), inPost);
     });
-    if (!synchronises || !storageInLoops)
+    if (!synchronises || !storageApart)
       continue;
     CARTS_DEBUG(kChannel, op) << "omp.parallel whose body is one sequential loop holding its "
                                  "barriers -> the loop outside, a parallel region per "
-                                 "iteration\n";
-    for (Operation *inner : pure)
+                                 "iteration"
+                              << (post.empty() ? "" : ", one more for what follows it") << "\n";
+    if (!post.empty()) {
+      // What follows the loop: a copy of the region without the loop, after it.
+      rewriter.setInsertionPointAfter(op);
+      auto tail = cast<omp::ParallelOp>(rewriter.clone(*op));
+      Block &tailBlock = tail.getRegion().front();
+      for (Operation &inner : tailBlock)
+        if (isa<scf::ForOp>(inner)) {
+          rewriter.eraseOp(&inner);
+          break;
+        }
+      for (Operation *inner : llvm::reverse(post))
+        rewriter.eraseOp(inner);
+      worklist.push_back(tail);
+    }
+    for (Operation *inner : outside)
       rewriter.moveOpBefore(inner, op);
     rewriter.moveOpBefore(loop, op);
     Block *body = loop.getBody();
@@ -265,6 +412,7 @@ void Converter::hoistLoopsOutOfParallel() {
     for (Operation &inner : llvm::make_early_inc_range(*body))
       if (&inner != op.getOperation() && &inner != yield)
         rewriter.moveOpBefore(&inner, end);
+    (void)perThread; // stays at the top of the region, computed in each iteration's team
     worklist.push_back(op);
   }
 }

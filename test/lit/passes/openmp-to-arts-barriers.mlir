@@ -1,0 +1,56 @@
+// arts-openmp-to-arts on barriers in control flow: a parallel region around one
+// sequential loop holding its barriers becomes the loop around a region per iteration,
+// with a region after it for what follows; a barrier or work-sharing loop in a branch
+// every thread takes alike leaves the branch.
+// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' | FileCheck %s
+// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=openmp-to-arts 2>&1 | FileCheck %s --check-prefix=DEBUG
+
+// Before the loop, the thread's number (computed again in each iteration's region); after
+// it, work of its own (a region of its own after the loop); inside it, a barrier and a
+// work-sharing loop in a branch every thread takes alike (the step's parity): the branch
+// splits around them, the loop running no iteration when the branch is not taken.
+// CHECK-LABEL: func.func @time_loop_around
+// CHECK: scf.for %[[T:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK: arts.edt <parallel>
+// CHECK: arts.runtime_query <current_worker>
+// CHECK: arts.barrier
+// CHECK: %[[UB:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK: arts.for (%{{.*}}) to (%[[UB]])
+// CHECK: arts.barrier
+// CHECK: }
+// CHECK: arts.edt <parallel>
+// CHECK: arts.runtime_query <current_worker>
+// CHECK: memref.store
+func.func @time_loop_around(%n: index, %a: memref<?xi64>, %seen: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %steps = arith.constant 10 : index
+  omp.parallel {
+    %me = func.call @omp_get_thread_num() : () -> i32
+    %i = arith.index_cast %me : i32 to index
+    scf.for %t = %c0 to %steps step %c1 {
+      %r = arith.remui %t, %c2 : index
+      %even = arith.cmpi eq, %r, %c0 : index
+      // DEBUG: [openmp-to-arts] {{.*}}openmp-to-arts-barriers.mlir:[[@LINE+4]]:9: omp.wsloop in a branch every thread takes alike -> out of the branch, which splits around it (the loop empty when the branch is not taken)
+      // DEBUG: [openmp-to-arts] {{.*}}openmp-to-arts-barriers.mlir:[[@LINE+2]]:9: omp.barrier in a branch every thread takes alike -> out of the branch, which splits around it
+      scf.if %even {
+        omp.barrier
+        omp.wsloop {
+          omp.loop_nest (%k) : index = (%c0) to (%n) step (%c1) {
+            %v = memref.load %a[%k] : memref<?xi64>
+            %w = arith.addi %v, %v : i64
+            memref.store %w, %a[%k] : memref<?xi64>
+            omp.yield
+          }
+        }
+      }
+    }
+    memref.store %me, %seen[%i] : memref<?xi32>
+    omp.terminator
+  }
+  return
+}
+// DEBUG: [openmp-to-arts] {{.*}}openmp-to-arts-barriers.mlir:{{[0-9]+}}:3: omp.parallel whose body is one sequential loop holding its barriers -> the loop outside, a parallel region per iteration, one more for what follows it
+func.func private @omp_get_thread_num() -> i32
+
