@@ -37,10 +37,11 @@ int main(void) {
     x++;
 #endif
 #ifdef SECTION_REDUCTION
-  // SECTION: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: array-section reduction 'a[2:4]' (the section must be the whole array, of at most 64 elements)
-#pragma omp parallel for reduction(+: a[2:4])
+  int m[4][4];
+  // SECTION: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: array-section reduction on 'm' (a 1-D array or a pointer is supported)
+#pragma omp parallel for reduction(+: m[0:2])
   for (int i = 0; i < 64; i++)
-    a[i % 8] += i;
+    m[i % 2][0] += i;
 #endif
 #ifdef TEAMS
 #pragma omp parallel
