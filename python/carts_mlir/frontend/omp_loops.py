@@ -42,6 +42,8 @@ class WorksharingLoops:
         self.sharing = sharing
         # Per enclosing worksharing loop: whether it has the `ordered` clause.
         self._ordered: list[bool] = []
+        #: While a scan loop is emitted: the phase its worksharing loops run (omp_scan).
+        self.phase = None
 
     def in_ordered_loop(self) -> bool:
         """Whether an enclosing worksharing loop has the ``ordered`` clause."""
@@ -143,7 +145,13 @@ class WorksharingLoops:
                         fn.scopes[-1].names[loop.var.spelling] = loop.var_key
                 with pushed(fn.loops, flags), fn.omp_region(), \
                         pushed(self._ordered, p.clause("ordered") is not None):
-                    fn.stmt.body(innermost.body)
+                    if self.phase is None:
+                        fn.stmt.body(innermost.body)
+                    else:  # one phase of a scan: some of the body's statements
+                        with fn.name_scope(), ExitStack() as own:
+                            self.phase.before(body_block.arguments[0], own)
+                            fn.stmt.sequence(self.phase.kids)
+                            self.phase.after(body_block.arguments[0])
                 if last:
                     with fn.loc_of_pragma(p):
                         self.sharing.copy_out_last(loops, body_block.arguments, last)

@@ -26,6 +26,7 @@ from mlir.dialects import arith, func, memref, scf
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
+from . import omp_scan
 from .omp_atomic import AtomicEmitter
 from .omp_clauses import ClauseReader
 from .omp_data_sharing import REDUCTION_OPS, DataSharing
@@ -73,6 +74,8 @@ class OmpEmitter:
         #: there is included (run at once by its creator).
         self.in_task = 0
         self.in_loop = 0
+        #: Scan loops being emitted (their `#pragma omp scan` is expected).
+        self.in_scan = 0
         #: Task reductions the tasks being created may join (``in_reduction``): the key of
         #: each variable -> the memref their contributions combine into.
         self.task_reductions: dict[tuple, ir.Value] = {}
@@ -92,6 +95,11 @@ class OmpEmitter:
         if p.directive == "error":
             self.error_at_execution(p)
             return
+        if p.directive == "scan":
+            if not self.in_scan:
+                raise p.error("'#pragma omp scan' outside the body of a loop with a "
+                              "reduction(inscan, ...)")
+            return  # the scan loop emits each phase on its own
         with self.fn.loc_of_pragma(p):
             if p.directive == "barrier":
                 omp.BarrierOp()
@@ -136,6 +144,10 @@ class OmpEmitter:
                 return
         if d == "task" and (self.in_task or self.in_loop):
             self.tasks.included(p, body, stmt)
+            return
+        if d in ("for", "parallel for") and omp_scan.is_scan(p):
+            with pushed_count(self, "in_loop"):
+                omp_scan.scan_loop(self, p, stmt)
             return
         if d in ("for", "parallel for", "taskloop"):
             with pushed_count(self, "in_loop" if d != "taskloop" else "in_task"):
@@ -207,10 +219,8 @@ class OmpEmitter:
             if c.name in REDUCTION_CLAUSES:
                 if c.modifier not in REDUCTION_OPS:
                     raise p.error(f"unsupported C construct: reduction operator '{c.modifier}'")
-                if c.flavor == "inscan":
-                    raise p.error("unsupported C construct: reduction(inscan, ...) (scan is not "
-                                  "supported: write the prefix sum as a loop of its own)")
-                if c.flavor not in (None, "default", "task") or (c.flavor and c.name != "reduction"):
+                if c.flavor not in (None, "default", "task", "inscan") or \
+                        (c.flavor and c.name != "reduction"):
                     raise p.error(f"unknown reduction modifier '{c.flavor}' on {c.name}")
                 if c.flavor == "task" and p.directive not in TASK_REDUCTION_CONSTRUCTS:
                     raise p.error(f"reduction(task, ...) on omp {p.directive} (it belongs on "

@@ -24,7 +24,7 @@ _DIRECTIVE_WORDS = {
     "task", "taskwait", "taskloop", "taskgroup", "taskyield", "sections", "section", "target",
     "teams", "distribute", "ordered", "flush", "declare", "threadprivate", "loop", "scope",
     "end", "data", "update", "enter", "exit", "requires", "cancel", "cancellation", "point",
-    "tile", "unroll", "error",
+    "tile", "unroll", "error", "scan",
 }
 
 #: Directive words that are clauses when they follow a directive word.
@@ -66,7 +66,8 @@ REDUCTION_CLAUSES = ("reduction", "in_reduction", "task_reduction")
 TASK_REDUCTION_CONSTRUCTS = {"parallel", "for", "parallel for", "sections", "parallel sections",
                              "scope"}
 
-STANDALONE = {"barrier", "taskwait", "taskyield", "flush", "error"}
+STANDALONE = {"barrier", "taskwait", "taskyield", "flush", "error", "scan"}
+SUPPORTED["scan"] = {"inclusive", "exclusive"}
 SUPPORTED["error"] = {"message", "severity"}
 SUPPORTED["flush"] = set()
 # proc_bind: a placement hint (workers are not bound to places here)
