@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -42,6 +43,7 @@ std::string describeType(Type type) {
 
 struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
   void runOnOperation() override {
+    localizeDependedGlobals();
     bool anyFailed = false;
     getOperation()->walk([&](func::FuncOp func) {
       if (failed(runOnFunction(func)))
@@ -88,6 +90,60 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
       captured.replaceUsesWithIf(inner->getResult(0), [&](OpOperand &operand) {
         return task.getBody().isAncestor(operand.getOwner()->getParentRegion());
       });
+    }
+  }
+
+  /// A global variable a task names in a depend item and that only `main` uses: `main`
+  /// gets a copy of it at its start (allocated, the global's value copied in), which its
+  /// code and tasks use instead, so that it is a datablock the depend item orders on. The
+  /// global itself is not read again (`main` is its only user). A global other functions
+  /// use is left alone; acquireCaptured then refuses its depend items.
+  void localizeDependedGlobals() {
+    ModuleOp module = getOperation();
+    llvm::MapVector<StringAttr, SmallVector<memref::GetGlobalOp>> uses;
+    module.walk([&](memref::GetGlobalOp get) { uses[get.getNameAttr().getAttr()].push_back(get); });
+    DenseSet<StringAttr> depended;
+    module.walk([&](DependOp depend) {
+      if (auto get = dependTarget(depend).getDefiningOp<memref::GetGlobalOp>())
+        depended.insert(get.getNameAttr().getAttr());
+    });
+    for (auto &[name, gets] : uses) {
+      if (!depended.contains(name))
+        continue;
+      auto fn = gets.front()->getParentOfType<func::FuncOp>();
+      if (!fn || fn.getSymName() != "main" || fn.isExternal() ||
+          llvm::any_of(gets, [&](memref::GetGlobalOp get) {
+            return get->getParentOfType<func::FuncOp>() != fn;
+          }))
+        continue;
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(module, name);
+      if (!global || global.getConstant() || !global.getType().hasStaticShape())
+        continue;
+      MemRefType type = global.getType();
+      Location loc = global.getLoc();
+      OpBuilder b(&fn.getBody().front(), fn.getBody().front().begin());
+      Value source = memref::GetGlobalOp::create(b, loc, type, name);
+      Value local = memref::AllocOp::create(b, loc, type);
+      // element by element (loops every later pass reads as host code)
+      SmallVector<Value> indices;
+      OpBuilder inner = b;
+      for (int64_t extent : type.getShape()) {
+        Value lb = arith::ConstantIndexOp::create(inner, loc, 0);
+        Value ub = arith::ConstantIndexOp::create(inner, loc, extent);
+        Value step = arith::ConstantIndexOp::create(inner, loc, 1);
+        auto loop = scf::ForOp::create(inner, loc, lb, ub, step);
+        indices.push_back(loop.getInductionVar());
+        inner.setInsertionPoint(loop.getBody()->getTerminator());
+      }
+      Value v = memref::LoadOp::create(inner, loc, source, indices);
+      memref::StoreOp::create(inner, loc, v, local, indices);
+      for (memref::GetGlobalOp get : gets) {
+        get.getResult().replaceAllUsesWith(local);
+        get.erase();
+      }
+      CARTS_DEBUG("create-dbs", global) << "global @" << name.getValue()
+                                        << " named by a depend item and used only in main -> "
+                                           "a copy allocated at main's start (a datablock)\n";
     }
   }
 

@@ -5,6 +5,7 @@
 // RUN: carts-opt %t/create.mlir --split-input-file --pass-pipeline='builtin.module(arts-create-dbs,arts-verify-edt-deps)' | FileCheck %s
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs,db 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs 2>&1 >/dev/null | FileCheck %s --check-prefix=ARG
+// RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs 2>&1 >/dev/null | FileCheck %s --check-prefix=GLOBAL
 // RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-create-dbs)' --verify-diagnostics
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs,arts-create-dbs)' | carts-opt --pass-pipeline='builtin.module(arts-verify-edt-deps)' | FileCheck %s --check-prefix=TWICE
 
@@ -147,7 +148,56 @@ func.func @argument_in_place(%a: memref<?xf32>) {
   return
 }
 
+// -----
+
+// A global that a depend item names and only main uses: main gets a copy at its start (the
+// global's value copied in, element by element), a datablock the tasks order on.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[G:.*]] = memref.get_global @depended : memref<8xf64>
+// CHECK: %[[DB:.*]] = arts.db_alloc
+// CHECK: scf.for %[[I:.*]] =
+// CHECK: %[[V:.*]] = memref.load %[[G]][%[[I]]] : memref<8xf64>
+// CHECK: memref.store %[[V]], %{{.*}}[%[[I]]] : memref<8xf64>
+// CHECK: arts.db_acquire <inout>
+// CHECK: arts.edt <task>
+// CHECK-NOT: memref.get_global
+// GLOBAL: [create-dbs] {{.*}}create.mlir:[[@LINE+1]]:1: global @depended named by a depend item and used only in main -> a copy allocated at main's start (a datablock)
+memref.global "private" @depended : memref<8xf64> = dense<1.0>
+func.func @main() -> i32 {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %f = arith.constant 2.0 : f64
+  %g = memref.get_global @depended : memref<8xf64>
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    arts.depend <inout> %g : memref<8xf64>
+    memref.store %f, %g[%c0] : memref<8xf64>
+  }
+  return %r : i32
+}
+
 //--- invalid.mlir
+
+// A global that a depend item names and another function uses too stays a global, which is
+// not a datablock: nothing would order the task.
+memref.global "private" @shared_global : memref<8xf64>
+func.func @reader() -> f64 {
+  %c0 = arith.constant 0 : index
+  %g = memref.get_global @shared_global : memref<8xf64>
+  %v = memref.load %g[%c0] : memref<8xf64>
+  return %v : f64
+}
+func.func @writer() {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %g = memref.get_global @shared_global : memref<8xf64>
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    // expected-error @+1 {{a depend item on a global variable is not supported: globals are not datablocks}}
+    arts.depend <out> %g : memref<8xf64>
+  }
+  return
+}
+
+// -----
 
 // A memref argument has no allocation to turn into a datablock.
 func.func @argument(%a: memref<?xf32>, %n: index) {
