@@ -102,10 +102,14 @@ LogicalResult Converter::checkParallel(omp::ParallelOp op) {
     return op.emitError() << "num_threads must be positive, got " << *n;
   // OpenMP runs a nested region with a team of one by default; a nested
   // parallel task would instead run its whole body once per worker.
-  if (op->getParentOfType<omp::ParallelOp>())
-    return op.emitError("nested omp.parallel is not supported");
+  if (op->getParentOfType<omp::ParallelOp>() &&
+      (!op.getPrivateVars().empty() || !op.getReductionVars().empty() ||
+       !op.getRegion().hasOneBlock() || op.getRegion().front().getNumArguments() != 0))
+    return op.emitError("nested omp.parallel is not supported"); // else a team of one
+  // A region in a function a parallel region calls: those calls get a copy whose regions
+  // run as a team of one (serializeNestedRegions), when they can.
   auto fn = op->getParentOfType<func::FuncOp>();
-  if (fn && calledInParallel.contains(fn.getSymNameAttr()))
+  if (fn && calledInParallel.contains(fn.getSymNameAttr()) && !runsAsTeamOfOne(fn))
     return op.emitError() << "omp.parallel in @" << fn.getSymName()
                           << ", which is called inside a parallel region: nested parallelism "
                              "is not supported";

@@ -114,6 +114,10 @@ private:
                          std::optional<ArrayAttr> privateSyms);
   void convertTaskTeam(omp::ParallelOp op, Operation *creator);
   void convertThreadsTakingTurns(omp::ParallelOp op);
+
+  // Nested.cpp
+  bool runsAsTeamOfOne(func::FuncOp fn);
+  void serializeNestedRegions();
   void convertTask(omp::TaskOp op);
   void convertSections(omp::SectionsOp op);
   void splitParallelIfs();

@@ -1,0 +1,189 @@
+//===- Nested.cpp - parallel regions reached from inside another ----------===//
+//
+// libgomp runs a parallel region nested in another (one active level, its default) with
+// a team of one. The front end does so for a region nested in the same function; this
+// does it for a region in a function that a parallel region calls: the call sites inside
+// parallel regions call a copy of the function whose regions run as a team of one (their
+// bodies in place, worksharing loops as plain loops, single/master/sections their
+// statements, barriers nothing), and the thread queries there answer for that team.
+//
+//===----------------------------------------------------------------------===//
+
+#include "passes/openmp/Converter.h"
+#include "support/Debug.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::arts;
+
+namespace mlir::arts::openmp {
+
+namespace {
+
+/// The body of `op`'s single-block region, in place of `op` (its terminator dropped).
+void inlineBody(IRRewriter &rewriter, Operation *op, ValueRange args = {}) {
+  Block &block = op->getRegion(0).front();
+  rewriter.eraseOp(block.getTerminator());
+  rewriter.inlineBlockBefore(&block, op, args);
+  rewriter.eraseOp(op);
+}
+
+/// `omp.wsloop` as the plain loop nest a team of one runs: one `scf.for` per dimension,
+/// reductions into the variables themselves.
+void serializeLoop(IRRewriter &rewriter, omp::WsloopOp loop) {
+  auto nest = cast<omp::LoopNestOp>(loop.getWrappedLoop());
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  SmallVector<Value> ivs;
+  Operation *innermostYield = nullptr;
+  for (auto [lb, ub, step] : llvm::zip(nest.getLoopLowerBounds(), nest.getLoopUpperBounds(),
+                                       nest.getLoopSteps())) {
+    Value upper = ub;
+    if (nest.getLoopInclusive()) // `to ub inclusive`: one more
+      upper = arith::AddIOp::create(rewriter, loc, ub, step);
+    auto inner = scf::ForOp::create(rewriter, loc, lb, upper, step);
+    ivs.push_back(inner.getInductionVar());
+    innermostYield = inner.getBody()->getTerminator();
+    rewriter.setInsertionPoint(innermostYield);
+  }
+  Block &body = nest.getRegion().front();
+  rewriter.eraseOp(body.getTerminator()); // omp.yield
+  rewriter.inlineBlockBefore(&body, innermostYield, ivs);
+  // The reduction accumulators (the wrapper's block arguments) are the variables.
+  Block &wrapper = loop.getRegion().front();
+  for (auto [arg, var] : llvm::zip(wrapper.getArguments(), loop.getReductionVars()))
+    rewriter.replaceAllUsesWith(arg, var);
+  rewriter.eraseOp(loop);
+}
+
+/// The constructs of a region run by a team of one, outside its tasks.
+void serializeTeam(IRRewriter &rewriter, Region &region) {
+  SmallVector<Operation *> constructs;
+  region.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<omp::TaskOp>(op))
+      return WalkResult::skip(); // a task's body is not the team's code
+    if (isa<omp::WsloopOp, omp::SingleOp, omp::MasterOp, omp::MaskedOp, omp::SectionsOp,
+            omp::SectionOp, omp::BarrierOp, omp::OrderedRegionOp, func::CallOp>(op))
+      constructs.push_back(op);
+    return WalkResult::advance();
+  });
+  for (Operation *op : constructs) {
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      StringRef callee = call.getCallee();
+      std::optional<int32_t> answer =
+          llvm::StringSwitch<std::optional<int32_t>>(callee)
+              .Case("omp_get_thread_num", 0)
+              .Case("omp_get_num_threads", 1)
+              .Case("omp_get_level", 2)
+              .Case("omp_in_parallel", 1) // the enclosing region is active
+              .Case("omp_get_active_level", 1)
+              .Default(std::nullopt);
+      if (answer && call.getNumResults() == 1 && call.getResult(0).getType().isInteger(32)) {
+        rewriter.setInsertionPoint(call);
+        rewriter.replaceOpWithNewOp<arith::ConstantIntOp>(call, rewriter.getI32Type(), *answer);
+      }
+      continue;
+    }
+    if (auto loop = dyn_cast<omp::WsloopOp>(op)) {
+      serializeLoop(rewriter, loop);
+    } else if (isa<omp::BarrierOp>(op)) {
+      rewriter.eraseOp(op);
+    } else if (auto sections = dyn_cast<omp::SectionsOp>(op)) {
+      inlineBody(rewriter, sections); // its sections, in order; each is inlined in turn
+    } else {
+      inlineBody(rewriter, op); // single, master, masked, section, ordered
+    }
+  }
+}
+
+bool insideParallel(Operation *op) { return op->getParentOfType<omp::ParallelOp>() != nullptr; }
+
+/// The functions holding a parallel region.
+DenseSet<StringAttr> functionsWithRegions(ModuleOp module) {
+  DenseSet<StringAttr> found;
+  module.walk([&](omp::ParallelOp op) {
+    if (auto fn = op->getParentOfType<func::FuncOp>())
+      found.insert(fn.getSymNameAttr());
+  });
+  return found;
+}
+
+} // namespace
+
+/// Whether the parallel region `op` can run as a team of one (see runsAsTeamOfOne).
+static bool teamOfOneFits(omp::ParallelOp op) {
+  return op.getPrivateVars().empty() && op.getReductionVars().empty() &&
+         op.getRegion().hasOneBlock() && op.getRegion().front().getNumArguments() == 0;
+}
+
+/// Whether the regions of `fn` can run as a team of one: none keeps private or reduction
+/// clauses in the dialect (the front end gives neither).
+bool Converter::runsAsTeamOfOne(func::FuncOp fn) {
+  bool ok = !fn.isExternal();
+  fn.walk([&](omp::ParallelOp op) { ok &= teamOfOneFits(op); });
+  return ok;
+}
+
+void Converter::serializeNestedRegions() {
+  // A region inside another (a function holding one inlined into a region): in place.
+  SmallVector<omp::ParallelOp> inner;
+  module.walk([&](omp::ParallelOp op) {
+    if (op->getParentOfType<omp::ParallelOp>() && teamOfOneFits(op))
+      inner.push_back(op);
+  });
+  for (omp::ParallelOp op : llvm::reverse(inner)) { // innermost first
+    CARTS_DEBUG(kChannel, op) << "omp.parallel inside another -> a team of one, in place "
+                                 "(libgomp's default)\n";
+    serializeTeam(rewriter, op.getRegion());
+    inlineBody(rewriter, op);
+  }
+  // The calls from inside a parallel region to a function holding one; then, in each copy
+  // made, its own calls to such functions (the copy's regions are gone, its calls still
+  // run inside the caller's team).
+  DenseSet<StringAttr> holdRegions = functionsWithRegions(module);
+  SmallVector<func::CallOp> nestedCalls;
+  module.walk([&](func::CallOp call) {
+    if (holdRegions.contains(call.getCalleeAttr().getAttr()) && insideParallel(call))
+      nestedCalls.push_back(call);
+  });
+  DenseMap<StringAttr, func::FuncOp> copies;
+  while (!nestedCalls.empty()) {
+    func::CallOp call = nestedCalls.pop_back_val();
+    StringAttr name = call.getCalleeAttr().getAttr();
+    func::FuncOp &copy = copies[name];
+    if (!copy) {
+      auto original = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(module, name);
+      if (!original || !runsAsTeamOfOne(original))
+        continue;
+      rewriter.setInsertionPointAfter(original);
+      copy = cast<func::FuncOp>(rewriter.clone(*original));
+      copy.setSymName((name.getValue() + ".team_of_one").str());
+      copy.setPrivate();
+      SmallVector<omp::ParallelOp> regions;
+      copy.walk<WalkOrder::PreOrder>([&](omp::ParallelOp op) {
+        regions.push_back(op);
+        return WalkResult::skip();
+      });
+      for (omp::ParallelOp op : regions) {
+        serializeTeam(rewriter, op.getRegion());
+        inlineBody(rewriter, op);
+      }
+      copy.walk([&](func::CallOp inner) {
+        if (holdRegions.contains(inner.getCalleeAttr().getAttr()))
+          nestedCalls.push_back(inner);
+      });
+      CARTS_DEBUG(kChannel, original)
+          << "@" << name.getValue() << " holds a parallel region and is called inside one -> "
+          << "those calls call @" << copy.getSymName()
+          << ", whose regions run as a team of one (libgomp's default)\n";
+    }
+    rewriter.modifyOpInPlace(call, [&] {
+      call.setCalleeAttr(FlatSymbolRefAttr::get(copy.getSymNameAttr()));
+    });
+  }
+}
+
+} // namespace mlir::arts::openmp
