@@ -1,6 +1,7 @@
 /* A region with private and firstprivate clauses whose whole body is a single creating
    tasks with dependences (the task versions of blocked Jacobi sweeps): the tasks run on
-   the team, the private copies are the single's. */
+   the team, the private copies are the single's. Then a region of a master creating tasks
+   followed by a taskwait and a barrier. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,7 +37,20 @@ int main(void) {
   for (it = 0; it < niter; it++)
     for (i = 0; i < NB * BS; i++)
       ref[i] = w * ref[i] + 1.0;
+  long squares[NB];
+#pragma omp parallel
+  {
+#pragma omp master
+    for (blk = 0; blk < NB; blk++) {
+#pragma omp task firstprivate(blk) shared(squares)
+      squares[blk] = (long)blk * blk;
+    }
+#pragma omp taskwait
+#pragma omp barrier
+  }
   int bad = 0;
+  for (blk = 0; blk < NB; blk++)
+    bad |= squares[blk] != (long)blk * blk;
   double sum = 0;
   for (i = 0; i < NB * BS; i++) {
     bad |= a[i] != ref[i];

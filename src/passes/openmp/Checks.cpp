@@ -205,7 +205,8 @@ static bool isPrivateSetup(Operation &inner, Region &region) {
 }
 
 /// The one single/master/masked construct that makes up the whole of a parallel
-/// region (besides the set-up of private copies), or null.
+/// region (besides the set-up of private copies before it, and barriers or taskwaits
+/// after it), or null.
 Operation *Converter::taskCreator(omp::ParallelOp op) {
   if (!op.getPrivateVars().empty() || !op.getRegion().hasOneBlock())
     return nullptr;
@@ -213,6 +214,8 @@ Operation *Converter::taskCreator(omp::ParallelOp op) {
   for (Operation &inner : op.getRegion().front().without_terminator()) {
     if (!creator && isPrivateSetup(inner, op.getRegion()))
       continue;
+    if (creator && isa<omp::BarrierOp, omp::TaskwaitOp>(inner))
+      continue; // waits for what the region's end waits for anyway
     if (creator || !isa<omp::SingleOp, omp::MasterOp, omp::MaskedOp>(inner))
       return nullptr;
     creator = &inner;

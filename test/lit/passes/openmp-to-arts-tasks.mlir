@@ -85,6 +85,29 @@ func.func @privates_then_single(%a: memref<?xf64>, %w: memref<f64>) {
   return
 }
 
+// A barrier or taskwait after the creator waits for what the region's end waits for.
+// CHECK-LABEL: func.func @single_then_barrier
+// CHECK-NOT: arts.edt <parallel>
+// CHECK: arts.edt <task>
+// CHECK: arts.barrier
+func.func @single_then_barrier(%a: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %x = arith.constant 1.0 : f64
+  omp.parallel {
+    omp.master {
+      omp.task {
+        memref.store %x, %a[%c0] : memref<?xf64>
+        omp.terminator
+      }
+      omp.terminator
+    }
+    omp.taskwait
+    omp.barrier
+    omp.terminator
+  }
+  return
+}
+
 // -----
 
 // Every thread creates tasks and nothing orders the threads: they take turns on the host,
