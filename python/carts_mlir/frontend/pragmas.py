@@ -24,8 +24,18 @@ _DIRECTIVE_WORDS = {
     "task", "taskwait", "taskloop", "taskgroup", "taskyield", "sections", "section", "target",
     "teams", "distribute", "ordered", "flush", "declare", "threadprivate", "loop", "scope",
     "end", "data", "update", "enter", "exit", "requires", "cancel", "cancellation", "point",
-    "tile", "unroll", "error", "scan",
+    "tile", "unroll", "error", "scan", "allocate", "nothing", "assume", "assumes",
 }
+
+#: Directive words that only start a directive: later, they are clauses (`allocate(x)`).
+_LEADING_ONLY = {"allocate", "assume", "assumes", "nothing"}
+
+#: Directives that ask nothing of a host program run with libgomp's defaults: hints
+#: (assume, assumes), a place (allocate: memory from the C heap, as every allocator
+#: here), requirements the host meets (requires), and cancellation, which is off unless
+#: OMP_CANCELLATION is set (omp_get_cancellation() is 0), so cancel and cancellation
+#: points do nothing.
+NO_OPS = {"nothing", "assume", "assumes", "allocate", "requires"}
 
 #: Directive words that are clauses when they follow a directive word.
 _CLAUSE_WORDS = {"ordered", "update"}
@@ -157,7 +167,7 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
         m = re.match(r"\s*([A-Za-z_]\w*)", text[pos:])
         if not m or m.group(1) not in _DIRECTIVE_WORDS:
             break
-        if words and m.group(1) in _CLAUSE_WORDS:  # `for ordered`: the clause
+        if words and m.group(1) in _CLAUSE_WORDS | _LEADING_ONLY:  # `for ordered`: the clause
             break
         # `for` is a directive word, but also ends a clause-less `parallel for`.
         words.append(m.group(1))
@@ -167,6 +177,8 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
     rest = text[pos:]
     if directive == "flush":  # `flush(a, b)`: the list is no clause
         rest = re.sub(r"^\s*(acq_rel|release|acquire|seq_cst)?\s*(\([^)]*\))?", "", rest)
+    if directive == "allocate":  # `allocate(a, b) allocator(...)`: the list is no clause
+        rest = re.sub(r"^\s*\([^)]*\)", "", rest)
     if directive == "threadprivate":  # `threadprivate(a, b)`: the list is no clause
         m = re.match(r"\s*\(([^)]*)\)", rest)
         if m:
@@ -240,6 +252,9 @@ def combined_forms(directive: str, clauses: list[Clause],
     words = directive.split()
     if words in (["tile"], ["unroll"]):  # loop transformations: the same iterations in order
         return []
+    if directive in NO_OPS or words[:1] == ["cancel"] or words[:2] == ["cancellation", "point"]:
+        return []
+    clauses = [c for c in clauses if c.name != "allocate"]  # where privates live: the heap
     if words == ["error"]:
         return _error_directive(clauses, where)
     if "simd" in words:
