@@ -12,6 +12,7 @@ A task's implicit sharing follows the enclosing ``parallel`` (``team_vars``), an
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ from . import clang_support as cs
 from . import typemap as tm
 from .cursor_queries import decl_key, referenced_decl
 from .omp_clauses import ClauseReader
-from .pragmas import Pragma
+from .pragmas import Clause, Pragma
 from .state import Var
 from .typemap import scalar_of
 
@@ -79,10 +80,14 @@ class DataSharing:
                 memref.StoreOp(memref.LoadOp(mine.value, []).result, outer.value, [])
             scf.YieldOp([])
 
-    def privatize(self, p: Pragma, stack: ExitStack) -> None:
+    def privatize(self, p: Pragma, stack: ExitStack, stmt: ci.Cursor | None = None,
+                  loop_vars: tuple = ()) -> None:
         """``private``/``firstprivate``: a fresh alloca in the current (per-thread)
-        allocation scope, rebound for the rest of the construct."""
+        allocation scope, rebound for the rest of the construct. With ``default(private)``
+        or ``default(firstprivate)``, every local variable ``stmt`` uses and no clause names
+        (but the loop's own ``loop_vars``) is treated so too."""
         fn = self.fn
+        p = self._with_default(p, stmt, loop_vars)
         firstprivate = {n for c in p.all("firstprivate") for n in c.args}
         for clause in p.clauses:
             if clause.name not in ("private", "firstprivate", "lastprivate"):
@@ -100,6 +105,37 @@ class DataSharing:
                     else:
                         memref.StoreOp(memref.LoadOp(var.value, []).result, fresh, [])
                 stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fresh)))
+
+    def _with_default(self, p: Pragma, stmt: ci.Cursor | None, loop_vars: tuple) -> Pragma:
+        """``p`` with ``default(private|firstprivate)`` spelled out as the clause over the
+        local variables ``stmt`` uses that no clause names (globals stay shared)."""
+        default = p.clause("default").args[0].strip() if p.clause("default") else None
+        if default not in ("private", "firstprivate") or stmt is None:
+            return p
+        named = {n.strip().split("[")[0] for c in p.clauses if c.name in (
+            "private", "firstprivate", "lastprivate", "shared", "reduction", "copyin")
+            for n in c.args}
+        start, end = stmt.extent.start.offset, stmt.extent.end.offset
+        names: list[str] = []
+        for c in cs.walk(stmt):
+            if c.kind != K.DECL_REF_EXPR:
+                continue
+            decl = referenced_decl(c)
+            if decl is None or decl.kind not in (K.VAR_DECL, K.PARM_DECL):
+                continue
+            loc = decl.location
+            if loc.file is not None and loc.file.name == stmt.location.file.name and \
+                    start <= loc.offset < end:
+                continue  # declared inside the construct
+            var = self.fn.vars.get(decl_key(decl))
+            name = decl.spelling
+            if var is None or var.kind != "mem" or name in named or name in names or \
+                    name in loop_vars:
+                continue
+            names.append(name)
+        if not names:
+            return p
+        return dataclasses.replace(p, clauses=p.clauses + [Clause(default, tuple(names))])
 
     # ------------------------------------------------------------------ reductions
 
@@ -211,7 +247,11 @@ class DataSharing:
                 if default == "none":
                     raise p.error(f"'{decl.spelling}' not specified in enclosing 'task' "
                                   "(default(none))")
-                kind = "shared" if default == "shared" or team.get(key) is var.value else "firstprivate"
+                if default in ("firstprivate", "private"):
+                    kind = default
+                else:
+                    kind = "shared" if default == "shared" or team.get(key) is var.value else \
+                        "firstprivate"
             if var.is_array and kind == "firstprivate":
                 raise p.error(f"'{decl.spelling}' is an array the task would copy "
                               "(firstprivate): not supported; name it in shared(...) if the "

@@ -63,6 +63,12 @@ class TaskEmitter:
         fn = self.fn
         joined, p = self._joined(p)
         shared, copied, private = self.sharing.task_sharing(p, stmt)
+        # `omp_all_memory`: the task comes after every sibling created before it and before
+        # every one created after it: taskwaits around it.
+        all_memory = any(item.strip() == "omp_all_memory" for c in p.all("depend") for item in c.args)
+        if all_memory:
+            with fn.loc_of_pragma(p):
+                omp.TaskwaitOp([])
         with fn.loc_of_pragma(p):
             captured = [(key, var, fn.load(var.value)) for key, var in copied]
             depend_vars, depend_kinds = [], []
@@ -71,6 +77,10 @@ class TaskEmitter:
                     raise p.error(f"unsupported C construct: depend({clause.modifier}: ...) "
                                   "(in, out, inout, mutexinoutset and inoutset are supported)")
                 for item in clause.args:
+                    if item.strip() == "omp_all_memory":
+                        if clause.modifier not in ("out", "inout"):
+                            raise p.error("omp_all_memory is a depend item of out or inout only")
+                        continue
                     name = depend_base(item)
                     if not name:
                         raise p.error(f"depend item '{item}' does not name a variable")
@@ -102,6 +112,9 @@ class TaskEmitter:
                 if own:
                     combine_in_critical(own)
                 omp.TerminatorOp()
+        if all_memory:
+            with fn.loc_of_pragma(p):
+                omp.TaskwaitOp([])
         return op
 
     def _joined(self, p: Pragma) -> tuple[list, Pragma]:

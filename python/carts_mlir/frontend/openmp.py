@@ -187,7 +187,7 @@ class OmpEmitter:
         elif d == "parallel sections":
             if inner:
                 raise p.error("a 'parallel sections' must be followed by its block of sections")
-            self.parallel(p, lambda: self.sections(p, stmt))
+            self.parallel(p, lambda: self.sections(p, stmt), stmt_of_body=([], stmt))
         elif d == "section":
             raise p.error("'#pragma omp section' outside the block of an 'omp sections'")
         elif d == "critical":
@@ -212,8 +212,11 @@ class OmpEmitter:
         for c in p.clauses:
             if c.name not in allowed:
                 raise p.error(f"unsupported C construct: '{c.name}' clause on omp {p.directive}")
-            if c.name == "default" and c.args not in (("shared",), ("none",)):
-                raise p.error(f"unsupported C construct: default({', '.join(c.args)})")
+            if c.name == "default" and c.args not in (("shared",), ("none",)) and not (
+                    c.args in (("private",), ("firstprivate",)) and p.directive in (
+                        "parallel", "parallel for", "parallel sections", "task", "taskloop")):
+                raise p.error(f"unsupported C construct: default({', '.join(c.args)}) on omp "
+                              f"{p.directive}")
             if c.name == "schedule" and c.modifier not in _SCHEDULES:
                 raise p.error(f"unknown schedule kind '{c.modifier}'")
             if c.name in REDUCTION_CLAUSES:
@@ -258,7 +261,10 @@ class OmpEmitter:
                 with fn.loc_of_pragma(p):
                     own = [] if creator_reduces else self.own_reductions(
                         p, reductions, stack, "of a parallel region (reduce in its loops)")
-                    self.sharing.privatize(p, stack)
+                    body_stmt = loop if loop is not None else \
+                        (stmt_of_body[1] if stmt_of_body else None)
+                    loop_vars = tuple(lp.var.spelling for lp, _ in loops) if loops else ()
+                    self.sharing.privatize(p, stack, body_stmt, loop_vars)
                     self._copy_in(p, copied_in)
                 if creator_reduces:
                     self.creator_reductions = (p, reductions)

@@ -76,3 +76,24 @@ double joined(double *x, int n) {
   }
   return sum;
 }
+
+// depend(inout: omp_all_memory): after every sibling created before it, before every one
+// created after it: a taskwait on each side, and no depend item of its own.
+// CHECK-LABEL: func.func @all_memory(
+// CHECK: omp.task depend(taskdependout
+// CHECK: omp.taskwait
+// CHECK-NEXT: omp.task {
+// CHECK: omp.taskwait
+// CHECK: omp.task depend(taskdependinout
+void all_memory(int *a, int *c) {
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task depend(out: a[0])
+    a[0] = 1;
+#pragma omp task depend(inout: omp_all_memory)
+    c[0] = a[0] + 1;
+#pragma omp task depend(inout: a[0])
+    a[0] = c[0] * 10;
+  }
+}
