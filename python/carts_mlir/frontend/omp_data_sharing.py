@@ -252,10 +252,9 @@ class DataSharing:
                 else:
                     kind = "shared" if default == "shared" or team.get(key) is var.value else \
                         "firstprivate"
-            if var.is_array and kind == "firstprivate":
-                raise p.error(f"'{decl.spelling}' is an array the task would copy "
-                              "(firstprivate): not supported; name it in shared(...) if the "
-                              "task may use it in place")
+            if var.is_array and kind == "firstprivate" and var.kind == "mem":
+                copied.append((key, var))  # copied when the task starts (TaskEmitter)
+                continue
             if var.is_array and kind == "private" and var.kind == "mem":
                 private.append((key, var))  # a fresh array of the task's own
                 continue

@@ -70,7 +70,8 @@ class TaskEmitter:
             with fn.loc_of_pragma(p):
                 omp.TaskwaitOp([])
         with fn.loc_of_pragma(p):
-            captured = [(key, var, fn.load(var.value)) for key, var in copied]
+            captured = [(key, var, None if var.is_array else fn.load(var.value))
+                        for key, var in copied]
             depend_vars, depend_kinds = [], []
             for clause in p.all("depend"):
                 if clause.modifier not in DEPEND_KINDS:
@@ -153,13 +154,21 @@ class TaskEmitter:
         return own
 
     def _own_copies(self, p: Pragma, captured, private, stack: ExitStack) -> None:
-        """The task's firstprivate copies (of the values read at its creation) and private
-        variables, bound in place of the originals."""
+        """The task's firstprivate copies (of the values read at its creation; of an array,
+        its contents when the task starts) and private variables, bound in place of the
+        originals."""
         fn = self.fn
         with fn.loc_of_pragma(p):
             for key, var, value in captured:
-                fresh = fn.alloca(var.value.type)
-                memref.StoreOp(value, fresh, [])
+                if value is None:  # an array: its copy, made when the task starts
+                    mtype = ir.MemRefType(var.value.type)
+                    dims = [memref.DimOp(var.value, fn.const_index(d)).result
+                            for d in range(mtype.rank) if mtype.is_dynamic_dim(d)]
+                    fresh = memref.AllocaOp(mtype, dims, []).result if dims else fn.alloca(mtype)
+                    memref.CopyOp(var.value, fresh)
+                else:
+                    fresh = fn.alloca(var.value.type)
+                    memref.StoreOp(value, fresh, [])
                 stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fresh)))
             for key, var in private:
                 stack.enter_context(fn.rebind(key, Var("mem", var.ctype, fn.alloca(var.value.type))))
@@ -173,7 +182,8 @@ class TaskEmitter:
         joined, p = self._joined(p)
         shared, copied, private = self.sharing.task_sharing(p, stmt)
         with fn.loc_of_pragma(p):
-            captured = [(key, var, fn.load(var.value)) for key, var in copied]
+            captured = [(key, var, None if var.is_array else fn.load(var.value))
+                        for key, var in copied]
         with ExitStack() as stack:
             self._own_copies(p, captured, private, stack)
             own = self._join(p, joined, stack)
