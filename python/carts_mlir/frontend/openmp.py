@@ -25,6 +25,7 @@ from mlir import ir
 from mlir.dialects import arith, func, memref, scf
 from mlir.dialects import openmp as omp
 
+from ..errors import CartsError
 from . import clang_support as cs
 from . import omp_scan
 from .omp_atomic import AtomicEmitter
@@ -142,7 +143,7 @@ class OmpEmitter:
         if self.serial or (self.teams and d in ("parallel", "parallel for", "parallel sections")):
             if self.one_thread(p, d, inner, stmt, body):
                 return
-        if d == "task" and (self.in_task or self.in_loop):
+        if d == "task" and (self.in_task or self.in_loop or self._undeferred(p)):
             self.tasks.included(p, body, stmt)
             return
         if d in ("for", "parallel for") and omp_scan.is_scan(p):
@@ -201,6 +202,19 @@ class OmpEmitter:
                 raise p.error("an 'omp atomic' must be followed by its expression statement")
             with self.fn.loc(stmt):
                 self.atomics.atomic(p, stmt)
+
+    def _undeferred(self, p: Pragma) -> bool:
+        """A task whose ``if`` is the constant false and that has no ``depend`` items: an
+        undeferred task its creator runs at once, in its own thread, as an included task
+        runs."""
+        c = p.clause("if")
+        if c is None or p.clause("depend") or not c.args:
+            return False
+        text = re.sub(r"^\s*task\s*:", "", c.args[0])
+        try:
+            return self.clauses.constant(p, text) == 0
+        except CartsError:
+            return False
 
     # ------------------------------------------------------------------ validation
 

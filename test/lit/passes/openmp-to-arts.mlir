@@ -1381,19 +1381,6 @@ func.func @masked_filter() {
   return
 }
 
-// -----
-
-// A parallel region inside another one would run its whole body once per outer worker.
-func.func @nested_parallel() {
-  omp.parallel {
-    // expected-error @+1 {{nested omp.parallel is not supported}}
-    omp.parallel {
-      omp.terminator
-    }
-    omp.terminator
-  }
-  return
-}
 
 // -----
 
