@@ -45,6 +45,7 @@ const llvm::StringLiteral kChannel = "openmp-to-arts";
 //===----------------------------------------------------------------------===//
 
 void Converter::convertAll() {
+  includeNestedTasks();
   serializeNestedRegions();
   convertCriticals(); // first: an update they become may then become a loop's reduction
   shadowGlobalReductions();

@@ -115,7 +115,9 @@ LogicalResult Converter::checkParallel(omp::ParallelOp op) {
                              "is not supported";
   bool createsTasks = false;
   op.walk([&](Operation *inner) {
-    if (isa<omp::TaskOp, omp::TaskwaitOp, omp::TaskgroupOp>(inner))
+    if (isa<omp::TaskOp>(inner) && !includedTasks.contains(inner))
+      createsTasks = true;
+    else if (isa<omp::TaskwaitOp, omp::TaskgroupOp>(inner) && !insideIncluded(inner))
       createsTasks = true;
     else if (auto call = dyn_cast<func::CallOp>(inner))
       createsTasks |= taskCreatingFunctions.contains(call.getCalleeAttr().getAttr());
@@ -236,11 +238,12 @@ LogicalResult Converter::checkTask(omp::TaskOp op) {
   if (!op.getPrivateVars().empty())
     return op.emitError("private clauses on omp.task are expected as plain allocas");
   for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp()) {
-    if (isa<omp::TaskOp>(parent))
-      return op.emitError("omp.task nested in another task is not supported (create the "
-                          "inner tasks from a function the outer task calls)");
-    if (isa<omp::WsloopOp>(parent))
-      return op.emitError("omp.task inside a work-sharing loop is not supported");
+    if (isa<omp::TaskOp, omp::WsloopOp>(parent)) {
+      // Inside a task or a work-sharing loop's body (a function creating tasks, inlined
+      // there): an included task, run by its creator at once (includeNestedTasks).
+      includedTasks.insert(op);
+      break;
+    }
     if (isa<omp::ParallelOp, func::FuncOp>(parent))
       break;
   }

@@ -118,6 +118,7 @@ private:
   // Nested.cpp
   bool runsAsTeamOfOne(func::FuncOp fn);
   void serializeNestedRegions();
+  void includeNestedTasks();
   void convertTask(omp::TaskOp op);
   void convertSections(omp::SectionsOp op);
   void splitParallelIfs();
@@ -143,6 +144,19 @@ private:
   DenseSet<StringAttr> calledInParallel;
   /// Functions that create tasks, themselves or through the functions they call.
   DenseSet<StringAttr> taskCreatingFunctions;
+  /// Tasks created inside a task or a work-sharing loop's body: run by their creator.
+  DenseSet<Operation *> includedTasks;
+  /// Whether `op` sits where every task is included: in an included task, or in a
+  /// work-sharing loop's body (outside any task of its own).
+  bool insideIncluded(Operation *op) {
+    for (Operation *parent = op->getParentOp(); parent; parent = parent->getParentOp()) {
+      if (includedTasks.contains(parent) || isa<omp::WsloopOp>(parent))
+        return true;
+      if (isa<omp::TaskOp, omp::ParallelOp>(parent))
+        return false;
+    }
+    return false;
+  }
   /// Parallel regions that become host code creating tasks, with their single/master (or
   /// the region itself: every thread creates tasks, and the threads take turns).
   DenseMap<Operation *, Operation *> taskTeams;

@@ -186,4 +186,31 @@ void Converter::serializeNestedRegions() {
   }
 }
 
+/// A task created inside another task or in a work-sharing loop's body (a function that
+/// creates tasks, inlined there) is an included task, as the front end makes a task
+/// written there: its creator runs it at once, so its body takes its place. Its depend
+/// items order it after siblings its creator made before it, which running in creation
+/// order satisfies; a taskwait or taskgroup inside it, or in a work-sharing loop's body,
+/// waits for tasks that are included too, done by then.
+void Converter::includeNestedTasks() {
+  SmallVector<Operation *> tasks(includedTasks.begin(), includedTasks.end());
+  SmallVector<Operation *> waits;
+  module.walk([&](Operation *inner) {
+    if (isa<omp::TaskwaitOp, omp::TaskgroupOp>(inner) && insideIncluded(inner))
+      waits.push_back(inner);
+  });
+  for (Operation *wait : waits) {
+    if (isa<omp::TaskgroupOp>(wait))
+      inlineBody(rewriter, wait);
+    else
+      rewriter.eraseOp(wait);
+  }
+  for (Operation *task : tasks)
+    CARTS_DEBUG("tasks", task) << "omp.task inside a task or a work-sharing loop -> included: "
+                                  "its creator runs its body in place\n";
+  for (Operation *task : tasks)
+    inlineBody(rewriter, task);
+  includedTasks.clear();
+}
+
 } // namespace mlir::arts::openmp

@@ -5,6 +5,7 @@
 // RUN: split-file %s %t --leading-lines
 // RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-openmp-to-arts)' | FileCheck %s
 // RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=tasks 2>&1 | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=tasks 2>&1 | FileCheck %s --check-prefix=INCLUDED
 // RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-openmp-to-arts)' --verify-diagnostics
 
 //--- convert.mlir
@@ -142,6 +143,35 @@ func.func private @omp_get_thread_num() -> i32
 
 // -----
 
+// A task created in another task or in a work-sharing loop's body (a helper that creates
+// tasks, inlined there) is included: its creator runs its body in place (its depend items
+// dropped: creation order satisfies them).
+// CHECK-LABEL: func.func @included
+// CHECK: arts.edt <task>
+// CHECK-NOT: arts.edt <task>
+// CHECK-NOT: arts.depend
+// CHECK: memref.store %{{.*}}, %arg0[%{{.*}}]
+// CHECK: memref.store %{{.*}}, %arg0[%{{.*}}]
+// CHECK: }
+func.func @included(%a: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = arith.constant 1.0 : f64
+  omp.task {
+    memref.store %x, %a[%c0] : memref<?xf64>
+    // INCLUDED: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:5: omp.task inside a task or a work-sharing loop -> included: its creator runs its body in place
+    omp.task depend(taskdependout -> %a : memref<?xf64>) {
+      memref.store %x, %a[%c1] : memref<?xf64>
+      omp.terminator
+    }
+    omp.taskwait
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // The single's code runs on the host, but the team it (and its tasks) asks about is the
 // region's: num_threads where given, else every worker.
 // CHECK-LABEL: func.func @team_size_of_tasks
@@ -246,19 +276,6 @@ func.func @task_per_thread_calling(%m: memref<?xi32>) {
   // expected-error @+1 {{(here: @which asks which thread it runs in)}}
   omp.parallel {
     %t = func.call @which() : () -> i32
-    omp.task {
-      omp.terminator
-    }
-    omp.terminator
-  }
-  return
-}
-
-// -----
-
-func.func @nested_task() {
-  omp.task {
-    // expected-error @+1 {{omp.task nested in another task is not supported}}
     omp.task {
       omp.terminator
     }
