@@ -277,10 +277,10 @@ OMP_API int omp_get_teams_thread_limit(void) { return teams_thread_limit; }
 OMP_API int omp_get_max_task_priority(void) { return 0; }
 OMP_API int omp_in_explicit_task(void) { return 0; }
 OMP_API int omp_in_final(void) { return 0; }
-OMP_API void omp_fulfill_event(uintptr_t event) {
-  (void)event;
-  rt_fatal_plain("omp_fulfill_event: detached tasks (the detach clause) are not supported");
-}
+/* A detached task's event: the compiler orders the tasks that depend on a detached task
+   after every task created before them (a taskwait), so the event fulfilled by one of
+   those has happened; the call itself has nothing left to do. */
+OMP_API void omp_fulfill_event(uintptr_t event) { (void)event; }
 
 OMP_API int omp_pause_resource(int kind, int device_num) {
   (void)kind;

@@ -293,7 +293,6 @@ int main(void) {
   printf("%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %g\n", team, limits, kind, chunk,
          levels, affinity, (int)format, (int)captured, teams, tasks, paused, devices, locked,
          timed, same, tool, zero);
-  fflush(stdout);
   omp_fulfill_event(0);
   return 0;
 }
@@ -302,8 +301,7 @@ int main(void) {
 
 def test_every_openmp_host_routine_is_declared_and_links(tmp_path):
     """The program calls each routine of omp.h once; the JIT (ARTS and sequential) and the
-    native executable resolve them all and agree. omp_fulfill_event is last: detached tasks
-    are not supported, and it says so."""
+    native executable resolve them all and agree."""
     from carts_mlir.openmp_routines import OPENMP_ROUTINES
 
     assert set(re.findall(r"\b(omp_\w+)\(", EVERY_ROUTINE)) == OPENMP_ROUTINES
@@ -323,8 +321,6 @@ def test_every_openmp_host_routine_is_declared_and_links(tmp_path):
     assert build.returncode == 0, build.stderr
     runs.append(subprocess.run([str(exe)], capture_output=True, text=True, timeout=60))
     for run in runs:
-        assert run.returncode == 2, run.stderr  # the runtime's error status
+        assert run.returncode == 0, run.stderr
         assert sorted(run.stdout.splitlines()) == sorted(want.splitlines()), run.stdout
         assert "OPENMP DISPLAY ENVIRONMENT BEGIN" in run.stderr
-        assert "omp_fulfill_event: detached tasks (the detach clause) are not supported" \
-            in run.stderr

@@ -47,6 +47,8 @@ class TaskEmitter:
 
     def __init__(self, owner: "OmpEmitter") -> None:
         self.owner = owner
+        #: A detached task was created in this function (see _detach).
+        self.detached = False
         self.fn = owner.fn
         self.clauses = owner.clauses
         self.sharing = owner.sharing
@@ -62,11 +64,14 @@ class TaskEmitter:
         order on; ``if``, ``final`` and ``priority`` keep their values on the op."""
         fn = self.fn
         joined, p = self._joined(p)
+        p = self._detach(p)
         shared, copied, private = self.sharing.task_sharing(p, stmt)
         # `omp_all_memory`: the task comes after every sibling created before it and before
-        # every one created after it: taskwaits around it.
+        # every one created after it: taskwaits around it. After a detached task, a task
+        # with depend items comes after every task created before it (one of those may
+        # fulfill the event it waits for).
         all_memory = any(item.strip() == "omp_all_memory" for c in p.all("depend") for item in c.args)
-        if all_memory:
+        if all_memory or (self.detached and p.clause("depend")):
             with fn.loc_of_pragma(p):
                 omp.TaskwaitOp([])
         with fn.loc_of_pragma(p):
@@ -117,6 +122,26 @@ class TaskEmitter:
             with fn.loc_of_pragma(p):
                 omp.TaskwaitOp([])
         return op
+
+    def _detach(self, p: Pragma) -> Pragma:
+        """``detach(event)``: the task completes when its body is done and the event is
+        fulfilled. Its event variable gets a handle (the value is not used:
+        ``omp_fulfill_event`` has nothing to do), and the tasks with depend items created
+        after it in this function each wait for every task created before them, which
+        orders them after the task that fulfills the event when that one comes first (the
+        common shape: detached task, fulfilling task, dependent task)."""
+        c = p.clause("detach")
+        if c is None:
+            return p
+        fn = self.fn
+        key, var = self.clauses.variable(p, c.args[0].strip())
+        if var.kind != "mem" or scalar_of(var.ctype) is None:
+            raise p.error("detach needs an omp_event_handle_t variable")
+        with fn.loc_of_pragma(p):
+            s = scalar_of(var.ctype)
+            memref.StoreOp(fn.const_int(1, s.mlir()), var.value, [])
+        self.detached = True
+        return dataclasses.replace(p, clauses=[k for k in p.clauses if k.name != "detach"])
 
     def _joined(self, p: Pragma) -> tuple[list, Pragma]:
         """A task's ``in_reduction`` items, (kind, key, scalar, target) each, and the pragma

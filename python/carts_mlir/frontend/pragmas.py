@@ -53,7 +53,7 @@ SUPPORTED = {
     "masked": {"filter"},
     "barrier": set(),
     "task": {"depend", "affinity", "shared", "private", "firstprivate", "default", "if", "final",
-             "priority", "untied", "mergeable", "in_reduction"},
+             "priority", "untied", "mergeable", "in_reduction", "detach"},
     "taskwait": {"depend"},
     "scope": {"private", "firstprivate", "reduction", "nowait"},
     "taskgroup": {"task_reduction"},
