@@ -188,7 +188,8 @@ class OmpEmitter:
         elif d == "parallel sections":
             if inner:
                 raise p.error("a 'parallel sections' must be followed by its block of sections")
-            self.parallel(p, lambda: self.sections(p, stmt), stmt_of_body=([], stmt))
+            last = self.sharing.lastprivate_targets(p)
+            self.parallel(p, lambda: self.sections(p, stmt, last), stmt_of_body=([], stmt))
         elif d == "section":
             raise p.error("'#pragma omp section' outside the block of an 'omp sections'")
         elif d == "critical":
@@ -262,7 +263,9 @@ class OmpEmitter:
                 if_expr = self.clauses.condition(p, text)
             # A region's reductions: each thread accumulates into its own copy, which it
             # combines into the variable at the end of the region, in a critical section.
-            reductions = [] if loop is not None else self.sharing.reductions(p)
+            # (a parallel loop's and sections' reductions are their own)
+            reductions = [] if loop is not None or p.directive == "parallel sections" else \
+                self.sharing.reductions(p)
             # A region that is one single/master: its one thread reduces (the others would
             # only combine identities), so its copies live there, in the creator of any tasks.
             creator_reduces = bool(reductions) and self._one_construct(stmt_of_body)
@@ -531,11 +534,17 @@ class OmpEmitter:
             with fn.loc_of_pragma(p):
                 scf.YieldOp([])
 
-    def sections(self, p: Pragma, stmt: ci.Cursor) -> None:
+    def sections(self, p: Pragma, stmt: ci.Cursor, last=None) -> None:
         """``#pragma omp sections``: an ``omp.sections`` with one ``omp.section`` per
         section of the block. A section starts at the block's first statement and at
-        each ``#pragma omp section``; the statements up to the next one belong to it."""
+        each ``#pragma omp section``; the statements up to the next one belong to it.
+        Each section has its own ``private``/``firstprivate``/``lastprivate`` copies and
+        its own reduction copies (combined in a critical section at its end); the last
+        section stores its ``lastprivate`` copies into the variables (``last``: their
+        targets, found before any privatisation)."""
         fn = self.fn
+        if last is None:
+            last = self.sharing.lastprivate_targets(p)
         if stmt.kind != K.COMPOUND_STMT:
             raise p.error(f"'#pragma omp {p.directive}' must be followed by a block of sections")
         groups: list[list[ci.Cursor]] = []
@@ -555,10 +564,19 @@ class OmpEmitter:
                 with fn.loc(group[0]):
                     section = omp.SectionOp()
                     inner = section.region.blocks.append()
-                with ir.InsertionPoint(inner):
+                with ir.InsertionPoint(inner), ExitStack() as own_stack:
+                    with fn.loc_of_pragma(p):
+                        own = self.own_reductions(p, self.sharing.reductions(p), own_stack,
+                                                  "of omp sections")
+                        self.sharing.privatize(p, own_stack)
                     for child in group:
                         fn.stmt.emit(child)
                     with fn.loc_of_pragma(p):
+                        if own:
+                            combine_in_critical(own)
+                        if group is groups[-1]:
+                            for key, target in last:
+                                memref.StoreOp(fn.load(fn.vars[key].value), target.value, [])
                         omp.TerminatorOp()
             with fn.loc_of_pragma(p):
                 omp.TerminatorOp()
