@@ -590,6 +590,7 @@ namespace {
 struct OpenMPToArts : arts::impl::OpenMPToArtsBase<OpenMPToArts> {
   void runOnOperation() override {
     openmp::Converter converter(getOperation());
+    converter.splitRegionsAroundCreators(); // a rewrite the checks then see as regions
     if (failed(converter.checkAll()))
       return signalPassFailure();
     converter.convertAll();

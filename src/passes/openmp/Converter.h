@@ -72,6 +72,9 @@ public:
   LogicalResult checkAll();
   /// Rewrites every construct; only called once checkAll succeeded.
   void convertAll();
+  /// Before the checks: a region holding a task-creating single among other work becomes
+  /// one region per part (Nested.cpp).
+  void splitRegionsAroundCreators();
 
 private:
   // Checks.cpp

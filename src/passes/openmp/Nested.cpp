@@ -213,4 +213,123 @@ void Converter::includeNestedTasks() {
   includedTasks.clear();
 }
 
+namespace {
+
+/// Whether `op` is a single/master/masked construct holding a task.
+bool createsTasksItself(Operation &op) {
+  if (!isa<omp::SingleOp, omp::MasterOp, omp::MaskedOp>(op))
+    return false;
+  bool found = false;
+  op.walk([&](omp::TaskOp) { found = true; });
+  return found;
+}
+
+/// Whether `op` can be computed again wherever it is used: no memory effects and no
+/// regions, or a question about the team (asked again in the same thread).
+bool recomputable(Operation *op) {
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return call.getCallee() == "omp_get_thread_num" || call.getCallee() == "omp_get_num_threads";
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+}
+
+} // namespace
+
+/// A parallel region that holds, among other work, a single or master that creates tasks:
+/// one region per part, in order, the creator alone in its own (which becomes host code
+/// creating tasks, as a region made of one creator does). Each part waits for the one
+/// before (a barrier more, which OpenMP allows: threads only wait longer). A part may use
+/// what earlier parts computed without memory effects (or the thread's number): it is
+/// computed again there; per-thread storage must belong to one part. Otherwise the region
+/// stays as it is (and the checks refuse it).
+void Converter::splitRegionsAroundCreators() {
+  SmallVector<omp::ParallelOp> regions;
+  module.walk([&](omp::ParallelOp op) {
+    if (!op->getParentOfType<omp::ParallelOp>())
+      regions.push_back(op);
+  });
+  for (omp::ParallelOp op : regions) {
+    if (!op.getPrivateVars().empty() || !op.getReductionVars().empty() ||
+        !op.getRegion().hasOneBlock() || op.getRegion().front().getNumArguments() != 0)
+      continue;
+    Block &block = op.getRegion().front();
+    // the parts: each creator alone, the runs of other operations between them
+    SmallVector<SmallVector<Operation *>> parts;
+    bool creators = false, others = false;
+    for (Operation &inner : block.without_terminator()) {
+      bool creator = createsTasksItself(inner);
+      creators |= creator;
+      if (creator || parts.empty() || createsTasksItself(*parts.back().front()))
+        parts.emplace_back();
+      parts.back().push_back(&inner);
+      others |= !creator &&
+                !isa<memref::AllocaOp, arith::ConstantOp, omp::BarrierOp, omp::TaskwaitOp>(inner);
+    }
+    if (!creators || !others || parts.size() < 2)
+      continue;
+    DenseMap<Operation *, unsigned> partOf;
+    for (auto [index, part] : llvm::enumerate(parts))
+      for (Operation *inner : part)
+        partOf[inner] = index;
+    // what each part needs from the others: values computed again, storage it alone uses
+    SmallVector<DenseSet<Operation *>> keep(parts.size());
+    bool fits = true;
+    for (auto [index, part] : llvm::enumerate(parts)) {
+      SmallVector<Operation *> work(part.begin(), part.end());
+      DenseSet<Operation *> &kept = keep[index];
+      kept.insert(part.begin(), part.end());
+      while (!work.empty() && fits) {
+        Operation *user = work.pop_back_val();
+        user->walk([&](Operation *nested) {
+          for (Value v : nested->getOperands()) {
+            Operation *def = v.getDefiningOp();
+            if (!def || def->getBlock() != &block || kept.contains(def))
+              continue;
+            if (isa<memref::AllocaOp>(def)) {
+              bool alone = llvm::all_of(def->getUsers(), [&](Operation *u) {
+                Operation *top = block.findAncestorOpInBlock(*u);
+                return top && partOf.lookup(top) == index;
+              });
+              fits &= alone;
+            } else {
+              fits &= recomputable(def);
+            }
+            kept.insert(def);
+            work.push_back(def);
+          }
+        });
+      }
+    }
+    if (!fits)
+      continue;
+    // A part with nothing of its own (waits the region before it ends with, values the
+    // parts after it compute again) gets no region.
+    auto empty = [](ArrayRef<Operation *> part) {
+      return llvm::all_of(part, [](Operation *inner) {
+        return isa<omp::BarrierOp, omp::TaskwaitOp, memref::AllocaOp>(inner) ||
+               recomputable(inner);
+      });
+    };
+    CARTS_DEBUG("tasks", op) << "omp.parallel holding a task-creating single or master among "
+                                "other work -> "
+                             << llvm::count_if(parts, [&](auto &part) { return !empty(part); })
+                             << " regions in order, the creator alone in its own\n";
+    rewriter.setInsertionPoint(op);
+    for (auto [index, part] : llvm::enumerate(parts)) {
+      if (empty(part))
+        continue;
+      IRMapping map;
+      auto copy = cast<omp::ParallelOp>(rewriter.clone(*op, map));
+      Block &copied = copy.getRegion().front();
+      SmallVector<Operation *> drop;
+      for (Operation &inner : block.without_terminator())
+        if (!keep[index].contains(&inner))
+          drop.push_back(map.lookup(&inner));
+      for (Operation *dead : llvm::reverse(drop))
+        rewriter.eraseOp(dead);
+      (void)copied;
+    }
+    rewriter.eraseOp(op);
+  }
+}
+
 } // namespace mlir::arts::openmp

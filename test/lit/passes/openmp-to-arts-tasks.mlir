@@ -6,6 +6,7 @@
 // RUN: carts-opt %t/convert.mlir --split-input-file --pass-pipeline='builtin.module(arts-openmp-to-arts)' | FileCheck %s
 // RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=tasks 2>&1 | FileCheck %s --check-prefix=DEBUG
 // RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=tasks 2>&1 | FileCheck %s --check-prefix=INCLUDED
+// RUN: carts-opt %t/convert.mlir --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=tasks 2>&1 | FileCheck %s --check-prefix=SPLIT
 // RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-openmp-to-arts)' --verify-diagnostics
 
 //--- convert.mlir
@@ -139,6 +140,36 @@ func.func @threads_take_turns(%seen: memref<?xi32>, %ran: memref<?xi32>) {
   }
   return
 }
+// A single creating tasks among other work: a region per part, in order; the single's
+// alone becomes host code, the work after it a region of its own, which computes the
+// thread's number again.
+// CHECK-LABEL: func.func @single_among_work
+// CHECK-NOT: arts.edt <parallel>
+// CHECK: arts.edt <task>
+// CHECK: arts.barrier
+// CHECK: arts.edt <parallel>
+// CHECK: %[[T:.*]] = arts.runtime_query <current_worker>
+// CHECK: memref.store %{{.*}}, %arg1[%{{.*}}]
+func.func @single_among_work(%a: memref<?xf64>, %seen: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %x = arith.constant 1.0 : f64
+  // SPLIT: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.parallel holding a task-creating single or master among other work -> 2 regions in order, the creator alone in its own
+  omp.parallel {
+    %me = func.call @omp_get_thread_num() : () -> i32
+    %i = arith.index_cast %me : i32 to index
+    omp.single {
+      omp.task {
+        memref.store %x, %a[%c0] : memref<?xf64>
+        omp.terminator
+      }
+      omp.terminator
+    }
+    memref.store %x, %seen[%i] : memref<?xf64>
+    omp.terminator
+  }
+  return
+}
+
 func.func private @omp_get_thread_num() -> i32
 
 // -----
