@@ -153,14 +153,10 @@ void Converter::convertTaskTeam(omp::ParallelOp op, Operation *creator) {
   });
   for (func::CallOp call : sizes) {
     rewriter.setInsertionPoint(call);
-    Value size = op.getNumThreads(); // defined before the region
     CARTS_DEBUG("tasks", call) << "omp_get_num_threads in a region of tasks -> "
-                               << (size ? "its num_threads" : "the worker count") << "\n";
-    if (size)
-      rewriter.replaceOp(call, size);
-    else
-      rewriter.replaceOpWithNewOp<RuntimeQueryOp>(call, rewriter.getI32Type(),
-                                                  RuntimeQueryKind::total_workers);
+                               << (op.getNumThreads() ? "its num_threads" : "the worker count")
+                               << "\n";
+    rewriter.replaceOp(call, teamSize(op)); // num_threads is defined before the region
   }
   moveRegionBody(creator->getRegion(0), creator, {});
   rewriter.eraseOp(creator);
@@ -168,6 +164,14 @@ void Converter::convertTaskTeam(omp::ParallelOp op, Operation *creator) {
   rewriter.setInsertionPoint(op);
   BarrierOp::create(rewriter, loc);
   rewriter.eraseOp(op);
+}
+
+/// The size of `op`'s team, at the insertion point: num_threads, else every worker.
+Value Converter::teamSize(omp::ParallelOp op) {
+  if (Value size = op.getNumThreads())
+    return size;
+  return RuntimeQueryOp::create(rewriter, op.getLoc(), rewriter.getI32Type(),
+                                RuntimeQueryKind::total_workers);
 }
 
 /// A region in which every thread creates tasks and nothing orders the threads (the
@@ -178,10 +182,7 @@ void Converter::convertTaskTeam(omp::ParallelOp op, Operation *creator) {
 void Converter::convertThreadsTakingTurns(omp::ParallelOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  Value size = op.getNumThreads();
-  if (!size)
-    size = RuntimeQueryOp::create(rewriter, loc, rewriter.getI32Type(),
-                                  RuntimeQueryKind::total_workers);
+  Value size = teamSize(op);
   CARTS_DEBUG("tasks", op) << "omp.parallel whose every thread creates tasks -> host code, the "
                               "threads taking turns ("
                            << (op.getNumThreads() ? "num_threads" : "the worker count")
@@ -345,10 +346,7 @@ void Converter::splitParallelIfs() {
         // threads taking turns: if(false) is one turn
         Location loc = op.getLoc();
         rewriter.setInsertionPoint(op);
-        Value size = op.getNumThreads();
-        if (!size)
-          size = RuntimeQueryOp::create(rewriter, loc, rewriter.getI32Type(),
-                                        RuntimeQueryKind::total_workers);
+        Value size = teamSize(op);
         Value one = arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(), 1);
         Value turns = arith::SelectOp::create(rewriter, loc, cond, size, one);
         rewriter.modifyOpInPlace(op, [&] { op.getNumThreadsMutable().assign(turns); });

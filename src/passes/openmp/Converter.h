@@ -137,6 +137,7 @@ private:
   void emitDeallocs(ArrayRef<PrivateCopy> copies);
   void moveRegionBody(Region &region, Operation *before, ValueRange entryArgs);
   Value toIndex(Location loc, Value v);
+  Value teamSize(omp::ParallelOp op);
   Value fromIndex(Location loc, Value v, Type type);
 
   ModuleOp module;
