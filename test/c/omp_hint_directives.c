@@ -1,7 +1,7 @@
 /* Directives that ask nothing of a host program under libgomp's defaults: requires,
    the allocate clause (privates on the heap, as every allocator here), cancel and
    cancellation point (cancellation is off unless OMP_CANCELLATION is set, so every
-   iteration runs), nothing, and assume. */
+   iteration runs), nothing, assume, and declare simd (a hint). */
 #include <stdio.h>
 #if defined(_OPENMP) || defined(__CARTS__)
 #include <omp.h>
@@ -11,11 +11,14 @@ static int omp_get_cancellation(void) { return 0; }
 
 #pragma omp requires atomic_default_mem_order(seq_cst)
 
+#pragma omp declare simd
+static int tripled(int v) { return 3 * v; }
+
 int main(void) {
   int x[64], scratch = 0, visited = 0;
 #pragma omp parallel for allocate(omp_default_mem_alloc: scratch) private(scratch)
   for (int i = 0; i < 64; i++) {
-    scratch = i * 3;
+    scratch = tripled(i);
     x[i] = scratch;
   }
   int found = -1;

@@ -102,7 +102,7 @@ class ModuleEmitter:
                 if p.directive == "threadprivate":
                     self._threadprivate(p)
                     continue
-                raise p.error(f"unsupported C construct: omp {p.directive or p.text} outside a function")
+                raise p.error(f"unsupported C construct: omp {p.spelled} outside a function")
 
     def _threadprivate(self, p) -> None:
         """``#pragma omp threadprivate(list)`` at file scope: each variable gets a copy per

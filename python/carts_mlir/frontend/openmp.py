@@ -221,7 +221,7 @@ class OmpEmitter:
 
     def validate(self, p: Pragma) -> None:
         if p.directive not in SUPPORTED:
-            what = p.directive or p.text
+            what = p.spelled
             raise p.error(f"unsupported C construct: omp {what}")
         allowed = SUPPORTED[p.directive]
         for c in p.clauses:

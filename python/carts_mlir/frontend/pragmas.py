@@ -24,18 +24,19 @@ _DIRECTIVE_WORDS = {
     "task", "taskwait", "taskloop", "taskgroup", "taskyield", "sections", "section", "target",
     "teams", "distribute", "ordered", "flush", "declare", "threadprivate", "loop", "scope",
     "end", "data", "update", "enter", "exit", "requires", "cancel", "cancellation", "point",
-    "tile", "unroll", "error", "scan", "allocate", "nothing", "assume", "assumes",
+    "tile", "unroll", "error", "scan", "allocate", "nothing", "assume", "assumes", "begin",
 }
 
 #: Directive words that only start a directive: later, they are clauses (`allocate(x)`).
-_LEADING_ONLY = {"allocate", "assume", "assumes", "nothing"}
+_LEADING_ONLY = {"allocate", "assume", "nothing"}
 
 #: Directives that ask nothing of a host program run with libgomp's defaults: hints
 #: (assume, assumes), a place (allocate: memory from the C heap, as every allocator
 #: here), requirements the host meets (requires), and cancellation, which is off unless
 #: OMP_CANCELLATION is set (omp_get_cancellation() is 0), so cancel and cancellation
 #: points do nothing.
-NO_OPS = {"nothing", "assume", "assumes", "allocate", "requires"}
+NO_OPS = {"nothing", "assume", "assumes", "allocate", "requires", "begin assumes",
+          "end assumes"}
 
 #: Directive words that are clauses when they follow a directive word.
 _CLAUSE_WORDS = {"ordered", "update"}
@@ -129,6 +130,14 @@ class Pragma:
     @property
     def standalone(self) -> bool:
         return self.directive in STANDALONE
+
+    @property
+    def spelled(self) -> str:
+        """The directive as written, for messages: its name, or the words after
+        ``#pragma omp`` when it has none the parser knows."""
+        if self.directive:
+            return self.directive
+        return re.sub(r"^\s*#\s*pragma\s+omp\s*", "", self.text).split("(")[0].strip()
 
     def clause(self, name: str) -> Clause | None:
         for c in self.clauses:
@@ -254,6 +263,8 @@ def combined_forms(directive: str, clauses: list[Clause],
     if words in (["tile"], ["unroll"]):  # loop transformations: the same iterations in order
         return []
     if directive in NO_OPS or words[:1] == ["cancel"] or words[:2] == ["cancellation", "point"]:
+        return []
+    if words == ["declare", "simd"]:  # a function's vector variants: a hint
         return []
     clauses = [c for c in clauses if c.name != "allocate"]  # where privates live: the heap
     if words == ["error"]:
