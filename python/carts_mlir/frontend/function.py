@@ -60,6 +60,9 @@ class FunctionEmitter:
                     clause_names.update(depend_base(a) for a in c.args if "[" not in a)
         self.analysis = FunctionAnalysis(cursor, clause_names)
         self.vars: dict[tuple, Var] = {}
+        #: Per enclosing worksharing loop with lastprivate(conditional): (the thread's copy,
+        #: its stamp slot, the iteration's number) whose stores note the iteration.
+        self.store_stamps: list[list] = []
         self.scopes: list[NameScope] = []
         self.alloca_scopes: list[AllocaScope] = []
         self.loops: list[LoopFlags] = []

@@ -276,6 +276,10 @@ class MemoryAccess:
         if v.type != mtype.element_type:
             v = self.coerce_memref(v, mtype.element_type, where)
         memref.StoreOp(v, lv.memref, list(lv.indices))
+        for watched in self.fn.store_stamps:  # lastprivate(conditional): note the iteration
+            for copy, stamp, number in watched:
+                if copy == lv.memref:
+                    memref.StoreOp(arith.IndexCastOp(self.types.i(64), number).result, stamp, [])
 
     def index_of(self, c: ci.Cursor) -> ir.Value:
         """An integer expression as an ``index``."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 from mlir import ir
+from mlir.dialects import arith, memref, scf
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
@@ -44,6 +45,9 @@ class WorksharingLoops:
         self._ordered: list[bool] = []
         #: While a scan loop is emitted: the phase its worksharing loops run (omp_scan).
         self.phase = None
+        #: lastprivate(conditional: x) of the loop being emitted: key -> the slot of the
+        #: latest iteration that set x (OmpEmitter._conditional_bests).
+        self.conditional: dict = {}
 
     def in_ordered_loop(self) -> bool:
         """Whether an enclosing worksharing loop has the ``ordered`` clause."""
@@ -85,6 +89,36 @@ class WorksharingLoops:
             outer_keys.add(loop.var_key)
         return [(loop, fn.stmt.loop_bounds(loop)) for loop in loops]
 
+    def _conditional_stamps(self, last) -> list:
+        """For each lastprivate(conditional) variable, (its thread's copy, a slot of the
+        latest iteration this thread set it in (-1), its target outside, the team's slot)."""
+        fn = self.fn
+        out = []
+        for key, target in last or []:
+            best = self.conditional.get(key)
+            if best is None:
+                continue
+            stamp = fn.alloca(ir.MemRefType.get([], fn.types.i(64)))
+            memref.StoreOp(fn.const_int(-1, fn.types.i(64)), stamp, [])
+            out.append((fn.vars[key].value, stamp, target, best))
+        return out
+
+    def _keep_latest(self, conditional) -> None:
+        """After the loop, each thread in turn: if the latest iteration it set x in comes
+        after the team's latest so far, x gets its copy's value."""
+        critical = omp.CriticalOp()
+        with ir.InsertionPoint(critical.region.blocks.append()):
+            for copy, stamp, target, best in conditional:
+                mine = memref.LoadOp(stamp, []).result
+                later = arith.CmpIOp(arith.CmpIPredicate.sgt, mine,
+                                     memref.LoadOp(best, []).result).result
+                branch = scf.IfOp(later)
+                with ir.InsertionPoint(branch.then_block):
+                    memref.StoreOp(mine, best, [])
+                    memref.StoreOp(memref.LoadOp(copy, []).result, target.value, [])
+                    scf.YieldOp([])
+            omp.TerminatorOp()
+
     def emit(self, p: Pragma, stmt: ci.Cursor, loops, last=None) -> None:
         """The ``omp.wsloop`` of ``p`` over ``loops`` (from ``prepare``). A combined
         ``parallel for`` passes its ``lastprivate`` targets as ``last``; an ``omp for``
@@ -125,6 +159,9 @@ class WorksharingLoops:
                         raise p.error("unsupported C construct: ordered(n) (doacross loops); "
                                       "the 'ordered' clause without a count is supported")
                     attrs["ordered"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)
+                conditional = self._conditional_stamps(last)
+                if conditional:
+                    last = [(k, v) for k, v in last if k not in self.conditional]
                 ws = omp.WsloopOp([], [], [], [], [], [r[1] for r in reductions], **attrs)
                 ws_block = ws.region.blocks.append(*[r[1].type for r in reductions])
             for (key, _, ctype, _sym), arg in zip(reductions, ws_block.arguments):
@@ -143,8 +180,13 @@ class WorksharingLoops:
                     stack.enter_context(fn.rebind(loop.var_key, var))
                     if loop.declared_in_init:
                         fn.scopes[-1].names[loop.var.spelling] = loop.var_key
+                lb, step = loops[-1][1][0], loops[-1][1][2]
+                number = arith.DivSIOp(arith.SubIOp(body_block.arguments[0], lb).result, step).result \
+                    if conditional else None
                 with pushed(fn.loops, flags), fn.omp_region(), \
-                        pushed(self._ordered, p.clause("ordered") is not None):
+                        pushed(self._ordered, p.clause("ordered") is not None), \
+                        pushed(fn.store_stamps, [(copy, stamp, number) for copy, stamp, _t, _b
+                                                 in conditional]):
                     if self.phase is None:
                         fn.stmt.body(innermost.body)
                     else:  # one phase of a scan: some of the body's statements
@@ -156,3 +198,6 @@ class WorksharingLoops:
                     with fn.loc_of_pragma(p):
                         self.sharing.copy_out_last(loops, body_block.arguments, last)
                 omp.YieldOp([])
+            if conditional:
+                with fn.loc_of_pragma(p):
+                    self._keep_latest(conditional)

@@ -234,6 +234,11 @@ class OmpEmitter:
                               f"{p.directive}")
             if c.name == "schedule" and c.modifier not in _SCHEDULES:
                 raise p.error(f"unknown schedule kind '{c.modifier}'")
+            if c.name == "lastprivate" and c.flavor == "conditional" and (
+                    p.directive != "parallel for" or p.clause("collapse")):
+                raise p.error(f"unsupported C construct: lastprivate(conditional: ...) on omp "
+                              f"{p.directive}{' with collapse' if p.clause('collapse') else ''} "
+                              "(a 'parallel for' of one loop is supported)")
             if c.name in REDUCTION_CLAUSES:
                 if c.modifier not in REDUCTION_OPS:
                     raise p.error(f"unsupported C construct: reduction operator '{c.modifier}'")
@@ -270,6 +275,7 @@ class OmpEmitter:
             # only combine identities), so its copies live there, in the creator of any tasks.
             creator_reduces = bool(reductions) and self._one_construct(stmt_of_body)
             copied_in = self._copyin_sources(p)
+            conditional = self._conditional_bests(p)
             op = omp.ParallelOp([], [], [], [], num_threads=num_threads, if_expr=if_expr)
             block = op.region.blocks.append()
         with pushed(self.sharing.team_vars, {key: var.value for key, var in fn.vars.items()}):
@@ -290,7 +296,11 @@ class OmpEmitter:
                 joinable = {r[0]: r[1] for r in reductions if r[0] in task_keys}
                 with pushed_count(self, "teams"), pushed_reductions(self, joinable):
                     if loop is not None:
-                        self.worksharing.emit(p, loop, loops, last)
+                        self.worksharing.conditional = conditional
+                        try:
+                            self.worksharing.emit(p, loop, loops, last)
+                        finally:
+                            self.worksharing.conditional = {}
                     else:
                         body()
                 with fn.loc_of_pragma(p):
@@ -323,6 +333,22 @@ class OmpEmitter:
         with self.fn.loc_of_pragma(region):
             return self.own_reductions(region, reductions, stack, "of a parallel region "
                                        "(reduce in its loops)")
+
+    def _conditional_bests(self, p: Pragma) -> dict:
+        """``lastprivate(conditional: x)`` of a ``parallel for``: for each x (by key), a slot
+        outside the region holding the number of the latest iteration that set x so far
+        (-1: none); WorksharingLoops.emit keeps x's value of that iteration."""
+        fn = self.fn
+        bests = {}
+        for c in p.all("lastprivate"):
+            if c.flavor != "conditional":
+                continue
+            for name in c.args:
+                key, _ = self.clauses.variable(p, name.strip())
+                slot = fn.alloca(ir.MemRefType.get([], fn.types.i(64)))
+                memref.StoreOp(fn.const_int(-1, fn.types.i(64)), slot, [])
+                bests[key] = slot
+        return bests
 
     def _copyin_sources(self, p: Pragma) -> list[tuple[str, ir.Value]]:
         """``copyin(x)`` of a region, before it: the encountering thread's copy of each

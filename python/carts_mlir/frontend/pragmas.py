@@ -246,9 +246,8 @@ def _make_clause(name: str, inner: str | None, where: str) -> Clause:
             raise CartsError("depend clause needs 'kind: list'", where)
         return Clause(name, tuple(_split_top_level(items)), kind.strip())
     if name == "lastprivate" and re.match(r"\s*conditional\s*:", inner):
-        raise CartsError("unsupported C construct: lastprivate(conditional: ...) (write the "
-                         "value with the iteration that sets it into an array, and pick the "
-                         "last one after the loop)", where)
+        names = inner.split(":", 1)[1]
+        return Clause(name, tuple(_split_top_level(names)), None, "conditional")
     if name == "schedule":
         parts = _split_top_level(inner)
         kind = parts[0].strip() if parts else ""

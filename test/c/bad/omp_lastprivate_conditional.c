@@ -1,10 +1,12 @@
-// EXPECT-ERROR: 7:1: unsupported C construct: lastprivate(conditional: ...)
-// lastprivate with the conditional modifier (the value of the last iteration that set it).
+// EXPECT-ERROR: 9:1: unsupported C construct: lastprivate(conditional: ...) on omp for
+// lastprivate with the conditional modifier on an 'omp for' inside a region (a 'parallel
+// for' takes it).
 #include <stdio.h>
 
 int main(void) {
   int x = 0, a[16];
-#pragma omp parallel for lastprivate(conditional: x)
+#pragma omp parallel
+#pragma omp for lastprivate(conditional: x)
   for (int k = 0; k < 16; k++) {
     a[k] = k;
     if (k == 3)

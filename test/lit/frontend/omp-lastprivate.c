@@ -26,3 +26,31 @@ int main(void) {
     x = i * 2;
   return x;
 }
+
+// lastprivate(conditional: x): a store to the thread's copy also stores the iteration's
+// number into the thread's stamp; after the loop, in a critical section, a later stamp than
+// the team's slot (outside the region, -1 at first) takes the copy's value into x.
+// CHECK-LABEL: func.func @conditional(
+// CHECK: %[[X:.*]] = memref.alloca() : memref<i32>
+// CHECK: %[[BEST:.*]] = memref.alloca() : memref<i64>
+// CHECK: omp.parallel {
+// CHECK: %[[COPY:.*]] = memref.alloca() : memref<i32>
+// CHECK: %[[STAMP:.*]] = memref.alloca() : memref<i64>
+// CHECK: omp.wsloop {
+// CHECK: memref.store %{{.*}}, %[[COPY]][] : memref<i32>
+// CHECK: %[[K:.*]] = arith.index_cast %{{.*}} : index to i64
+// CHECK: memref.store %[[K]], %[[STAMP]][] : memref<i64>
+// CHECK: omp.critical {
+// CHECK: %[[MINE:.*]] = memref.load %[[STAMP]][] : memref<i64>
+// CHECK: %[[LATER:.*]] = arith.cmpi sgt, %[[MINE]], %{{.*}} : i64
+// CHECK: scf.if %[[LATER]] {
+// CHECK: memref.store %[[MINE]], %[[BEST]][] : memref<i64>
+// CHECK: memref.store %{{.*}}, %[[X]][] : memref<i32>
+int conditional(const int *a, int n) {
+  int x = -1;
+#pragma omp parallel for lastprivate(conditional: x)
+  for (int k = 0; k < n; k++)
+    if (a[k] > 0)
+      x = k;
+  return x;
+}
