@@ -22,7 +22,7 @@ from mlir.dialects import openmp as omp
 from ..errors import CartsError
 from . import typemap as tm
 from .omp_data_sharing import REDUCTION_OPS
-from .pragmas import Clause, Pragma
+from .pragmas import Pragma
 from .reductions import own_copy, reduction_combine, reduction_identity
 from .state import Var
 from .typemap import scalar_of
