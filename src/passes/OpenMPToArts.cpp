@@ -197,10 +197,8 @@ void Converter::convertThreadsTakingTurns(omp::ParallelOp op) {
   turns.getBody()->walk<WalkOrder::PreOrder>([&](Operation *inner) {
     if (isa<omp::TaskOp>(inner))
       return WalkResult::skip(); // in a task, the worker that runs it answers
-    if (auto call = dyn_cast<func::CallOp>(inner);
-        call && (call.getCallee() == "omp_get_thread_num" ||
-                 call.getCallee() == "omp_get_num_threads"))
-      queries.push_back(call);
+    if (isTeamQuery(inner))
+      queries.push_back(cast<func::CallOp>(inner));
     return WalkResult::advance();
   });
   for (func::CallOp call : queries) {

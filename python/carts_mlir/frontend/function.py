@@ -236,13 +236,17 @@ class FunctionEmitter:
             return Var("mem", decl.type, value, lead=self.thread_index())
         return Var("mem", decl.type, value)
 
-    def thread_index(self) -> ir.Value:
-        """The current thread's number as an ``index``: the copy of a threadprivate variable
-        it uses (openmp-to-arts answers 0 outside a parallel region)."""
+    def thread_number(self) -> ir.Value:
+        """``omp_get_thread_num()`` (an ``i32``), which openmp-to-arts answers: the worker's
+        number in a parallel region, 0 outside one."""
         i32 = self.types.i(32)
         self.module.declare_function("omp_get_thread_num", [], [i32], None)
-        me = func.CallOp([i32], ir.FlatSymbolRefAttr.get("omp_get_thread_num"), []).result
-        return arith.IndexCastOp(ir.IndexType.get(), me).result
+        return func.CallOp([i32], ir.FlatSymbolRefAttr.get("omp_get_thread_num"), []).result
+
+    def thread_index(self) -> ir.Value:
+        """The current thread's number as an ``index``: the copy of a threadprivate variable
+        it uses."""
+        return arith.IndexCastOp(ir.IndexType.get(), self.thread_number()).result
 
     def iv_value(self, var: Var) -> ir.Value:
         """The C-typed value of an induction variable, cast once at the top of the loop

@@ -77,8 +77,8 @@ def scan_loop(owner: "OmpEmitter", p: Pragma, stmt: ci.Cursor) -> None:
                 raise p.error(f"unsupported C construct: inscan reduction on '{name}' (a "
                               "scalar variable is supported)")
             items.append((REDUCTION_OPS[c.modifier], name, key, var, s))
-    body = fn.analysis.canonical_loop(stmt).body if stmt.kind == K.FOR_STMT and \
-        fn.analysis.canonical_loop(stmt) is not None else None
+    loop = fn.analysis.canonical_loop(stmt) if stmt.kind == K.FOR_STMT else None
+    body = loop.body if loop is not None else None
     if body is None or body.kind != K.COMPOUND_STMT:
         raise p.error("a scan loop needs a canonical for loop whose body is a block holding "
                       "'#pragma omp scan'")

@@ -548,12 +548,8 @@ class OmpEmitter:
         fn = self.fn
         with fn.loc_of_pragma(p):
             wanted = self.clauses.value(p, p.clause("filter").args[0], fn.types.i(32))
-            if self.teams and not self.serial:
-                fn.module.declare_function("omp_get_thread_num", [], [fn.types.i(32)], None)
-                me = func.CallOp([fn.types.i(32)], ir.FlatSymbolRefAttr.get("omp_get_thread_num"),
-                                 []).result
-            else:
-                me = fn.const_int(0, fn.types.i(32))
+            me = fn.thread_number() if self.teams and not self.serial else \
+                fn.const_int(0, fn.types.i(32))
             branch = scf.IfOp(arith.CmpIOp(arith.CmpIPredicate.eq, me, wanted).result)
         with ir.InsertionPoint(branch.then_block):
             body()

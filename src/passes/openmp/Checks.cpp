@@ -102,9 +102,7 @@ LogicalResult Converter::checkParallel(omp::ParallelOp op) {
     return op.emitError() << "num_threads must be positive, got " << *n;
   // OpenMP runs a nested region with a team of one by default; a nested
   // parallel task would instead run its whole body once per worker.
-  if (op->getParentOfType<omp::ParallelOp>() &&
-      (!op.getPrivateVars().empty() || !op.getReductionVars().empty() ||
-       !op.getRegion().hasOneBlock() || op.getRegion().front().getNumArguments() != 0))
+  if (op->getParentOfType<omp::ParallelOp>() && !isPlainRegion(op))
     return op.emitError("nested omp.parallel is not supported"); // else a team of one
   // A region in a function a parallel region calls: those calls get a copy whose regions
   // run as a team of one (serializeNestedRegions), when they can.
@@ -175,10 +173,7 @@ std::string Converter::whyThreadsCannotTakeTurns(omp::ParallelOp op) {
       if (!fn || fn.isExternal() || !seen.insert(fn.getSymNameAttr()).second)
         return WalkResult::advance();
       bool asks = false;
-      fn.walk([&](func::CallOp inside) {
-        asks |= inside.getCallee() == "omp_get_thread_num" ||
-                inside.getCallee() == "omp_get_num_threads";
-      });
+      fn.walk([&](func::CallOp inside) { asks |= isTeamQuery(inside); });
       if (asks) {
         why = "@" + fn.getSymName().str() + " asks which thread it runs in";
         return WalkResult::interrupt();

@@ -40,6 +40,21 @@ std::optional<ScheduleKind> scheduleOf(omp::ClauseScheduleKind kind);
 /// The ARTS query an `omp_get_*` runtime call becomes, if `callee` is one.
 std::optional<RuntimeQueryKind> runtimeQueryOf(StringRef callee);
 
+/// Whether `op` asks which thread it runs in, or how many there are.
+inline bool isTeamQuery(Operation *op) {
+  auto call = dyn_cast<func::CallOp>(op);
+  return call && (call.getCallee() == "omp_get_thread_num" ||
+                  call.getCallee() == "omp_get_num_threads");
+}
+
+/// A parallel region as the front end gives it: no private or reduction clause in the
+/// dialect, one block without arguments. The rewrites that move its body around (a team of
+/// one, a region split in parts) take only such regions.
+inline bool isPlainRegion(omp::ParallelOp op) {
+  return op.getPrivateVars().empty() && op.getReductionVars().empty() &&
+         op.getRegion().hasOneBlock() && op.getRegion().front().getNumArguments() == 0;
+}
+
 /// The reduction kind of an atomic update `x = x op e` of a whole scalar, whose old
 /// value nothing uses: `memref.atomic_rmw`, or a `memref.generic_atomic_rmw` whose block
 /// combines the current value with a value from outside (`x - e` adds up like `+`).

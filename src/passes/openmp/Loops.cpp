@@ -311,13 +311,6 @@ void Converter::hoistUniformBarriers() {
   }
 }
 
-/// Whether `op` asks which thread it runs in, or how many there are.
-static bool isTeamQuery(Operation *op) {
-  auto call = dyn_cast<func::CallOp>(op);
-  return call && (call.getCallee() == "omp_get_thread_num" ||
-                  call.getCallee() == "omp_get_num_threads");
-}
-
 /// `omp.parallel { pre; for (t ...) { omp for ...; omp for ... }; post }`: the time loop
 /// every thread runs holds the loops' barriers, which tasks cannot wait on inside control
 /// flow. When what comes before the loop only computes values (from outside, or from the
@@ -337,7 +330,7 @@ void Converter::hoistLoopsOutOfParallel() {
       continue;
     Block &block = op.getRegion().front();
     scf::ForOp loop;
-    SmallVector<Operation *> outside, perThread, storage, post;
+    SmallVector<Operation *> outside, storage, post;
     DenseSet<Operation *> threadDependent;
     bool fits = op.getRegion().hasOneBlock() && block.getNumArguments() == 0;
     for (Operation &inner : block.without_terminator()) {
@@ -353,12 +346,10 @@ void Converter::hoistLoopsOutOfParallel() {
       else if (isa<memref::AllocaOp>(inner))
         storage.push_back(&inner);
       else if ((isMemoryEffectFree(&inner) && inner.getNumRegions() == 0) || isTeamQuery(&inner)) {
-        if (fromThread) {
-          threadDependent.insert(&inner);
-          perThread.push_back(&inner);
-        } else {
+        if (fromThread)
+          threadDependent.insert(&inner); // stays at the top of each iteration's region
+        else
           outside.push_back(&inner);
-        }
       } else {
         fits = false;
       }
@@ -412,7 +403,6 @@ void Converter::hoistLoopsOutOfParallel() {
     for (Operation &inner : llvm::make_early_inc_range(*body))
       if (&inner != op.getOperation() && &inner != yield)
         rewriter.moveOpBefore(&inner, end);
-    (void)perThread; // stays at the top of the region, computed in each iteration's team
     worklist.push_back(op);
   }
 }

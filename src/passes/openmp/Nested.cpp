@@ -113,17 +113,11 @@ DenseSet<StringAttr> functionsWithRegions(ModuleOp module) {
 
 } // namespace
 
-/// Whether the parallel region `op` can run as a team of one (see runsAsTeamOfOne).
-static bool teamOfOneFits(omp::ParallelOp op) {
-  return op.getPrivateVars().empty() && op.getReductionVars().empty() &&
-         op.getRegion().hasOneBlock() && op.getRegion().front().getNumArguments() == 0;
-}
-
 /// Whether the regions of `fn` can run as a team of one: none keeps private or reduction
 /// clauses in the dialect (the front end gives neither).
 bool Converter::runsAsTeamOfOne(func::FuncOp fn) {
   bool ok = !fn.isExternal();
-  fn.walk([&](omp::ParallelOp op) { ok &= teamOfOneFits(op); });
+  fn.walk([&](omp::ParallelOp op) { ok &= isPlainRegion(op); });
   return ok;
 }
 
@@ -131,7 +125,7 @@ void Converter::serializeNestedRegions() {
   // A region inside another (a function holding one inlined into a region): in place.
   SmallVector<omp::ParallelOp> inner;
   module.walk([&](omp::ParallelOp op) {
-    if (op->getParentOfType<omp::ParallelOp>() && teamOfOneFits(op))
+    if (op->getParentOfType<omp::ParallelOp>() && isPlainRegion(op))
       inner.push_back(op);
   });
   for (omp::ParallelOp op : llvm::reverse(inner)) { // innermost first
@@ -227,8 +221,8 @@ bool createsTasksItself(Operation &op) {
 /// Whether `op` can be computed again wherever it is used: no memory effects and no
 /// regions, or a question about the team (asked again in the same thread).
 bool recomputable(Operation *op) {
-  if (auto call = dyn_cast<func::CallOp>(op))
-    return call.getCallee() == "omp_get_thread_num" || call.getCallee() == "omp_get_num_threads";
+  if (isa<func::CallOp>(op))
+    return isTeamQuery(op);
   return op->getNumRegions() == 0 && isMemoryEffectFree(op);
 }
 
@@ -248,8 +242,7 @@ void Converter::splitRegionsAroundCreators() {
       regions.push_back(op);
   });
   for (omp::ParallelOp op : regions) {
-    if (!op.getPrivateVars().empty() || !op.getReductionVars().empty() ||
-        !op.getRegion().hasOneBlock() || op.getRegion().front().getNumArguments() != 0)
+    if (!isPlainRegion(op))
       continue;
     Block &block = op.getRegion().front();
     // the parts: each creator alone, the runs of other operations between them
@@ -318,15 +311,13 @@ void Converter::splitRegionsAroundCreators() {
       if (empty(part))
         continue;
       IRMapping map;
-      auto copy = cast<omp::ParallelOp>(rewriter.clone(*op, map));
-      Block &copied = copy.getRegion().front();
+      rewriter.clone(*op, map);
       SmallVector<Operation *> drop;
       for (Operation &inner : block.without_terminator())
         if (!keep[index].contains(&inner))
           drop.push_back(map.lookup(&inner));
       for (Operation *dead : llvm::reverse(drop))
         rewriter.eraseOp(dead);
-      (void)copied;
     }
     rewriter.eraseOp(op);
   }
