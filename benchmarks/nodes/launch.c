@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "epoch_times.h"
+
 #ifndef REPS
 #define REPS 200
 #endif
@@ -34,25 +36,10 @@ int main(void) {
       mark[i] = r;
     t[r] = omp_get_wtime() - start;
   }
-  /* median: insertion sort (the front end has no function pointers for qsort) */
-  double total = 0.0;
-  for (int r = 0; r < REPS; r++) {
-    total += t[r];
-    double v = t[r];
-    int k = r - 1;
-    while (k >= 0 && t[k] > v) {
-      t[k + 1] = t[k];
-      k = k - 1;
-    }
-    t[k + 1] = v;
-  }
   printf("epochs: %d\n", REPS);
   printf("epochs_run: %d\n", WARMUP + REPS);
   printf("mark: %d\n", mark[0] + mark[1]);
-  printf("epoch_median_s: %.9f\n", t[REPS / 2]);
-  printf("epoch_mean_s: %.9f\n", total / REPS);
-  printf("epoch_min_s: %.9f\n", t[0]);
-  printf("epoch_p90_s: %.9f\n", t[(REPS * 9) / 10]);
+  print_epoch_times(t, REPS);
   free(mark);
   return 0;
 }

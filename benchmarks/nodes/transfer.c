@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "epoch_times.h"
+
 #define WARMUP 3
 
 int main(int argc, char **argv) {
@@ -48,27 +50,13 @@ int main(int argc, char **argv) {
       t[r - WARMUP] = omp_get_wtime() - start;
   }
 
-  /* median: insertion sort (the front end has no function pointers for qsort) */
-  double total = 0.0;
-  for (int r = 0; r < reps; r++) {
-    total += t[r];
-    double v = t[r];
-    int k = r - 1;
-    while (k >= 0 && t[k] > v) {
-      t[k + 1] = t[k];
-      k = k - 1;
-    }
-    t[k + 1] = v;
-  }
   double check = sum;
   for (int i = 0; i < n; i++)
     check += a[i];
   printf("epochs: %d\n", WARMUP + reps);
   printf("block_bytes: %ld\n", (long)block * (long)sizeof(double));
   printf("checksum: %.12e\n", check);
-  printf("epoch_median_s: %.9f\n", t[reps / 2]);
-  printf("epoch_mean_s: %.9f\n", total / reps);
-  printf("epoch_min_s: %.9f\n", t[0]);
+  print_epoch_times(t, reps);
   free(t);
   free(a);
   return 0;

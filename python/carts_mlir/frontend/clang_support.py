@@ -50,37 +50,34 @@ def _lib():
     return ci.conf.lib
 
 
+# name -> (argument types, result type) of the libclang functions we call directly.
+_EVAL = ctypes.c_void_p  # a CXEvalResult
+_SIGNATURES = {
+    "clang_getCursorBinaryOperatorKind": ([ci.Cursor], ctypes.c_int),
+    "clang_getBinaryOperatorKindSpelling": ([ctypes.c_int], ci._CXString),
+    "clang_getCursorUnaryOperatorKind": ([ci.Cursor], ctypes.c_int),
+    "clang_Cursor_Evaluate": ([ci.Cursor], _EVAL),
+    "clang_EvalResult_getKind": ([_EVAL], ctypes.c_int),
+    "clang_EvalResult_isUnsignedInt": ([_EVAL], ctypes.c_uint),
+    "clang_EvalResult_getAsUnsigned": ([_EVAL], ctypes.c_ulonglong),
+    "clang_EvalResult_getAsLongLong": ([_EVAL], ctypes.c_longlong),
+    "clang_EvalResult_getAsDouble": ([_EVAL], ctypes.c_double),
+    "clang_EvalResult_getAsStr": ([_EVAL], ctypes.c_char_p),
+    "clang_EvalResult_dispose": ([_EVAL], None),
+    "clang_Cursor_getVarDeclInitializer": ([ci.Cursor], ci.Cursor),
+    "clang_Cursor_isMacroFunctionLike": ([ci.Cursor], ctypes.c_uint),
+}
+
+
 @functools.cache
 def _c_api() -> ctypes.CDLL:
     """The libclang functions we call directly, with their signatures declared once."""
     lib = _lib()
-    lib.clang_getCursorBinaryOperatorKind.argtypes = [ci.Cursor]
-    lib.clang_getCursorBinaryOperatorKind.restype = ctypes.c_int
-    lib.clang_getBinaryOperatorKindSpelling.argtypes = [ctypes.c_int]
-    lib.clang_getBinaryOperatorKindSpelling.restype = ci._CXString
-    lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
-    lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
-    lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
-    lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
-    lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getKind.restype = ctypes.c_int
-    lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
-    lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
-    lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
-    lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
-    lib.clang_EvalResult_getAsStr.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_getAsStr.restype = ctypes.c_char_p
-    lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
-    lib.clang_EvalResult_dispose.restype = None
-    lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
-    lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
-    lib.clang_Cursor_getVarDeclInitializer.errcheck = ci.Cursor.from_result
-    lib.clang_Cursor_isMacroFunctionLike.argtypes = [ci.Cursor]
-    lib.clang_Cursor_isMacroFunctionLike.restype = ctypes.c_uint
+    for name, (argtypes, restype) in _SIGNATURES.items():
+        function = getattr(lib, name)
+        function.argtypes, function.restype = argtypes, restype
+        if restype is ci.Cursor:
+            function.errcheck = ci.Cursor.from_result
     return lib
 
 
