@@ -24,6 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define DATA_TYPE float
+#include "cube_tables.h"
+#ifdef BN_DUMP
+#define NORM_DUMP
+#endif
+#include "norm_support.h"
+
 /* Sizes: -DMINI_DATASET / -DSMALL_DATASET (default) / -DMEDIUM_DATASET /
  * -DLARGE_DATASET, or each dimension directly with -DBN_N=... etc. */
 #if defined(MINI_DATASET)
@@ -72,25 +79,6 @@
 
 #define BN_HW (BN_H * BN_W)
 
-static float ***alloc_3d(int d0, int d1, int d2) {
-  float ***a = (float ***)malloc(d0 * sizeof(float **));
-  for (int i = 0; i < d0; i++) {
-    a[i] = (float **)malloc(d1 * sizeof(float *));
-    for (int j = 0; j < d1; j++)
-      a[i][j] = (float *)malloc(d2 * sizeof(float));
-  }
-  return a;
-}
-
-static void free_3d(float ***a, int d0, int d1) {
-  for (int i = 0; i < d0; i++) {
-    for (int j = 0; j < d1; j++)
-      free(a[i][j]);
-    free(a[i]);
-  }
-  free(a);
-}
-
 static void init(float ***x, float *gamma, float *beta, int n, int c, int hw) {
   for (int b = 0; b < n; b++)
     for (int f = 0; f < c; f++)
@@ -112,44 +100,12 @@ static void init(float ***x, float *gamma, float *beta, int n, int c, int hw) {
     gamma[f] = 1.0f + 0.01f * (float)(f % 7);
     beta[f] = 0.1f * (float)(f % 5) - 0.2f;
   }
-#elif BN_WEIGHTS == 1 || BN_WEIGHTS == 2
-  for (int f = 0; f < c; f++) {
-    gamma[f] = (float)BN_WEIGHTS;
-    beta[f] = (float)(BN_WEIGHTS - 1);
-  }
-#elif BN_WEIGHTS == 3
-  /* a small LCG, seed = (75 * seed + 74) mod 65537: the product fits an int */
-  int seed = 12345;
-  for (int f = 0; f < c; f++) {
-    seed = (seed * 75 + 74) % 65537;
-    gamma[f] = 0.5f + (float)seed / 65537.0f;
-    seed = (seed * 75 + 74) % 65537;
-    beta[f] = (float)seed / 65537.0f - 0.5f;
-  }
+#elif BN_WEIGHTS >= 1 && BN_WEIGHTS <= 3
+  fill_affine_weights(gamma, beta, c, BN_WEIGHTS);
 #else
 #error "BN_WEIGHTS must be 0, 1, 2 or 3"
 #endif
 }
-
-#ifdef BN_DUMP
-/* `dump NAME D0 D1 D2`, then one line of exact hex floats per a[i][j] */
-static void dump_3d(const char *name, float ***a, int d0, int d1, int d2) {
-  printf("dump %s %d %d %d\n", name, d0, d1, d2);
-  for (int i = 0; i < d0; i++)
-    for (int j = 0; j < d1; j++) {
-      for (int k = 0; k < d2; k++)
-        printf(k == 0 ? "%a" : " %a", (double)a[i][j][k]);
-      printf("\n");
-    }
-}
-
-static void dump_1d(const char *name, float *a, int count) {
-  printf("dump %s %d\n", name, count);
-  for (int i = 0; i < count; i++)
-    printf(i == 0 ? "%a" : " %a", (double)a[i]);
-  printf("\n");
-}
-#endif
 
 /* mean[f] = average of x[.][f][.] */
 static void bn_mean(float ***x, float *mean, int n, int c, int hw) {

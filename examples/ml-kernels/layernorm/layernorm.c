@@ -58,6 +58,10 @@
 
 #define DATA_TYPE float
 #include "row_tables.h"
+#ifdef LN_DUMP
+#define NORM_DUMP
+#endif
+#include "norm_support.h"
 
 static void init(float **x, float *gamma, float *beta, int batch, int hidden) {
   for (int b = 0; b < batch; b++)
@@ -80,43 +84,12 @@ static void init(float **x, float *gamma, float *beta, int batch, int hidden) {
     gamma[i] = 0.75f + 0.5f * (float)(i % 13) / 13.0f;
     beta[i] = 0.01f * (float)(i % 17) - 0.08f;
   }
-#elif LN_WEIGHTS == 1 || LN_WEIGHTS == 2
-  for (int i = 0; i < hidden; i++) {
-    gamma[i] = (float)LN_WEIGHTS;
-    beta[i] = (float)(LN_WEIGHTS - 1);
-  }
-#elif LN_WEIGHTS == 3
-  /* a small LCG, seed = (75 * seed + 74) mod 65537: the product fits an int */
-  int seed = 12345;
-  for (int i = 0; i < hidden; i++) {
-    seed = (seed * 75 + 74) % 65537;
-    gamma[i] = 0.5f + (float)seed / 65537.0f;
-    seed = (seed * 75 + 74) % 65537;
-    beta[i] = (float)seed / 65537.0f - 0.5f;
-  }
+#elif LN_WEIGHTS >= 1 && LN_WEIGHTS <= 3
+  fill_affine_weights(gamma, beta, hidden, LN_WEIGHTS);
 #else
 #error "LN_WEIGHTS must be 0, 1, 2 or 3"
 #endif
 }
-
-#ifdef LN_DUMP
-/* `dump NAME ROWS COLS`, then one line of exact hex floats per row */
-static void dump_2d(const char *name, float **a, int rows, int cols) {
-  printf("dump %s %d %d\n", name, rows, cols);
-  for (int r = 0; r < rows; r++) {
-    for (int i = 0; i < cols; i++)
-      printf(i == 0 ? "%a" : " %a", (double)a[r][i]);
-    printf("\n");
-  }
-}
-
-static void dump_1d(const char *name, float *a, int count) {
-  printf("dump %s %d\n", name, count);
-  for (int i = 0; i < count; i++)
-    printf(i == 0 ? "%a" : " %a", (double)a[i]);
-  printf("\n");
-}
-#endif
 
 /* mean[b] and rstd[b] = 1 / sqrt(var[b] + eps) for every row */
 static void ln_stats(float **x, float *mean, float *rstd, int batch,

@@ -26,6 +26,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#define DATA_TYPE float
+#include "cube_tables.h"
+
 /* Sizes: -DMINI_DATASET / -DSMALL_DATASET (default) / -DMEDIUM_DATASET /
  * -DLARGE_DATASET, or directly with -DN=... -DTSTEPS=... */
 #if defined(MINI_DATASET)
@@ -48,25 +51,6 @@
 #ifndef TSTEPS
 #define TSTEPS STENCIL_T_DEFAULT
 #endif
-
-static float ***alloc_3d(int d0, int d1, int d2) {
-  float ***a = (float ***)malloc(d0 * sizeof(float **));
-  for (int i = 0; i < d0; i++) {
-    a[i] = (float **)malloc(d1 * sizeof(float *));
-    for (int j = 0; j < d1; j++)
-      a[i][j] = (float *)malloc(d2 * sizeof(float));
-  }
-  return a;
-}
-
-static void free_3d(float ***a, int d0, int d1) {
-  for (int i = 0; i < d0; i++) {
-    for (int j = 0; j < d1; j++)
-      free(a[i][j]);
-    free(a[i]);
-  }
-  free(a);
-}
 
 static void init(int n, float ***u, float ***v, float ***c) {
   for (int i = 0; i < n; i++)

@@ -12,21 +12,21 @@
 // RUN: carts-opt %t/omp.mlir --collect-metadata --metadata-file %t/bn.json --debug-only=collect-metadata 2>&1 >/dev/null | FileCheck %s --check-prefix=IMPORT
 
 // The three arrays of the kernel are indexed by the loops' IVs in every dimension.
-// SEQ: dims = ["iv", "iv", "iv"], element_type = "f32", location = "batchnorm.c:221:16", op = "memref.alloc"
+// SEQ: dims = ["iv", "iv", "iv"], element_type = "f32", location = "batchnorm.c:177:16", op = "memref.alloc"
 // The mean: a parallel loop over channels whose per-channel sum is private to it, summed
 // by the two loops inside.
-// SEQ: class = "reduction", level = 2 : i64, location = "batchnorm.c:160:7"{{.*}}kind = "add"
-// SEQ: class = "parallel", level = 0 : i64, location = "batchnorm.c:157:3"{{.*}}private = ["batchnorm.c:158:12"]
+// SEQ: class = "reduction", level = 2 : i64, location = "batchnorm.c:116:7"{{.*}}kind = "add"
+// SEQ: class = "parallel", level = 0 : i64, location = "batchnorm.c:113:3"{{.*}}private = ["batchnorm.c:114:12"]
 // The normalisation: three parallel levels.
-// SEQ: class = "parallel", level = 2 : i64, location = "batchnorm.c:190:7"
-// SEQ: class = "parallel", level = 0 : i64, location = "batchnorm.c:187:3"
+// SEQ: class = "parallel", level = 2 : i64, location = "batchnorm.c:146:7"
+// SEQ: class = "parallel", level = 0 : i64, location = "batchnorm.c:143:3"
 // The checksum: a reduction at every level.
-// SEQ: class = "reduction", level = 0 : i64, location = "batchnorm.c:242:3"{{.*}}kind = "add"
+// SEQ: class = "reduction", level = 0 : i64, location = "batchnorm.c:198:3"{{.*}}kind = "add"
 
 // JSON: "arrays": {
-// JSON: "batchnorm.c:221:16": {
+// JSON: "batchnorm.c:177:16": {
 // JSON: "loops": {
-// JSON: "batchnorm.c:157:3": {
+// JSON: "batchnorm.c:113:3": {
 // JSON: "source": "{{.*}}batchnorm.c",
 
 // IMPORT: imported 19 loop and 9 array facts from {{.*}}bn.json

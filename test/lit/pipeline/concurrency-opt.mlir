@@ -58,9 +58,9 @@
 // Minimum chunks of the fused mean and variance loop (channels) and of the collapsed loop
 // (image x channel pairs, weighed by one pair's work in all three bodies): ceil(65536 /
 // weight), each above the static share of 4 channels or 8 pairs over 2 workers.
-// DB: [for-lowering] {{.*}}batchnorm.c:156:1: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 36 iterations (about 1832 operations each), evened out workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
-// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
-// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: {{.*}}: chunk=static share ceil(trips/workers), at least 59 iterations (about 1116 operations each), evened out workers=2
+// DB: [for-lowering] {{.*}}batchnorm.c:112:1: arts.for -> one task per chunk: chunk=static share ceil(trips/workers), at least 36 iterations (about 1832 operations each), evened out workers=2 (2 per node x 1 nodes) route(b) = floor(b / ceil(chunks / 2)) % 1, worker floor(b / ceil(chunks / 2)) / 1 intranode reductions=0
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:142:1: arts.for collapse(2): chunks over both loops' iterations (outer trips x inner trips)
+// DB-NEXT: [for-lowering] {{.*}}batchnorm.c:142:1: {{.*}}: chunk=static share ceil(trips/workers), at least 59 iterations (about 1116 operations each), evened out workers=2
 // On one node x stays one datablock: the mean and variance loop reads every image of it and
 // the collapsed loop indexes it by k / 4.
 // DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
@@ -68,21 +68,21 @@
 // is a single chunk here, which shares the write with nobody: out is acquired `inout`, not
 // `concurrent`.
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<2x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:142:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
 // mean and variance are written by channel and read whole by the collapsed loop: one
 // datablock each, written by the loop's single chunk (mean is read back, so `inout`).
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:112:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
-// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
+// DB-NEXT: [db-partitioning] {{.*}}batchnorm.c:112:1: acquire mode=out full-range (the loop's only chunk shares the write with nobody)
 // gamma and beta are read whole by every chunk.
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (no task access is indexed by its chunk)
 // The second datablock run reports the final acquires, loop by loop.
-// DB-NEXT: [db] {{.*}}batchnorm.c:156:1: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
+// DB-NEXT: [db] {{.*}}batchnorm.c:112:1: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=inout partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=out partition=coarse
-// DB-NEXT: [db] {{.*}}batchnorm.c:186:1: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
+// DB-NEXT: [db] {{.*}}batchnorm.c:142:1: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<4xf32>> mode=in partition=coarse
 // DB-NEXT: [db] {{.*}}: acquire memref<?xmemref<2x4x64xf32>> mode=inout partition=coarse
@@ -95,7 +95,7 @@
 // chunk, as in mini. x, mean and variance are read whole, so on one node they stay whole.
 // DB8: [db-partitioning] {{.*}}batchnorm.c:{{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (no task access is indexed by its chunk)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<8x4x64xf32> -> partition=coarse (a chunk task writes it at an index not derived from its chunk)
-// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
+// DB8-NEXT: [db-partitioning] {{.*}}batchnorm.c:142:1: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
 // DB8-NEXT: [db-partitioning] {{.*}}: acquire mode=inout full-range (the loop's only chunk shares the write with nobody)
 // DB8-NEXT: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=coarse (one node and a task reads every block)
@@ -110,13 +110,13 @@
 // dimension (the estimate: no other cut lets every task take only its own blocks), and the
 // per-channel vectors along their only one, all distributed; no task reads anything
 // full-range.
-// NODES: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2) on several nodes: chunks along the inner loop (the other loops index 8224 bytes of arrays as the inner loop does, 0 as the outer one)
-// NODES: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for collapse(2): chunks of the inner loop's iterations, each running the whole outer loop
-// NODES-NEXT: [for-lowering] {{.*}}batchnorm.c:186:1: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:221:16: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes, dim 2 coarse) block=memref<8x?x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:156:1: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:222:18: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes, dim 2 coarse) block=memref<8x?x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
-// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:186:1: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
+// NODES: [for-lowering] {{.*}}batchnorm.c:142:1: arts.for collapse(2) on several nodes: chunks along the inner loop (the other loops index 8224 bytes of arrays as the inner loop does, 0 as the outer one)
+// NODES: [for-lowering] {{.*}}batchnorm.c:142:1: arts.for collapse(2): chunks of the inner loop's iterations, each running the whole outer loop
+// NODES-NEXT: [for-lowering] {{.*}}batchnorm.c:142:1: arts.for -> one task per chunk: chunk=static share ceil(trips/workers) workers=2 (1 per node x 2 nodes) route(b) = floor(b / ceil(chunks / 2)) % 2, worker floor(b / ceil(chunks / 2)) / 2 internode reductions=0
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:177:16: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes, dim 2 coarse) block=memref<8x?x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:142:1: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:112:1: acquire mode=in partition=block blocks of its chunk (offsets 0..0)
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:178:18: alloc memref<8x4x64xf32> -> partition=block blocks=ceil(rows / 2) dim=1 (bytes the tasks move per run of their loops, estimated: dim 0 coarse, dim 1 0 bytes, dim 2 coarse) block=memref<8x?x64xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
+// NODES-NEXT: [db-partitioning] {{.*}}batchnorm.c:142:1: acquire mode=inout partition=block blocks of its chunk (offsets 0..0)
 // NODES-COUNT-4: [db-partitioning] {{.*}}: alloc memref<4xf32> -> partition=block blocks=ceil(rows / 2) block=memref<?xf32> distributed=yes owner route(b) = floor(b / ceil(chunks / 2)) % 2
 // NODES-NOT: full-range

@@ -36,17 +36,17 @@
 // EPOCHS-NOT: arts.db_sync
 // EPOCHS: return
 
-// SYNC: [host-sync] {{.*}}batchnorm.c:221:16: distributed datablock: host code reads it at 0 and may write it at 1 places
-// SYNC: [host-sync] {{.*}}batchnorm.c:222:18: distributed datablock: host code reads it at 1 and may write it at 0 places
+// SYNC: [host-sync] {{.*}}batchnorm.c:177:16: distributed datablock: host code reads it at 0 and may write it at 1 places
+// SYNC: [host-sync] {{.*}}batchnorm.c:178:18: distributed datablock: host code reads it at 1 and may write it at 0 places
 // The per-channel mean and variance are distributed too, and only tasks touch them; gamma and
 // beta, read by channel in the normalising loop, are distributed and the host writes them.
-// SYNC: [host-sync] {{.*}}batchnorm.c:225:27: distributed datablock: host code reads it at 0 and may write it at 1 places
-// SYNC: [host-sync] {{.*}}batchnorm.c:226:26: distributed datablock: host code reads it at 0 and may write it at 1 places
-// SYNC: [host-sync] {{.*}}: flush {{.*}}batchnorm.c:221:16 after the host's last write, ahead of the epoch at {{.*}}batchnorm.c:{{[0-9]+}}:{{[0-9]+}}
-// SYNC: [host-sync] {{.*}}: flush {{.*}}batchnorm.c:225:27 after the host's last write
-// SYNC: [host-sync] {{.*}}: flush {{.*}}batchnorm.c:226:26 after the host's last write
+// SYNC: [host-sync] {{.*}}batchnorm.c:181:27: distributed datablock: host code reads it at 0 and may write it at 1 places
+// SYNC: [host-sync] {{.*}}batchnorm.c:182:26: distributed datablock: host code reads it at 0 and may write it at 1 places
+// SYNC: [host-sync] {{.*}}: flush {{.*}}batchnorm.c:177:16 after the host's last write, ahead of the epoch at {{.*}}batchnorm.c:{{[0-9]+}}:{{[0-9]+}}
+// SYNC: [host-sync] {{.*}}: flush {{.*}}batchnorm.c:181:27 after the host's last write
+// SYNC: [host-sync] {{.*}}: flush {{.*}}batchnorm.c:182:26 after the host's last write
 // SYNC-NOT: flush
-// SYNC: [host-sync] {{.*}}batchnorm.c:242:3: fetch {{.*}}batchnorm.c:222:18 before host access
+// SYNC: [host-sync] {{.*}}batchnorm.c:198:3: fetch {{.*}}batchnorm.c:178:18 before host access
 // SYNC-NOT: flush
 // SYNC: 6 datablocks (6 distributed), 4 syncs inserted
 

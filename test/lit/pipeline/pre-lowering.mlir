@@ -51,11 +51,11 @@
 
 // The collapsed chunk loop is split after every 4 pairs (one image), so the div/rem of its
 // index runs once per image.
-// DEBUG: [edt-lowering] {{.*}}batchnorm.c:186:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
-// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:156:1: dep #0 mode=in table=memref<?xmemref<128x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
-// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:156:1: dep #1 mode=concurrent table=memref<?xmemref<4xf32>>
-// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:156:1: dep #2 mode=concurrent table=memref<?xmemref<4xf32>>
-// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:156:1: task -> @__arts_edt_0 params=({{.*}}) deps=3
-// DEBUG: [edt-lowering] {{.*}}batchnorm.c:186:1: dep #3 mode=concurrent table=memref<?xmemref<128x4x64xf32>>
-// DEBUG: [edt-lowering] {{.*}}batchnorm.c:186:1: task -> @__arts_edt_1 params=({{.*}}) deps=6
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:142:1: loop split at block boundaries (blocks of 4 rows): 2 div/rem of the index once per block
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:112:1: dep #0 mode=in table=memref<?xmemref<128x4x64xf32>> block sizes from db_alloc at {{.*}}batchnorm.c
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:112:1: dep #1 mode=concurrent table=memref<?xmemref<4xf32>>
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:112:1: dep #2 mode=concurrent table=memref<?xmemref<4xf32>>
+// DEBUG-NEXT: [edt-lowering] {{.*}}batchnorm.c:112:1: task -> @__arts_edt_0 params=({{.*}}) deps=3
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:142:1: dep #3 mode=concurrent table=memref<?xmemref<128x4x64xf32>>
+// DEBUG: [edt-lowering] {{.*}}batchnorm.c:142:1: task -> @__arts_edt_1 params=({{.*}}) deps=6
 // DEBUG-NOT: task ->
