@@ -58,7 +58,14 @@ class WorksharingLoops:
         computed at the current insertion point."""
         fn = self.fn
         depth = 1
-        if p.clause("collapse"):
+        ordered = p.clause("ordered")
+        if ordered is not None and ordered.args:
+            # A doacross loop nest (ordered(n)): the threads share its outermost loop (what
+            # collapse adds is only how iterations are dealt out); its sink-to-source parts
+            # run in the outer loop's order (StmtEmitter._doacross_part).
+            if self.clauses.constant(p, ordered.args[0]) < 1:
+                raise p.error("ordered(n) needs a positive constant")
+        elif p.clause("collapse"):
             depth = self.clauses.constant(p, p.clause("collapse").args[0])
             if depth < 1:
                 raise p.error("collapse needs a positive constant")
@@ -155,9 +162,6 @@ class WorksharingLoops:
                 if p.clause("nowait"):
                     attrs["nowait"] = ir.UnitAttr.get()
                 if p.clause("ordered"):
-                    if p.clause("ordered").args:
-                        raise p.error("unsupported C construct: ordered(n) (doacross loops); "
-                                      "the 'ordered' clause without a count is supported")
                     attrs["ordered"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)
                 conditional = self._conditional_stamps(last)
                 if conditional:

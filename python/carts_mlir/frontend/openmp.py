@@ -96,6 +96,11 @@ class OmpEmitter:
         if p.directive == "error":
             self.error_at_execution(p)
             return
+        if p.doacross is not None:  # its part of the loop body is an ordered region
+            if not self.worksharing.in_ordered_loop():
+                raise p.error(f"'#pragma omp ordered' with {p.doacross} outside a loop with the "
+                              "'ordered' clause")
+            return
         if p.directive == "scan":
             if not self.in_scan:
                 raise p.error("'#pragma omp scan' outside the body of a loop with a "

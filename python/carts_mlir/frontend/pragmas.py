@@ -66,7 +66,9 @@ SUPPORTED = {
     "parallel sections": {"shared", "default", "num_threads", "if", "copyin", "private",
                           "firstprivate", "lastprivate", "reduction"},
     "section": set(),
-    "ordered": set(),
+    # depend(source|sink: ...) / doacross(...): the stand-alone form of a doacross loop;
+    # threads (the block form's default) and simd (a hint)
+    "ordered": {"depend", "doacross", "threads", "simd"},
     "taskloop": {"grainsize", "num_tasks", "nogroup", "shared", "private", "firstprivate",
                  "default", "if", "final", "priority", "untied", "mergeable", "reduction",
                  "lastprivate", "in_reduction"},
@@ -129,7 +131,18 @@ class Pragma:
 
     @property
     def standalone(self) -> bool:
-        return self.directive in STANDALONE
+        return self.directive in STANDALONE or self.doacross is not None
+
+    @property
+    def doacross(self) -> str | None:
+        """``source`` or ``sink`` for a stand-alone ``ordered`` of a doacross loop
+        (``depend(source)``, ``depend(sink: vec)``, ``doacross(...)``), else None."""
+        if self.directive != "ordered":
+            return None
+        for c in self.clauses:
+            if c.name in ("depend", "doacross") and c.modifier in ("source", "sink"):
+                return c.modifier
+        return None
 
     @property
     def spelled(self) -> str:
@@ -240,6 +253,16 @@ def _make_clause(name: str, inner: str | None, where: str) -> Clause:
         flavor, comma, op = op.rpartition(",")
         return Clause(name, tuple(_split_top_level(names)), op.strip(),
                       flavor.strip() if comma else None)
+    if name == "depend" and inner.strip() == "source":  # doacross, before OpenMP 5.2
+        return Clause(name, (), "source")
+    if name == "doacross":  # doacross(source:), doacross(source: omp_cur_iteration), (sink: ...)
+        kind, _, items = inner.partition(":")
+        kind = kind.strip()
+        if kind == "source":
+            return Clause(name, (), kind)
+        if kind != "sink" or not items.strip():
+            raise CartsError("doacross clause needs 'source:' or 'sink: vector'", where)
+        return Clause(name, tuple(_split_top_level(items)), kind)
     if name == "depend":
         kind, colon, items = inner.partition(":")
         if not colon:
@@ -355,6 +378,10 @@ class PragmaQueue:
 
     def has_before(self, offset: int) -> bool:
         return self._next < len(self.pragmas) and self.pragmas[self._next].offset < offset
+
+    def upcoming(self) -> list[Pragma]:
+        """The pragmas not taken yet, in order."""
+        return self.pragmas[self._next:]
 
     def take_before(self, offset: int) -> list[Pragma]:
         out = []

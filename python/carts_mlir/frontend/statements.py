@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import clang.cindex as ci
 from mlir import ir
 from mlir.dialects import func, memref, scf
+from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
 from . import typemap as tm
@@ -47,6 +48,7 @@ class StmtEmitter(LoopStatements, SwitchStatements):
         self.fn = fn
         self.expr = fn.expr
         self._case_ends: set[tuple] = set()  # breaks that end a switch case
+        self._in_doacross = False  # emitting the ordered part of a doacross loop's body
 
     # ------------------------------------------------------------------ blocks
 
@@ -66,7 +68,7 @@ class StmtEmitter(LoopStatements, SwitchStatements):
 
     def compound(self, c: ci.Cursor) -> None:
         with self.fn.name_scope():
-            self.sequence(cs.children(c))
+            self.sequence(cs.children(c), c.extent.end.offset)
             self._trailing_pragmas(c)
 
     def body(self, c: ci.Cursor) -> None:
@@ -77,10 +79,19 @@ class StmtEmitter(LoopStatements, SwitchStatements):
             with self.fn.name_scope():
                 self.sequence([c])
 
-    def sequence(self, stmts: list[ci.Cursor]) -> None:
-        """Statements in order; after one that may jump, the rest is guarded."""
-        for k, s in enumerate(stmts):
-            rest = stmts[k + 1 :]
+    def sequence(self, stmts: list[ci.Cursor], block_end: int | None = None) -> None:
+        """Statements in order; after one that may jump, the rest is guarded. ``block_end``:
+        where the block holding them ends (a doacross part may end there)."""
+        k = 0
+        while k < len(stmts):
+            s = stmts[k]
+            end = self._doacross_part_end(stmts, k, block_end)
+            if end is not None:
+                self._doacross_part(stmts[k:end])
+                k = end
+                continue
+            k += 1
+            rest = stmts[k:]
             jump = if_jump(s)
             if jump is not None and rest and not self._has_pragmas_before(s):
                 self._if_jump(s, jump, rest)
@@ -112,6 +123,73 @@ class StmtEmitter(LoopStatements, SwitchStatements):
         with ir.InsertionPoint(if_op.else_block):
             self.sequence(rest)
             scf.YieldOp([])
+
+    # ------------------------------------------------------------------ doacross
+
+    def _doacross_part_end(self, stmts: list[ci.Cursor], k: int,
+                           block_end: int | None) -> int | None:
+        """In the body of a doacross loop (``ordered(n)``), when an ``ordered depend(sink:
+        ...)`` stands before ``stmts[k]`` or inside it (in an inner loop of the nest): the
+        index of the statement after the part it opens, which the next ``ordered
+        depend(source)`` closes (``len(stmts)`` when it is the last thing in the block)."""
+        fn = self.fn
+        if self._in_doacross or not (fn.in_main_file and fn.module.openmp) or \
+                not fn.omp.worksharing.in_ordered_loop():
+            return None
+        upcoming = fn.module.pragmas.upcoming()
+        sink = next((p for p in upcoming if p.offset < stmts[k].extent.end.offset
+                     and p.doacross == "sink"), None)
+        if sink is None:
+            return None
+        source = next((p for p in upcoming if p.offset > sink.offset and p.doacross == "source"),
+                      None)
+        limit = block_end if block_end is not None else stmts[-1].extent.end.offset
+        if source is None or source.offset > limit:
+            raise sink.error("a doacross 'ordered depend(sink: ...)' needs an 'ordered "
+                             "depend(source)' after it in the same loop body")
+        for m in range(k + 1, len(stmts)):
+            if stmts[m].extent.start.offset > source.offset:
+                return m
+        return len(stmts)
+
+    def _doacross_part(self, part: list[ci.Cursor]) -> None:
+        """The statements of a doacross loop's body from its sink point to its source point
+        (whole statements: an inner loop of the nest holding them is taken whole), as an
+        ordered part: the iterations of the shared loop run it one after another in their
+        order, so every sink (an earlier iteration's source point) is passed before it
+        starts. Correct for every sink vector, since each names earlier iterations; what
+        comes before the part overlaps between iterations."""
+        fn = self.fn
+        first, last = part[0], part[-1]
+        source = next(p for p in fn.module.pragmas.upcoming() if p.doacross == "source"
+                      and p.offset > first.extent.start.offset)
+        attached = self._pragmas_before(first)  # the sink (and other stand-alone ones)
+        for s in part:
+            if fn.analysis.escapes(s):
+                raise CartsError("unsupported C construct: a jump out of the part of a doacross "
+                                 "loop between 'ordered depend(sink: ...)' and "
+                                 "'ordered depend(source)'", cs.location_of(s))
+        with fn.loc(first):
+            op = omp.OrderedRegionOp()
+            block = op.region.blocks.append()
+        self._in_doacross = True
+        try:
+            with ir.InsertionPoint(block), fn.name_scope():
+                if attached:
+                    fn.omp.construct(attached, first)
+                    self.sequence(part[1:])
+                else:
+                    self.sequence(part)
+                with fn.loc(last):
+                    omp.TerminatorOp()
+        finally:
+            self._in_doacross = False
+        for p in fn.module.pragmas.take_before(source.offset + 1):
+            fn.omp.validate(p)
+            if p.standalone:
+                fn.omp.standalone(p)
+            else:
+                raise p.error(f"'#pragma omp {p.directive}' is not followed by a statement")
 
     # ------------------------------------------------------------------ pragmas
 
