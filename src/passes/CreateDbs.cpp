@@ -263,11 +263,24 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     // The chunks of a taskloop, created one after another, write disjoint iterations:
     // they share their writes as `concurrent`, like the chunks of a work-sharing loop
     // (a write an atomic or critical section guards stays exclusive on several nodes).
-    if (use.writes && artsDialect(task)->getTaskloopAttrHelper().isAttrPresent(task) &&
-        (!use.atomic || moduleNodes(getOperation()) <= 1)) {
+    bool taskloop = artsDialect(task)->getTaskloopAttrHelper().isAttrPresent(task);
+    if (use.writes && taskloop && (!use.atomic || moduleNodes(getOperation()) <= 1)) {
       mode = ArtsMode::concurrent;
       CARTS_DEBUG("create-dbs", task) << "taskloop chunk: acquire mode=concurrent (chunks "
                                          "write disjoint iterations)\n";
+    }
+    // A task with no depend item on the array is not ordered by it against its siblings
+    // (OpenMP orders such tasks only by taskwait, taskgroup and barriers: epochs here), so
+    // on one node its writes share the payload as `concurrent` with theirs instead of
+    // queueing behind them. On several nodes a writer works on a copy merged back byte by
+    // byte: two tasks writing one element in turn (ordered by a taskwait in between are
+    // fine, by nothing else a race) would not see each other, so they stay exclusive there.
+    if (use.writes && !taskloop && task.getEdtType() == EdtType::task &&
+        !dependsOn(task, captured) && moduleNodes(getOperation()) <= 1) {
+      mode = ArtsMode::concurrent;
+      CARTS_DEBUG("create-dbs", task) << "task without a depend item on it: acquire "
+                                         "mode=concurrent (only epochs order it against "
+                                         "its siblings)\n";
     }
     auto acq = DbAcquireOp::create(
         builder, loc, alloc.getGuids().getType(), alloc.getPtrs().getType(),

@@ -6,6 +6,8 @@
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs,db 2>&1 >/dev/null | FileCheck %s --check-prefix=DEBUG
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs 2>&1 >/dev/null | FileCheck %s --check-prefix=ARG
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs 2>&1 >/dev/null | FileCheck %s --check-prefix=GLOBAL
+// RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs)' --debug-only=create-dbs 2>&1 >/dev/null | FileCheck %s --check-prefix=UNORD
+// RUN: carts-opt %t/nodes.mlir --pass-pipeline='builtin.module(arts-create-dbs)' | FileCheck %s --check-prefix=NODES
 // RUN: carts-opt %t/invalid.mlir --split-input-file --pass-pipeline='builtin.module(arts-create-dbs)' --verify-diagnostics
 // RUN: carts-opt %t/create.mlir --pass-pipeline='builtin.module(arts-create-dbs,arts-create-dbs)' | carts-opt --pass-pipeline='builtin.module(arts-verify-edt-deps)' | FileCheck %s --check-prefix=TWICE
 
@@ -173,6 +175,62 @@ func.func @main() -> i32 {
     memref.store %f, %g[%c0] : memref<8xf64>
   }
   return %r : i32
+}
+
+// -----
+
+// Tasks without a depend item on the array they write: on one node they share its payload
+// (`concurrent`: only epochs order them against their siblings); the task with a depend
+// item on it stays exclusive, and a task that only reads it reads.
+// CHECK-LABEL: func.func @unordered_writers
+// CHECK: arts.db_acquire <concurrent>
+// CHECK: arts.edt <task>
+// CHECK: arts.db_acquire <inout>
+// CHECK: arts.edt <task>
+// CHECK: arts.depend <inout>
+// CHECK: arts.db_acquire <in>
+// CHECK: arts.edt <task>
+// UNORD: [create-dbs] {{.*}}create.mlir:[[@LINE+8]]:5: task without a depend item on it: acquire mode=concurrent (only epochs order it against its siblings)
+func.func @unordered_writers(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %f = arith.constant 1.0 : f64
+  %a = memref.alloc(%n) : memref<?xf64>
+  scf.for %i = %c0 to %n step %c1 {
+    arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+      memref.store %f, %a[%i] : memref<?xf64>
+    }
+  }
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    arts.depend <inout> %a : memref<?xf64>
+    memref.store %f, %a[%c0] : memref<?xf64>
+  }
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    %v = memref.load %a[%c0] : memref<?xf64>
+  }
+  memref.dealloc %a : memref<?xf64>
+  return
+}
+
+//--- nodes.mlir
+
+// On several nodes a writer without a depend item stays exclusive: a writer elsewhere works
+// on a copy merged back byte by byte, and two writers of one element would not see each other.
+// NODES: arts.db_acquire <out>
+// NODES: arts.edt <task>
+module attributes {arts.nodes = 2 : i64} {
+func.func @unordered_writer(%n: index) {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %f = arith.constant 1.0 : f64
+  %a = memref.alloc(%n) : memref<?xf64>
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    memref.store %f, %a[%c0] : memref<?xf64>
+  }
+  memref.dealloc %a : memref<?xf64>
+  return
+}
 }
 
 //--- invalid.mlir
