@@ -232,13 +232,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--carts", default=f"{shlex.quote(sys.executable)} -m carts_mlir",
                     help="the carts command (default: this Python's carts_mlir)")
     ap.add_argument("--cc", default="gcc", help="the reference compiler (default gcc)")
+    ap.add_argument("--executables", metavar="DIR",
+                    help="run the two builds found there (task_bench_arts, task_bench_gcc) "
+                         "instead of building them: a machine without the compiler")
     args = ap.parse_args(argv)
     patterns = args.patterns.split(",")
     if not set(patterns) <= {"stencil", "trivial"} or min(args.threads, args.steps,
                                                           args.runs, args.max_iters) < 1:
         ap.error("patterns are stencil and trivial; threads, steps, runs and iterations "
                  "are positive")
-    if shutil.which(args.cc) is None:
+    if args.executables is None and shutil.which(args.cc) is None:
         ap.error(f"no C compiler {args.cc!r}")
     width = args.width or args.threads
     iters_list = []
@@ -249,7 +252,11 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="carts-granularity-") as tmp:
         try:
-            exes = build(Path(tmp), shlex.split(args.carts), args.cc, args.threads)
+            if args.executables:
+                exes = {s: Path(args.executables) / f"task_bench_{'arts' if s == 'ours' else s}"
+                        for s in SYSTEMS}
+            else:
+                exes = build(Path(tmp), shlex.split(args.carts), args.cc, args.threads)
             cal = calibrate(exes, args.runs)
             sec_per_iter = min(cal.values())
             results = sweep(exes, args.threads, width, args.steps, args.runs, patterns,

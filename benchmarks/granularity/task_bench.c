@@ -41,15 +41,17 @@
 #define TB_STR_(x) #x
 #define TB_STR(x) TB_STR_(x)
 
-/* ITERS steps of a multiply-add recurrence on one value.  Each step depends
- * on the one before, so the loop's time is ITERS times the latency of a
- * multiply and an add; the result is stored and read by the next step, so
- * the loop cannot be removed.  The factor is close to 1, so the result stays
- * near its input for any ITERS a sweep uses. */
+/* ITERS rounds of a 64-bit mixing step (shift, xor, multiply) on a value seeded from x.
+ * Each round depends on the one before, so the loop's time is ITERS times the latency of
+ * a shift, an xor and an integer multiply, the same in every compiler's code.  A
+ * floating-point multiply-add chain is not (gcc fuses it into one FMA where the target has
+ * one, LLVM does not unless told), nor is a linear recurrence (LLVM merges unrolled rounds
+ * of s * a + c into one).  The result moves x by less than 2e-5. */
 static double busy(double x, long iters) {
+  unsigned long s = (unsigned long)(x * 1048576.0) + 1;
   for (long i = 0; i < iters; i++)
-    x = x * 0.999999 + 1.0e-6;
-  return x;
+    s = (s ^ (s >> 29)) * 0xbf58476d1ce4e5b9UL;
+  return x + (double)(s >> 44) * 1.0e-6 / 1048576.0;
 }
 
 int main(int argc, char **argv) {
