@@ -57,6 +57,9 @@ def Arts_Dialect : Dialect {
   // edt-lowering and launch-fanout: `edt_function` on the functions tasks run.
   // From alias-facts: `alias_array` on a task's memref.load/store, the number
   // of the task's allocation the access reaches (alias-scopes reads it).
+  // From create-dbs: `order_only` on the acquire of an element's token, which orders the
+  // task (its depend item) and whose payload the task never touches (refreshed modes
+  // leave it alone).
   // (collect-metadata's `arts.metadata` is also put on function arguments,
   // which these accessors do not cover: MetadataAnalysis.h names it.)
   let discardableAttrs = (ins
@@ -80,7 +83,8 @@ def Arts_Dialect : Dialect {
     "::mlir::IntegerAttr":$team_workers,
     "::mlir::IntegerAttr":$unroll_jam,
     "::mlir::UnitAttr":$edt_function,
-    "::mlir::IntegerAttr":$alias_array
+    "::mlir::IntegerAttr":$alias_array,
+    "::mlir::UnitAttr":$order_only
   );
 }
 

@@ -61,6 +61,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
       return WalkResult::skip(); // nested tasks use their parent's views
     });
     llvm::MapVector<Operation *, Datablock> datablocks;
+    findElementOrdered(func);
     for (EdtOp task : tasks) {
       if (failed(acquireCaptured(task, datablocks)))
         return failure();
@@ -81,16 +82,34 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
   /// the array itself.
   void sinkCasts(EdtOp task) {
     Block &body = task.getBody().front();
-    for (Value captured : capturedMemrefs(task.getBody())) {
-      auto cast = captured.getDefiningOp<memref::CastOp>();
-      if (!cast)
-        continue;
-      OpBuilder builder(&body, body.begin());
-      Operation *inner = builder.clone(*cast);
-      captured.replaceUsesWithIf(inner->getResult(0), [&](OpOperand &operand) {
-        return task.getBody().isAncestor(operand.getOwner()->getParentRegion());
-      });
+    // A view of a view (a cast of an element's view) comes in one layer at a time.
+    for (bool sunk = true; sunk;) {
+      sunk = false;
+      for (Value captured : capturedMemrefs(task.getBody())) {
+        Operation *cast = captured.getDefiningOp<memref::CastOp>();
+        if (!cast && onlyNamedByDependItems(captured, task))
+          cast = captured.getDefiningOp<memref::SubViewOp>(); // an element a depend item names
+        if (!cast)
+          continue;
+        OpBuilder builder(&body, body.begin());
+        Operation *inner = builder.clone(*cast);
+        captured.replaceUsesWithIf(inner->getResult(0), [&](OpOperand &operand) {
+          return task.getBody().isAncestor(operand.getOwner()->getParentRegion());
+        });
+        sunk = true;
+      }
     }
+  }
+
+  /// True if the task uses `view` only in depend items (through casts).
+  static bool onlyNamedByDependItems(Value view, EdtOp task) {
+    return llvm::all_of(view.getUsers(), [&](Operation *user) {
+      if (!task.getBody().isAncestor(user->getParentRegion()))
+        return true;
+      if (auto cast = dyn_cast<memref::CastOp>(user))
+        return onlyNamedByDependItems(cast.getResult(), task);
+      return isa<DependOp>(user);
+    });
   }
 
   /// A global variable a task names in a depend item and that only `main` uses: `main`
@@ -147,12 +166,31 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     }
   }
 
-  /// The memref a depend item names, through casts.
+  /// The memref a depend item names, through casts and an element's view (`a[i]`).
   static Value dependTarget(DependOp depend) {
+    Value target = depend.getTarget();
+    while (true) {
+      if (auto cast = target.getDefiningOp<memref::CastOp>())
+        target = cast.getSource();
+      else if (auto view = target.getDefiningOp<memref::SubViewOp>())
+        target = view.getSource();
+      else
+        return target;
+    }
+  }
+
+  /// A depend item on one element of a one-dimensional array (the front end's one-element
+  /// view `a[i]`): its index, as an OpFoldResult; else null.
+  static OpFoldResult elementIndex(DependOp depend) {
     Value target = depend.getTarget();
     while (auto cast = target.getDefiningOp<memref::CastOp>())
       target = cast.getSource();
-    return target;
+    auto view = target.getDefiningOp<memref::SubViewOp>();
+    if (!view || view.getSourceType().getRank() != 1 || view.getType().getRank() != 1 ||
+        view.getStaticSizes()[0] != 1 || view.getStaticStrides()[0] != 1 ||
+        view.getSource().getDefiningOp<memref::SubViewOp>())
+      return {};
+    return view.getMixedOffsets()[0];
   }
 
   /// True if a depend item of `task` names `memref`.
@@ -217,9 +255,161 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
         it->second = createDatablock(def);
       OpBuilder builder(task);
       Value zero = arith::ConstantIndexOp::create(builder, task.getLoc(), 0);
-      acquire(task, it->second.alloc, captured, ValueRange{zero});
+      auto ordered = elementOrdered.find(def);
+      if (ordered == elementOrdered.end()) {
+        acquire(task, it->second.alloc, captured, ValueRange{zero});
+        continue;
+      }
+      SmallVector<DependOp> items;
+      for (Operation &op : task.getBody().front())
+        if (auto depend = dyn_cast<DependOp>(op); depend && dependTarget(depend) == captured)
+          items.push_back(depend);
+      acquire(task, it->second.alloc, captured, ValueRange{zero}, /*orderedByTokens=*/true);
+      acquireTokens(task, def, it->second, items, ordered->second);
     }
     return success();
+  }
+
+  // ------------------------------------------------------------------ element tokens
+  //
+  // OpenMP orders tasks by the addresses their depend items name, not by whole arrays. An
+  // array that tasks order on only through items naming one element each (`depend(in:
+  // v[i - 1], v[i]) depend(out: v[i + n])`) gets, on one node, a table of tokens beside
+  // its datablock: a one-byte datablock per element (per element modulo kMaxTokens, which
+  // only adds orderings), acquired by each item's task with the item's mode, while the
+  // array itself is acquired `concurrent` (one payload shared on the node, as OpenMP's
+  // memory is). The tokens order the tasks as the items do; the tasks never touch them.
+
+  /// Tokens of one array at most (elements beyond share them, modulo this).
+  static constexpr int64_t kMaxTokens = 1 << 16;
+
+  /// Arrays ordered by element tokens in the function being converted -> the most element
+  /// items one task has on it (the table's spare entries, see acquireTokens).
+  llvm::DenseMap<Operation *, unsigned> elementOrdered;
+  struct TokenTable {
+    DbAllocOp alloc;
+    Value elements; ///< tokens standing for elements (the spares follow them)
+  };
+  llvm::DenseMap<Operation *, TokenTable> tokenTables;
+
+  /// The one-dimensional allocations of `func` that depend items name, on one node, where
+  /// every item naming it names one element.
+  void findElementOrdered(func::FuncOp func) {
+    elementOrdered.clear();
+    if (moduleNodes(getOperation()) > 1)
+      return;
+    llvm::DenseMap<Operation *, bool> eligible;
+    func.walk([&](EdtOp task) {
+      if (task.getEdtType() != EdtType::task)
+        return;
+      llvm::DenseMap<Operation *, unsigned> items;
+      for (Operation &op : task.getBody().front()) {
+        auto depend = dyn_cast<DependOp>(op);
+        if (!depend)
+          continue;
+        Operation *def = dependTarget(depend).getDefiningOp();
+        if (!isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(def))
+          continue;
+        bool element = bool(elementIndex(depend)) &&
+                       cast<MemRefType>(def->getResult(0).getType()).getRank() == 1;
+        auto [it, inserted] = eligible.try_emplace(def, element);
+        it->second &= element;
+        ++items[def];
+      }
+      for (auto [def, count] : items)
+        elementOrdered[def] = std::max(elementOrdered.lookup(def), count);
+    });
+    // Items nested deeper (a task inside a task) are not in a body's top block: such an
+    // array keeps ordering by the whole array.
+    func.walk([&](DependOp depend) {
+      if (Operation *def = dependTarget(depend).getDefiningOp())
+        if (depend->getParentOp() != depend->getParentOfType<EdtOp>().getOperation())
+          eligible[def] = false;
+    });
+    for (auto [def, ok] : eligible)
+      if (!ok)
+        elementOrdered.erase(def);
+  }
+
+  /// The token table of `def`, made after its datablock's allocation on first use.
+  TokenTable &tokensOf(Operation *def, Datablock &db, unsigned spares) {
+    auto [it, inserted] = tokenTables.try_emplace(def, TokenTable{});
+    if (!inserted)
+      return it->second;
+    Location loc = def->getLoc();
+    OpBuilder builder(db.alloc);
+    builder.setInsertionPointAfter(db.alloc);
+    Value length = db.alloc.getElementSizes()[0];
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value limit = arith::ConstantIndexOp::create(builder, loc, kMaxTokens);
+    Value elements = arith::MaxUIOp::create(
+        builder, loc, one, arith::MinUIOp::create(builder, loc, length, limit));
+    Value count = arith::AddIOp::create(builder, loc, elements,
+                                        arith::ConstantIndexOp::create(builder, loc, spares));
+    Value route = arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+    auto guidsType = MemRefType::get({ShapedType::kDynamic}, builder.getI64Type());
+    auto ptrsType = MemRefType::get({ShapedType::kDynamic},
+                                    MemRefType::get({}, builder.getI8Type()));
+    MLIRContext *ctx = builder.getContext();
+    auto alloc = DbAllocOp::create(
+        builder, loc, guidsType, ptrsType, ArtsModeAttr::get(ctx, ArtsMode::inout),
+        DbModeAttr::get(ctx, DbMode::write), PartitionModeAttr::get(ctx, PartitionMode::fine_grained),
+        route, ValueRange{count}, ValueRange{}, Value(), nullptr);
+    CARTS_DEBUG("create-dbs", def) << "depend items name single elements of it: a token per "
+                                      "element (up to " << kMaxTokens << ", then shared) and "
+                                   << spares << " spare, the array acquired concurrent\n";
+    it->second = {alloc, elements};
+    return it->second;
+  }
+
+  /// One token acquire per element item of `task` on `def`, made before the task. Two items
+  /// of one task on one token would make the task wait for itself: an item whose token
+  /// another item of the task already orders on as strongly (a write's, or an earlier
+  /// read's) takes its own spare token instead (spare k for the k-th item, which no other
+  /// item of the task uses; spares only add orderings).
+  void acquireTokens(EdtOp task, Operation *def, Datablock &db, SmallVector<DependOp> items,
+                     unsigned spares) {
+    TokenTable &table = tokensOf(def, db, spares);
+    Location loc = task.getLoc();
+    OpBuilder builder(task);
+    SmallVector<Value> tokens;
+    SmallVector<bool> writes;
+    for (DependOp item : items) {
+      Value index = getValueOrCreateConstantIndexOp(builder, item.getLoc(), elementIndex(item));
+      tokens.push_back(arith::RemUIOp::create(builder, item.getLoc(), index, table.elements));
+      writes.push_back(item.getMode() != ArtsMode::in);
+    }
+    MLIRContext *ctx = builder.getContext();
+    Block &body = task.getBody().front();
+    for (auto [k, item] : llvm::enumerate(items)) {
+      Value taken; // another item of the task orders on this token at least as strongly
+      for (size_t m = 0; m < items.size(); ++m) {
+        bool stronger = writes[k] ? (writes[m] && m < k) : (m != k && (writes[m] || m < k));
+        if (!stronger)
+          continue;
+        Value same = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, tokens[m],
+                                           tokens[k]);
+        taken = taken ? arith::OrIOp::create(builder, loc, taken, same).getResult() : same;
+      }
+      Value entry = tokens[k];
+      if (taken) {
+        Value spare = arith::AddIOp::create(builder, loc, table.elements,
+                                            arith::ConstantIndexOp::create(builder, loc, k));
+        entry = arith::SelectOp::create(builder, loc, taken, spare, tokens[k]);
+      }
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      auto acq = DbAcquireOp::create(
+          builder, item.getLoc(), table.alloc.getGuids().getType(),
+          table.alloc.getPtrs().getType(),
+          ArtsModeAttr::get(ctx, writes[k] ? ArtsMode::inout : ArtsMode::in),
+          table.alloc.getGuids(), table.alloc.getPtrs(), ValueRange{}, ValueRange{entry},
+          ValueRange{one}, nullptr, nullptr, nullptr);
+      artsDialect(task)->getOrderOnlyAttrHelper().setAttr(acq, UnitAttr::get(ctx));
+      task.getDepsMutable().append(acq.getPtrs());
+      BlockArgument view = body.addArgument(acq.getPtrs().getType(), item.getLoc());
+      OpBuilder inner(body.getTerminator());
+      DbReleaseOp::create(inner, item.getLoc(), view);
+    }
   }
 
   /// A coarse table replacing the allocation `def`.
@@ -255,7 +445,8 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
 
   /// Acquires the whole table of `alloc` for `task`; inside the task, `captured`
   /// becomes the block at `indices` of the task's view.
-  void acquire(EdtOp task, DbAllocOp alloc, Value captured, ValueRange indices) {
+  void acquire(EdtOp task, DbAllocOp alloc, Value captured, ValueRange indices,
+               bool orderedByTokens = false) {
     Location loc = task.getLoc();
     OpBuilder builder(task);
     MemrefUse use = usesIn(captured, &task.getBody());
@@ -275,7 +466,11 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     // queueing behind them. On several nodes a writer works on a copy merged back byte by
     // byte: two tasks writing one element in turn (ordered by a taskwait in between are
     // fine, by nothing else a race) would not see each other, so they stay exclusive there.
-    if (use.writes && !taskloop && task.getEdtType() == EdtType::task &&
+    if (use.writes && orderedByTokens) {
+      mode = ArtsMode::concurrent;
+      CARTS_DEBUG("create-dbs", task) << "task ordered by element tokens: acquire "
+                                         "mode=concurrent\n";
+    } else if (use.writes && !taskloop && task.getEdtType() == EdtType::task &&
         !dependsOn(task, captured) && moduleNodes(getOperation()) <= 1) {
       mode = ArtsMode::concurrent;
       CARTS_DEBUG("create-dbs", task) << "task without a depend item on it: acquire "
@@ -314,7 +509,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     Block &body = task.getBody().front();
     for (auto [dep, view] : llvm::zip(task.getDeps(), body.getArguments())) {
       auto acq = dep.getDefiningOp<DbAcquireOp>();
-      if (!acq)
+      if (!acq || artsDialect(acq)->getOrderOnlyAttrHelper().isAttrPresent(acq))
         continue;
       MemrefUse use;
       for (Operation *user : view.getUsers())
@@ -335,6 +530,12 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     }
   }
 
+  void freeTokens(OpBuilder &builder, Location loc, Operation *original) {
+    auto it = tokenTables.find(original);
+    if (it != tokenTables.end())
+      DbFreeOp::create(builder, loc, it->second.alloc.getGuids(), it->second.alloc.getPtrs());
+  }
+
   /// Code outside tasks uses the host view; deallocations free the table.
   void retireOriginal(Operation *original, Datablock &db) {
     Value old = original->getResult(0);
@@ -343,12 +544,14 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
       if (auto dealloc = dyn_cast<memref::DeallocOp>(user)) {
         builder.setInsertionPoint(dealloc);
         DbFreeOp::create(builder, dealloc.getLoc(), db.alloc.getGuids(), db.alloc.getPtrs());
+        freeTokens(builder, dealloc.getLoc(), original);
         dealloc.erase();
       }
     }
     if (isa<memref::AllocaOp>(original)) {
       builder.setInsertionPoint(original->getBlock()->getTerminator());
       DbFreeOp::create(builder, original->getLoc(), db.alloc.getGuids(), db.alloc.getPtrs());
+      freeTokens(builder, original->getLoc(), original);
     }
     old.replaceAllUsesWith(db.hostView);
     // The element sizes of the table may use the original's operands: keep them.

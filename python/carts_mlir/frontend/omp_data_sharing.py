@@ -23,6 +23,7 @@ from mlir.dialects import arith, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
+from ..errors import CartsError
 from .cursor_queries import decl_key, referenced_decl
 from .omp_clauses import ClauseReader
 from .pragmas import Clause, Pragma
@@ -200,15 +201,34 @@ class DataSharing:
         subscripted = "[" in item
         if var.kind == "ssa" and isinstance(var.value.type, ir.MemRefType):
             if subscripted:
-                return var.value
+                return self._element_view(p, item, var.value)
         elif var.kind == "mem":
             mtype = ir.MemRefType(var.value.type)
             if not subscripted or var.is_array:
-                return var.value
+                return self._element_view(p, item, var.value) if subscripted else var.value
             if mtype.rank == 0 and isinstance(mtype.element_type, ir.MemRefType):
-                return fn.load(var.value)
+                return self._element_view(p, item, fn.load(var.value))
         raise p.error(f"depend item '{item}': unsupported C construct (a scalar variable, or "
                       "an element or section of an array, is supported)")
+
+    def _element_view(self, p: Pragma, item: str, array: ir.Value) -> ir.Value:
+        """``a[e]`` on a one-dimensional array whose index ``e`` is an integer expression of
+        variables: a one-element view of ``a`` at ``e`` (create-dbs may order the task on that
+        element alone); any other item names the whole array."""
+        m = re.fullmatch(r"\s*[A-Za-z_]\w*\s*\[(.*)\]\s*", item)
+        mtype = ir.MemRefType(array.type)
+        if m is None or mtype.rank != 1 or str(mtype.layout) != "affine_map<(d0) -> (d0)>" or \
+                re.search(r"[\[\]:]", m.group(1)):
+            return array
+        try:
+            index = self.clauses.expression(p, m.group(1))
+        except CartsError:
+            return array
+        index = arith.IndexCastOp(ir.IndexType.get(), index).result
+        dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+        view = ir.MemRefType.get([1], mtype.element_type,
+                                 ir.StridedLayoutAttr.get(dynamic, [1]), mtype.memory_space)
+        return memref.SubViewOp(view, array, [index], [], [], [dynamic], [1], [1]).result
 
     def task_sharing(self, p: Pragma, stmt: ci.Cursor):
         """(shared, firstprivate, private) variables of a task: lists of (key, Var) for the

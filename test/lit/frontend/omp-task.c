@@ -1,8 +1,9 @@
 // RUN: carts cgeist %s -S -fopenmp | FileCheck %s
 
-// Tasks: depend items name the array or the scalar they order on; a variable the
-// task does not share is read when the task is created and copied into the task;
-// taskwait and taskgroup keep their place; clause expressions are evaluated.
+// Tasks: depend items name the array (a section), the element (a one-element view of the
+// array at the item's index, evaluated where the task is created) or the scalar they order
+// on; a variable the task does not share is read when the task is created and copied into
+// the task; taskwait and taskgroup keep their place; clause expressions are evaluated.
 
 #define CUTOFF 4
 
@@ -11,7 +12,8 @@
 // CHECK: omp.single {
 // CHECK: scf.while
 // CHECK: %[[B:.*]] = memref.load %[[BLK:.*]][] : memref<i32>
-// CHECK: omp.task depend(taskdependout -> %arg0 : memref<?xf64>) {
+// CHECK: %[[E:.*]] = memref.subview %arg0[%{{.*}}] [1] [1] : memref<?xf64> to memref<1xf64, strided<[1], offset: ?>>
+// CHECK: omp.task depend(taskdependout -> %[[E]] : memref<1xf64, strided<[1], offset: ?>>) {
 // CHECK-NEXT: %[[COPY:.*]] = memref.alloca() : memref<i32>
 // CHECK-NEXT: memref.store %[[B]], %[[COPY]][] : memref<i32>
 // CHECK: omp.terminator

@@ -213,6 +213,58 @@ func.func @unordered_writers(%n: index) {
   return
 }
 
+// -----
+
+// Depend items that name single elements (the front end's one-element views): a token per
+// element beside the array's datablock, each item's task acquiring its token with the item's
+// mode (order only) and the array itself concurrent when it writes. Two items of one task on one token
+// would make it wait for itself: the second read takes a spare entry (the table's count plus
+// its position) when its token equals the first's.
+// CHECK-LABEL: func.func @element_items
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <coarse>
+// CHECK: %[[LEN:.*]] = arith.minui %{{.*}}, %c65536
+// CHECK: %[[TOK:.*]] = arith.maxui %{{.*}}, %[[LEN]]
+// CHECK: %[[COUNT:.*]] = arith.addi %[[TOK]], %c2
+// CHECK: %[[TG:.*]], %[[TP:.*]] = arts.db_alloc <inout> <write> <fine_grained> route(%{{.*}}) sizes[%[[COUNT]]] elementSizes[] : memref<?xi64>, memref<?xmemref<i8>>
+// CHECK: arts.db_acquire <in> (%[[G]], %[[P]]
+// CHECK: %[[T0:.*]] = arith.remui %{{.*}}, %[[TOK]]
+// CHECK: %[[T1:.*]] = arith.remui %{{.*}}, %[[TOK]]
+// CHECK: arts.db_acquire <in> (%[[TG]], %[[TP]] : {{.*}}) offsets[%[[T0]]] sizes[%{{.*}}] {arts.order_only}
+// CHECK: %[[SAME:.*]] = arith.cmpi eq, %[[T0]], %[[T1]]
+// CHECK: %[[SPARE:.*]] = arith.addi %[[TOK]], %c1
+// CHECK: %[[E1:.*]] = arith.select %[[SAME]], %[[SPARE]], %[[T1]]
+// CHECK: arts.db_acquire <in> (%[[TG]], %[[TP]] : {{.*}}) offsets[%[[E1]]] sizes[%{{.*}}] {arts.order_only}
+// CHECK: arts.edt <task>
+// CHECK-NOT: arts.depend {{.*}}memref<?xf64>
+// CHECK: arts.db_acquire <concurrent> (%[[G]], %[[P]]
+// CHECK: arts.db_acquire <inout> (%[[TG]], %[[TP]] : {{.*}}) offsets[%{{.*}}] sizes[%{{.*}}] {arts.order_only}
+// CHECK: arts.db_free(%[[G]], %[[P]]
+// CHECK-NEXT: arts.db_free(%[[TG]], %[[TP]]
+func.func @element_items(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = arith.constant 0 : i32
+  %f = arith.constant 1.0 : f64
+  %a = memref.alloc(%n) : memref<?xf64>
+  scf.for %i = %c1 to %n step %c1 {
+    %prev = arith.subi %i, %c1 : index
+    %left = memref.subview %a[%prev] [1] [1] : memref<?xf64> to memref<1xf64, strided<[1], offset: ?>>
+    %here = memref.subview %a[%i] [1] [1] : memref<?xf64> to memref<1xf64, strided<[1], offset: ?>>
+    arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+      arts.depend <in> %left : memref<1xf64, strided<[1], offset: ?>>
+      arts.depend <in> %here : memref<1xf64, strided<[1], offset: ?>>
+      %x = memref.load %a[%prev] : memref<?xf64>
+      %y = memref.load %a[%i] : memref<?xf64>
+    }
+    arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+      arts.depend <out> %here : memref<1xf64, strided<[1], offset: ?>>
+      memref.store %f, %a[%i] : memref<?xf64>
+    }
+  }
+  memref.dealloc %a : memref<?xf64>
+  return
+}
+
 //--- nodes.mlir
 
 // On several nodes a writer without a depend item stays exclusive: a writer elsewhere works
