@@ -176,7 +176,7 @@ class WorksharingLoops:
                 body_block = nest.region.blocks.append(*[ir.IndexType.get()] * len(loops))
             innermost = loops[-1][0]
             with ir.InsertionPoint(body_block), fn.loc(innermost.body):
-                flags = LoopFlags(omp=True)
+                flags = LoopFlags(omp=True, end=loops[0][0].cursor.extent.end.offset)
                 if fn.analysis.needs_continue_flag(innermost.cursor, innermost.body):
                     flags.cont = fn.new_flag()
                 for (loop, bounds), iv in zip(loops, body_block.arguments):

@@ -9,6 +9,7 @@ in a taskgroup.
 from __future__ import annotations
 
 import dataclasses
+import re
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
@@ -52,6 +53,84 @@ class TaskEmitter:
         self.fn = owner.fn
         self.clauses = owner.clauses
         self.sharing = owner.sharing
+        #: depobj variable -> [kind, the item's memref, the block of the directive that set
+        #: it] (depobj).
+        self.depend_objects: dict = {}
+
+    # ------------------------------------------------------------------ depend objects
+
+    def depobj(self, p: Pragma) -> None:
+        """``#pragma omp depobj(o) depend(kind: item)`` / ``update(kind)`` / ``destroy``: what
+        ``o`` stands for is kept here, in program order: the item's memref (evaluated at the
+        directive, as OpenMP takes its address there) and the kind. A task's
+        ``depend(depobj: o)`` then names that item with that kind."""
+        fn = self.fn
+        name = p.clause("object").args[0].strip() if p.clause("object") else ""
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise p.error(f"unsupported C construct: depobj({name}) (a depend object that is a "
+                          "plain variable is supported, not an array element or a member)")
+        key, _ = self.clauses.variable(p, name)
+        if p.clause("depend"):
+            clause = p.clause("depend")
+            if clause.modifier not in DEPEND_KINDS or len(clause.args) != 1:
+                raise p.error("a depobj's depend clause names one item of kind in, out, inout, "
+                              "mutexinoutset or inoutset")
+            item = clause.args[0]
+            with fn.loc_of_pragma(p):
+                target = self.sharing.depend_target(p, item, depend_base(item))
+            self.depend_objects[key] = [clause.modifier, target, ir.InsertionPoint.current.block]
+        elif p.clause("update"):
+            kind = p.clause("update").args[0].strip() if p.clause("update").args else ""
+            if kind not in DEPEND_KINDS:
+                raise p.error(f"depobj update({kind}): the kind is one of in, out, inout, "
+                              "mutexinoutset or inoutset")
+            if key not in self.depend_objects:
+                raise p.error(f"depobj({name}) update(...) before the object was initialised "
+                              f"(#pragma omp depobj({name}) depend(kind: item))")
+            self._check_reaches(p, name, key)
+            self.depend_objects[key][0] = kind
+        elif p.clause("destroy"):
+            self.depend_objects.pop(key, None)
+        else:
+            raise p.error("a depobj directive takes one of depend(...), update(...), destroy")
+
+    def _check_reaches(self, p: Pragma, name: str, key) -> None:
+        """The directive that made ``key`` what it is now reaches the current point on every
+        path: its block encloses the current one. A depobj initialised or updated in a branch
+        or loop that the use is not inside is refused (which directive ran would depend on
+        the path)."""
+        block = ir.InsertionPoint.current.block
+        made = self.depend_objects[key][2]
+        while block != made:
+            owner = block.owner
+            if owner is None or owner.operation.parent is None:
+                raise p.error(f"depend object '{name}' was set by a depobj directive in a branch "
+                              "or loop this construct is not inside (unsupported: set it "
+                              "where its uses can see it on every path)")
+            block = owner.operation.block
+
+    def _depend_object(self, p: Pragma, name: str):
+        """(kind, memref) that ``depend(depobj: name)`` stands for here."""
+        fn = self.fn
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):
+            raise p.error(f"unsupported C construct: depend(depobj: {name}) (a depend object "
+                          "that is a plain variable is supported)")
+        key, _ = self.clauses.variable(p, name)
+        if key not in self.depend_objects:
+            raise p.error(f"depend(depobj: {name}): '{name}' was not initialised by a "
+                          f"'#pragma omp depobj({name}) depend(kind: item)' before")
+        self._check_reaches(p, name, key)
+        loop_end = max((f.end if f.end is not None else fn.cursor.extent.end.offset
+                        for f in fn.loops), default=None)
+        if loop_end is not None and any(
+                q.directive == "depobj" and q.clause("object") and
+                q.clause("object").args[0].strip() == name and q.offset < loop_end
+                for q in fn.module.pragmas.upcoming()):
+            raise p.error(f"depend object '{name}' is set again after this task inside its "
+                          "loop (unsupported: a later iteration's task would see the new "
+                          "value)")
+        kind, target, _ = self.depend_objects[key]
+        return kind, target
 
     def task(self, p: Pragma, body, stmt: ci.Cursor):
         """``#pragma omp task``: an ``omp.task`` whose region holds the statement.
@@ -79,9 +158,17 @@ class TaskEmitter:
                         for key, var in copied]
             depend_vars, depend_kinds = [], []
             for clause in p.all("depend"):
+                if clause.modifier == "depobj":
+                    for name in clause.args:
+                        kind, target = self._depend_object(p, name.strip())
+                        depend_vars.append(target)
+                        depend_kinds.append(ir.Attribute.parse(
+                            f"#omp<clause_task_depend({DEPEND_KINDS[kind]})>"))
+                    continue
                 if clause.modifier not in DEPEND_KINDS:
                     raise p.error(f"unsupported C construct: depend({clause.modifier}: ...) "
-                                  "(in, out, inout, mutexinoutset and inoutset are supported)")
+                                  "(in, out, inout, mutexinoutset, inoutset and depobj are "
+                                  "supported)")
                 for item in clause.args:
                     if item.strip() == "omp_all_memory":
                         if clause.modifier not in ("out", "inout"):

@@ -96,6 +96,9 @@ class OmpEmitter:
         if p.directive == "error":
             self.error_at_execution(p)
             return
+        if p.directive == "depobj":
+            self.tasks.depobj(p)
+            return
         if p.doacross is not None:  # its part of the loop body is an ordered region
             if not self.worksharing.in_ordered_loop():
                 raise p.error(f"'#pragma omp ordered' with {p.doacross} outside a loop with the "

@@ -25,6 +25,7 @@ _DIRECTIVE_WORDS = {
     "teams", "distribute", "ordered", "flush", "declare", "threadprivate", "loop", "scope",
     "end", "data", "update", "enter", "exit", "requires", "cancel", "cancellation", "point",
     "tile", "unroll", "error", "scan", "allocate", "nothing", "assume", "assumes", "begin",
+    "depobj",
 }
 
 #: Directive words that only start a directive: later, they are clauses (`allocate(x)`).
@@ -80,7 +81,9 @@ REDUCTION_CLAUSES = ("reduction", "in_reduction", "task_reduction")
 TASK_REDUCTION_CONSTRUCTS = {"parallel", "for", "parallel for", "sections", "parallel sections",
                              "scope"}
 
-STANDALONE = {"barrier", "taskwait", "taskyield", "flush", "error", "scan"}
+STANDALONE = {"barrier", "taskwait", "taskyield", "flush", "error", "scan", "depobj"}
+# depobj(o) depend(kind: item) | update(kind) | destroy[(o)]: the object is the `object` clause
+SUPPORTED["depobj"] = {"object", "depend", "update", "destroy"}
 SUPPORTED["scan"] = {"inclusive", "exclusive"}
 SUPPORTED["error"] = {"message", "severity"}
 SUPPORTED["flush"] = set()
@@ -206,6 +209,11 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
         m = re.match(r"\s*\(([^)]*)\)", rest)
         if m:
             clauses.append(Clause("list", tuple(n.strip() for n in m.group(1).split(","))))
+            rest = rest[m.end():]
+    if directive == "depobj":  # `depobj(o)`: the object is no clause
+        m = re.match(r"\s*\(([^)]*)\)", rest)
+        if m:
+            clauses.append(Clause("object", (m.group(1).strip(),)))
             rest = rest[m.end():]
     if directive == "critical":  # `critical(name)`: the name is no clause
         m = re.match(r"\s*\(\s*([A-Za-z_]\w*)\s*\)", rest)

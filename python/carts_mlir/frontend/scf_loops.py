@@ -99,7 +99,7 @@ class LoopStatements:
             fn.scopes[-1].names[loop.var.spelling] = loop.var_key
         with fn.loc(loop.cursor):
             for_op = scf.ForOp(lb, ub, step)
-        flags = LoopFlags()
+        flags = LoopFlags(end=loop.cursor.extent.end.offset)
         with ir.InsertionPoint(for_op.body), fn.loc(loop.body):
             if fn.analysis.needs_continue_flag(loop.cursor, loop.body):
                 flags.cont = fn.new_flag()
@@ -206,7 +206,7 @@ class LoopStatements:
 
     def _loop_flags(self, s: ci.Cursor, body: ci.Cursor) -> LoopFlags:
         fn = self.fn
-        flags = LoopFlags()
+        flags = LoopFlags(end=s.extent.end.offset)
         with fn.loc(s):
             if "break" in _own_jumps(body):
                 flags.brk = fn.new_flag()

@@ -66,6 +66,8 @@ class LoopFlags:
     brk: ir.Value | None = None
     cont: ir.Value | None = None
     omp: bool = False
+    #: where the loop statement ends in the file (a depend object set again before it)
+    end: int | None = None
 
 
 @dataclass

@@ -20,7 +20,7 @@ int main(void) {
   }
 #endif
 #ifdef DEPEND
-  // DEPEND: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: depend(depobj: ...) (in, out, inout, mutexinoutset and inoutset are supported)
+  // DEPEND: unsupported-omp.c:[[@LINE+1]]:1: error: depend(depobj: x): 'x' was not initialised by a '#pragma omp depobj(x) depend(kind: item)' before
 #pragma omp task depend(depobj: x)
   x = 42;
 #endif

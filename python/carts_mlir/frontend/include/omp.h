@@ -132,6 +132,9 @@ typedef struct omp_alloctrait_t {
 } omp_alloctrait_t;
 
 typedef uintptr_t omp_event_handle_t;
+/* A depend object: what `#pragma omp depobj` sets is tracked by the compiler, so the variable
+   itself is never read or written; it only has to exist. */
+typedef uintptr_t omp_depend_t;
 
 /* Teams of threads */
 void omp_set_num_threads(int num_threads);
