@@ -57,6 +57,9 @@ def Arts_Dialect : Dialect {
   // edt-lowering and launch-fanout: `edt_function` on the functions tasks run.
   // From alias-facts: `alias_array` on a task's memref.load/store, the number
   // of the task's allocation the access reaches (alias-scopes reads it).
+  // From openmp-to-arts: `asks_thread` on a task whose code asked its thread number, which
+  // is 0 in a task outside a team's region (create-dbs keeps its writes exclusive: tasks
+  // indexing per-thread storage with it would otherwise all write the same slot at once).
   // From create-dbs: `order_only` on the acquire of an element's token, which orders the
   // task (its depend item) and whose payload the task never touches (refreshed modes
   // leave it alone).
@@ -84,7 +87,8 @@ def Arts_Dialect : Dialect {
     "::mlir::IntegerAttr":$unroll_jam,
     "::mlir::UnitAttr":$edt_function,
     "::mlir::IntegerAttr":$alias_array,
-    "::mlir::UnitAttr":$order_only
+    "::mlir::UnitAttr":$order_only,
+    "::mlir::UnitAttr":$asks_thread
   );
 }
 

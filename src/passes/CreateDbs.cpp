@@ -466,7 +466,14 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     // queueing behind them. On several nodes a writer works on a copy merged back byte by
     // byte: two tasks writing one element in turn (ordered by a taskwait in between are
     // fine, by nothing else a race) would not see each other, so they stay exclusive there.
-    if (use.writes && orderedByTokens) {
+    // A task that asked its thread number (0 outside a team's region) may index per-thread
+    // storage with it: its writes stay exclusive, as the threads' own slots would be.
+    bool asksThread = artsDialect(task)->getAsksThreadAttrHelper().isAttrPresent(task);
+    if (use.writes && asksThread) {
+      mode = modeFor(use);
+      CARTS_DEBUG("create-dbs", task) << "task that asks its thread number: its writes stay "
+                                         "exclusive\n";
+    } else if (use.writes && orderedByTokens) {
       mode = ArtsMode::concurrent;
       CARTS_DEBUG("create-dbs", task) << "task ordered by element tokens: acquire "
                                          "mode=concurrent\n";

@@ -384,6 +384,9 @@ void Converter::convertRuntimeQueries() {
       inTeam = edt.getEdtType() == EdtType::parallel;
     if (!inTeam && call.getCallee() != "omp_get_max_threads") {
       int64_t value = kind == RuntimeQueryKind::current_worker ? 0 : 1;
+      if (kind == RuntimeQueryKind::current_worker)
+        for (auto edt = call->getParentOfType<EdtOp>(); edt; edt = edt->getParentOfType<EdtOp>())
+          artsDialect(edt)->getAsksThreadAttrHelper().setAttr(edt, rewriter.getUnitAttr());
       CARTS_DEBUG(kChannel, call) << call.getCallee() << " outside a parallel region -> "
                                   << value << "\n";
       rewriter.setInsertionPoint(call);

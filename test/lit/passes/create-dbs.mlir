@@ -215,6 +215,25 @@ func.func @unordered_writers(%n: index) {
 
 // -----
 
+// A task that asked its thread number (openmp-to-arts marks it: the number is 0 in a task
+// outside a team's region) may index per-thread storage with it: its writes stay exclusive.
+// CHECK-LABEL: func.func @asks_thread
+// CHECK: arts.db_acquire <out>
+// CHECK: arts.edt <task>
+func.func @asks_thread(%n: index) {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %f = arith.constant 1.0 : f64
+  %a = memref.alloc(%n) : memref<?xf64>
+  arts.edt <task> <intranode> route(%r) attributes {arts.asks_thread, no_verify} {
+    memref.store %f, %a[%c0] : memref<?xf64>
+  }
+  memref.dealloc %a : memref<?xf64>
+  return
+}
+
+// -----
+
 // Depend items that name single elements (the front end's one-element views): a token per
 // element beside the array's datablock, each item's task acquiring its token with the item's
 // mode (order only) and the array itself concurrent when it writes. Two items of one task on one token
