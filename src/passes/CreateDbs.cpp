@@ -43,6 +43,7 @@ std::string describeType(Type type) {
 
 struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
   void runOnOperation() override {
+    askingFunctions.reset();
     localizeDependedGlobals();
     bool anyFailed = false;
     getOperation()->walk([&](func::FuncOp func) {
@@ -61,6 +62,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
       return WalkResult::skip(); // nested tasks use their parent's views
     });
     llvm::MapVector<Operation *, Datablock> datablocks;
+    tokenTables.clear(); // keyed by this function's allocations (erased as they retire)
     findElementOrdered(func);
     for (EdtOp task : tasks) {
       if (failed(acquireCaptured(task, datablocks)))
@@ -68,6 +70,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
       refreshModes(task);
       task.removeNoVerifyAttr();
     }
+    takeTurns(func, tasks);
     // Tasks nested in a task use their parent's views: they are complete too.
     func.walk([](EdtOp edt) { edt.removeNoVerifyAttr(); });
     for (auto &[original, db] : datablocks)
@@ -468,7 +471,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     // fine, by nothing else a race) would not see each other, so they stay exclusive there.
     // A task that asked its thread number (0 outside a team's region) may index per-thread
     // storage with it: its writes stay exclusive, as the threads' own slots would be.
-    bool asksThread = artsDialect(task)->getAsksThreadAttrHelper().isAttrPresent(task);
+    bool asksThread = asksThreadNumber(task);
     if (use.writes && asksThread) {
       mode = modeFor(use);
       CARTS_DEBUG("create-dbs", task) << "task that asks its thread number: its writes stay "
@@ -510,6 +513,94 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     builder.setInsertionPoint(body.getTerminator());
     DbReleaseOp::create(builder, loc, view);
   }
+
+  /// Tasks that ask their thread number (0 in a task here) take turns: each acquires one
+  /// token of the function `inout`, so two of them never run at once and per-thread storage
+  /// indexed by the number (a global array a helper updates too, which no datablock orders)
+  /// is written by one at a time, as each thread's own slot would be. The token's
+  /// allocation carries `order_only`; a task already holding it is left alone.
+  void takeTurns(func::FuncOp func, ArrayRef<EdtOp> tasks) {
+    SmallVector<EdtOp> asking;
+    for (EdtOp task : tasks)
+      if (task.getEdtType() == EdtType::task && asksThreadNumber(task) && !hasTurns(task))
+        asking.push_back(task);
+    if (asking.empty())
+      return;
+    MLIRContext *ctx = func.getContext();
+    Location loc = func.getLoc();
+    OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
+    Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+    Value route = arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+    auto guidsType = MemRefType::get({ShapedType::kDynamic}, builder.getI64Type());
+    auto ptrsType =
+        MemRefType::get({ShapedType::kDynamic}, MemRefType::get({}, builder.getI8Type()));
+    auto alloc = DbAllocOp::create(
+        builder, loc, guidsType, ptrsType, ArtsModeAttr::get(ctx, ArtsMode::inout),
+        DbModeAttr::get(ctx, DbMode::write), PartitionModeAttr::get(ctx, PartitionMode::coarse),
+        route, ValueRange{one}, ValueRange{}, Value(), nullptr);
+    artsDialect(func)->getOrderOnlyAttrHelper().setAttr(alloc, UnitAttr::get(ctx));
+    func.walk([&](func::ReturnOp ret) {
+      OpBuilder at(ret);
+      DbFreeOp::create(at, ret.getLoc(), alloc.getGuids(), alloc.getPtrs());
+    });
+    for (EdtOp task : asking) {
+      OpBuilder before(task);
+      auto acq = DbAcquireOp::create(before, task.getLoc(), guidsType, ptrsType,
+                                     ArtsModeAttr::get(ctx, ArtsMode::inout), alloc.getGuids(),
+                                     alloc.getPtrs(), ValueRange{}, ValueRange{}, ValueRange{},
+                                     nullptr, nullptr, nullptr);
+      artsDialect(task)->getOrderOnlyAttrHelper().setAttr(acq, UnitAttr::get(ctx));
+      task.getDepsMutable().append(acq.getPtrs());
+      Block &body = task.getBody().front();
+      BlockArgument view = body.addArgument(ptrsType, task.getLoc());
+      OpBuilder inner(body.getTerminator());
+      DbReleaseOp::create(inner, task.getLoc(), view);
+      CARTS_DEBUG("create-dbs", task) << "task that asks its thread number: takes turns with "
+                                         "the others that do (one token, inout)\n";
+    }
+  }
+
+  static bool hasTurns(EdtOp task) {
+    return llvm::any_of(task.getDeps(), [](Value dep) {
+      auto acq = dep.getDefiningOp<DbAcquireOp>();
+      auto alloc = acq ? acq.getSourcePtrs().getDefiningOp<DbAllocOp>() : nullptr;
+      return alloc && artsDialect(alloc)->getOrderOnlyAttrHelper().isAttrPresent(alloc);
+    });
+  }
+
+  /// Whether `task` asked its thread number, itself or in a function it calls (marked by
+  /// openmp-to-arts, `asks_thread`).
+  bool asksThreadNumber(EdtOp task) {
+    ArtsDialect *arts = artsDialect(task);
+    if (arts->getAsksThreadAttrHelper().isAttrPresent(task))
+      return true;
+    if (!askingFunctions) {
+      // The functions that ask it, and those that call one of them, to a fixpoint.
+      askingFunctions.emplace();
+      SymbolTable symbols(getOperation());
+      for (bool grew = true; grew;) {
+        grew = false;
+        getOperation()->walk([&](func::FuncOp fn) {
+          if (askingFunctions->contains(fn))
+            return;
+          bool asks = arts->getAsksThreadAttrHelper().isAttrPresent(fn);
+          fn.walk([&](func::CallOp call) {
+            auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+            asks |= callee && askingFunctions->contains(callee);
+          });
+          if (asks)
+            grew |= askingFunctions->insert(fn).second;
+        });
+      }
+    }
+    bool asks = false;
+    task.getBody().walk([&](func::CallOp call) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
+      asks |= callee && askingFunctions->contains(callee);
+    });
+    return asks;
+  }
+  std::optional<llvm::DenseSet<Operation *>> askingFunctions;
 
   /// Second-run refinement: the mode of each acquire follows what the task does.
   void refreshModes(EdtOp task) {

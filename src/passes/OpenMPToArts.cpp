@@ -384,9 +384,14 @@ void Converter::convertRuntimeQueries() {
       inTeam = edt.getEdtType() == EdtType::parallel;
     if (!inTeam && call.getCallee() != "omp_get_max_threads") {
       int64_t value = kind == RuntimeQueryKind::current_worker ? 0 : 1;
-      if (kind == RuntimeQueryKind::current_worker)
-        for (auto edt = call->getParentOfType<EdtOp>(); edt; edt = edt->getParentOfType<EdtOp>())
-          artsDialect(edt)->getAsksThreadAttrHelper().setAttr(edt, rewriter.getUnitAttr());
+      if (kind == RuntimeQueryKind::current_worker) {
+        // The task asking it (or, outside every task, the function: a task may call it).
+        Operation *asker = call->getParentOfType<EdtOp>();
+        if (!asker)
+          asker = call->getParentOfType<func::FuncOp>();
+        for (; asker; asker = asker->getParentOfType<EdtOp>())
+          artsDialect(asker)->getAsksThreadAttrHelper().setAttr(asker, rewriter.getUnitAttr());
+      }
       CARTS_DEBUG(kChannel, call) << call.getCallee() << " outside a parallel region -> "
                                   << value << "\n";
       rewriter.setInsertionPoint(call);

@@ -216,10 +216,14 @@ func.func @unordered_writers(%n: index) {
 // -----
 
 // A task that asked its thread number (openmp-to-arts marks it: the number is 0 in a task
-// outside a team's region) may index per-thread storage with it: its writes stay exclusive.
+// outside a team's region) may index per-thread storage with it: its writes stay exclusive,
+// and it takes turns with the other such tasks (one token of the function, inout).
 // CHECK-LABEL: func.func @asks_thread
+// CHECK: %[[TG:.*]], %[[TP:.*]] = arts.db_alloc <inout> <write> <coarse> {{.*}} elementSizes[] {arts.order_only} : memref<?xi64>, memref<?xmemref<i8>>
 // CHECK: arts.db_acquire <out>
+// CHECK: arts.db_acquire <inout> (%[[TG]], %[[TP]] : {{.*}}) {arts.order_only}
 // CHECK: arts.edt <task>
+// CHECK: arts.db_free(%[[TG]], %[[TP]]
 func.func @asks_thread(%n: index) {
   %c0 = arith.constant 0 : index
   %r = arith.constant 0 : i32
