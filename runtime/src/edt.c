@@ -29,8 +29,12 @@ _Static_assert(sizeof(artsDbRun) == 40 && offsetof(artsDbRun, first_slot) == 32 
    other workers' faults on the process's memory map. Every worker maps its first slab when
    it starts (rt_edt_pool_prime): a worker whose first creation comes in the middle of a run
    (a launcher task) waited 40 us to over 1 ms for that mapping while the other workers took
-   page faults on fresh datablocks, since mapping waits for the faults under way. */
-#define POOLED_TASK_BYTES 512
+   page faults on fresh datablocks, since mapping waits for the faults under way. A task of
+   five dependences and eleven parameter words (Task Bench's stencil: four element tokens and
+   the grid) takes 592 bytes: with 512-byte entries it went to malloc, and the one creating
+   thread spent most of its time there; 768-byte entries (12 cache lines) took its
+   METG(50%) on 16 cores from 10.0-10.5 to 5.6-5.8 us. */
+#define POOLED_TASK_BYTES 768
 #define SLAB_FIRST_TASKS 256u
 #define SLAB_MAX_TASKS 2048u
 
