@@ -10,6 +10,11 @@ from carts_mlir.tools import golden
 from carts_mlir.errors import CartsError
 
 ALL_CASES = golden.cases("batchnorm") + golden.cases("layernorm")
+# Run through ARTS here: every shape with the LCG weights (the general case), and the edge
+# inputs (constant, large, tiny eps) with every weight kind. The kernels' code is the same for
+# every weight kind, which only changes the values gamma and beta start from; `carts golden`
+# runs all 54.
+TESTED_CASES = [c for c in ALL_CASES if c.edge or c.weights == 3]
 PROBE = next(c for c in ALL_CASES if c.name == "layernorm-4x128-w3")
 
 
@@ -27,7 +32,7 @@ def arts_results(request) -> dict[str, golden.CaseResult]:
 # --------------------------------------------------------------------------- through ARTS
 
 
-@pytest.mark.parametrize("case", ALL_CASES, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", TESTED_CASES, ids=lambda c: c.name)
 def test_arts_output_matches_golden(case, arts_results):
     r = arts_results[case.name]
     assert r.error is None, f"{r.error}\nreproduce with: {r.reproduce}"

@@ -110,9 +110,12 @@ def compile_for(source: Path, nodes: int, threads: int, *defines: str,
 
 
 def _example_cases():
+    """Every example at mini and small size on 2 nodes; on 3 at small size, where its loops
+    have enough chunks for every node (at mini size some have fewer than there are workers)."""
     return [pytest.param(path, size, nodes, id=f"{path.stem}-{size.split('_')[0].lower()}-{nodes}n")
             for nodes in LAYOUTS for path in EXAMPLE_FILES
-            for size in ("MINI_DATASET", "SMALL_DATASET")]
+            for size in ("MINI_DATASET", "SMALL_DATASET")
+            if nodes == 2 or size == "SMALL_DATASET"]
 
 
 @needs_gcc
