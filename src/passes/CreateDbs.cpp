@@ -349,15 +349,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
         builder, loc, one, arith::MinUIOp::create(builder, loc, length, limit));
     Value count = arith::AddIOp::create(builder, loc, elements,
                                         arith::ConstantIndexOp::create(builder, loc, spares));
-    Value route = arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
-    auto guidsType = MemRefType::get({ShapedType::kDynamic}, builder.getI64Type());
-    auto ptrsType = MemRefType::get({ShapedType::kDynamic},
-                                    MemRefType::get({}, builder.getI8Type()));
-    MLIRContext *ctx = builder.getContext();
-    auto alloc = DbAllocOp::create(
-        builder, loc, guidsType, ptrsType, ArtsModeAttr::get(ctx, ArtsMode::inout),
-        DbModeAttr::get(ctx, DbMode::write), PartitionModeAttr::get(ctx, PartitionMode::fine_grained),
-        route, ValueRange{count}, ValueRange{}, Value(), nullptr);
+    DbAllocOp alloc = createTokens(builder, loc, count, PartitionMode::fine_grained);
     CARTS_DEBUG("create-dbs", def) << "depend items name single elements of it: a token per "
                                       "element (up to " << kMaxTokens << ", then shared) and "
                                    << spares << " spare, the array acquired concurrent\n";
@@ -382,8 +374,6 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
       tokens.push_back(arith::RemUIOp::create(builder, item.getLoc(), index, table.elements));
       writes.push_back(item.getMode() != ArtsMode::in);
     }
-    MLIRContext *ctx = builder.getContext();
-    Block &body = task.getBody().front();
     for (auto [k, item] : llvm::enumerate(items)) {
       Value taken; // another item of the task orders on this token at least as strongly
       for (size_t m = 0; m < items.size(); ++m) {
@@ -401,18 +391,43 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
         entry = arith::SelectOp::create(builder, loc, taken, spare, tokens[k]);
       }
       Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-      auto acq = DbAcquireOp::create(
-          builder, item.getLoc(), table.alloc.getGuids().getType(),
-          table.alloc.getPtrs().getType(),
-          ArtsModeAttr::get(ctx, writes[k] ? ArtsMode::inout : ArtsMode::in),
-          table.alloc.getGuids(), table.alloc.getPtrs(), ValueRange{}, ValueRange{entry},
-          ValueRange{one}, nullptr, nullptr, nullptr);
-      artsDialect(task)->getOrderOnlyAttrHelper().setAttr(acq, UnitAttr::get(ctx));
-      task.getDepsMutable().append(acq.getPtrs());
-      BlockArgument view = body.addArgument(acq.getPtrs().getType(), item.getLoc());
-      OpBuilder inner(body.getTerminator());
-      DbReleaseOp::create(inner, item.getLoc(), view);
+      acquireToken(builder, item.getLoc(), task, table.alloc,
+                   writes[k] ? ArtsMode::inout : ArtsMode::in, ValueRange{entry},
+                   ValueRange{one});
     }
+  }
+
+  /// A table of `count` one-byte datablocks that only order tasks (`order_only`).
+  static DbAllocOp createTokens(OpBuilder &builder, Location loc, Value count,
+                                PartitionMode partition) {
+    MLIRContext *ctx = builder.getContext();
+    Value route = arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
+    auto guidsType = MemRefType::get({ShapedType::kDynamic}, builder.getI64Type());
+    auto ptrsType =
+        MemRefType::get({ShapedType::kDynamic}, MemRefType::get({}, builder.getI8Type()));
+    return DbAllocOp::create(builder, loc, guidsType, ptrsType,
+                             ArtsModeAttr::get(ctx, ArtsMode::inout),
+                             DbModeAttr::get(ctx, DbMode::write),
+                             PartitionModeAttr::get(ctx, partition), route, ValueRange{count},
+                             ValueRange{}, Value(), nullptr);
+  }
+
+  /// `task` acquires entries of the token table `tokens` (made at `builder`, before the
+  /// task) with `mode`, marked `order_only`; it never touches them and releases them at its
+  /// end.
+  static void acquireToken(OpBuilder &builder, Location loc, EdtOp task, DbAllocOp tokens,
+                           ArtsMode mode, ValueRange offsets, ValueRange sizes) {
+    MLIRContext *ctx = builder.getContext();
+    auto acq = DbAcquireOp::create(builder, loc, tokens.getGuids().getType(),
+                                   tokens.getPtrs().getType(), ArtsModeAttr::get(ctx, mode),
+                                   tokens.getGuids(), tokens.getPtrs(), ValueRange{}, offsets,
+                                   sizes, nullptr, nullptr, nullptr);
+    artsDialect(task)->getOrderOnlyAttrHelper().setAttr(acq, UnitAttr::get(ctx));
+    task.getDepsMutable().append(acq.getPtrs());
+    Block &body = task.getBody().front();
+    BlockArgument view = body.addArgument(acq.getPtrs().getType(), loc);
+    OpBuilder inner(body.getTerminator());
+    DbReleaseOp::create(inner, loc, view);
   }
 
   /// A coarse table replacing the allocation `def`.
@@ -530,14 +545,7 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     Location loc = func.getLoc();
     OpBuilder builder = OpBuilder::atBlockBegin(&func.getBody().front());
     Value one = arith::ConstantIndexOp::create(builder, loc, 1);
-    Value route = arith::ConstantIntOp::create(builder, loc, builder.getI32Type(), 0);
-    auto guidsType = MemRefType::get({ShapedType::kDynamic}, builder.getI64Type());
-    auto ptrsType =
-        MemRefType::get({ShapedType::kDynamic}, MemRefType::get({}, builder.getI8Type()));
-    auto alloc = DbAllocOp::create(
-        builder, loc, guidsType, ptrsType, ArtsModeAttr::get(ctx, ArtsMode::inout),
-        DbModeAttr::get(ctx, DbMode::write), PartitionModeAttr::get(ctx, PartitionMode::coarse),
-        route, ValueRange{one}, ValueRange{}, Value(), nullptr);
+    DbAllocOp alloc = createTokens(builder, loc, one, PartitionMode::coarse);
     artsDialect(func)->getOrderOnlyAttrHelper().setAttr(alloc, UnitAttr::get(ctx));
     func.walk([&](func::ReturnOp ret) {
       OpBuilder at(ret);
@@ -545,16 +553,8 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
     });
     for (EdtOp task : asking) {
       OpBuilder before(task);
-      auto acq = DbAcquireOp::create(before, task.getLoc(), guidsType, ptrsType,
-                                     ArtsModeAttr::get(ctx, ArtsMode::inout), alloc.getGuids(),
-                                     alloc.getPtrs(), ValueRange{}, ValueRange{}, ValueRange{},
-                                     nullptr, nullptr, nullptr);
-      artsDialect(task)->getOrderOnlyAttrHelper().setAttr(acq, UnitAttr::get(ctx));
-      task.getDepsMutable().append(acq.getPtrs());
-      Block &body = task.getBody().front();
-      BlockArgument view = body.addArgument(ptrsType, task.getLoc());
-      OpBuilder inner(body.getTerminator());
-      DbReleaseOp::create(inner, task.getLoc(), view);
+      acquireToken(before, task.getLoc(), task, alloc, ArtsMode::inout, ValueRange{},
+                   ValueRange{});
       CARTS_DEBUG("create-dbs", task) << "task that asks its thread number: takes turns with "
                                          "the others that do (one token, inout)\n";
     }
