@@ -81,6 +81,9 @@ class CallEmitter:
             raise cs.unsupported(c, "call through a function pointer")
         name = callee.spelling
         args = list(c.get_arguments())
+        if name == "omp_in_final" and not args and self.fn.omp.finals:
+            with self.fn.loc(c):
+                return self.fn.omp.in_final()
         fixed = self.fn.omp.team_of_one_answer(name) if not args else None
         if fixed is not None:
             with self.fn.loc(c):
@@ -110,7 +113,27 @@ class CallEmitter:
         ftype = tm.canon(callee.type)
         if ftype.kind == ci.TypeKind.FUNCTIONPROTO and ftype.is_function_variadic():
             return self.vararg_call(name, callee, args, c)
-        return self.external_call(name, callee, args, c)
+        result = self.external_call(name, callee, args, c)
+        if name in ("omp_get_team_size", "omp_get_ancestor_thread_num") and self.fn.omp.nested:
+            result = self._nested_levels(name, result, c)
+        return result
+
+    def _nested_levels(self, name: str, answer: ir.Value, c: ci.Cursor) -> ir.Value:
+        """In a region nested in the team's (a team of one, one level deeper per nesting),
+        the levels between 2 and the current one are those teams of one: size 1, thread
+        0. ``answer`` is the call's own, right for levels 0 and 1 and -1 beyond."""
+        from mlir.dialects import arith
+
+        with self.fn.loc(c):
+            level = answer.owner.operands[0]
+            i32 = level.type
+            low = arith.CmpIOp(arith.CmpIPredicate.sge, level,
+                               arith.ConstantOp(i32, 2).result).result
+            high = arith.CmpIOp(arith.CmpIPredicate.sle, level,
+                                arith.ConstantOp(i32, 1 + self.fn.omp.nested).result).result
+            inner = arith.AndIOp(low, high).result
+            fixed = arith.ConstantOp(i32, 1 if name == "omp_get_team_size" else 0).result
+            return arith.SelectOp(inner, fixed, answer).result
 
     # ------------------------------------------------------------------ user functions
 

@@ -83,9 +83,10 @@ class AtomicEmitter:
                         self.fn.vars[decl_key(ref.referenced)].kind != "mem":
                     # never written, so kept as a value: reading it is already atomic
                     old = self.fn.expr.rvalue(value)
-                else:
-                    old = self._atomic_rmw(p, value, lambda cur, s: cur, float_add=-0.0)[0]
-                self._assign_value(target, old, scalar_of(value.type), stmt)
+                    self._assign_value(target, old, scalar_of(value.type), stmt)
+                else:  # x read in its own type, then converted to v's as `v = x` does
+                    old = self._atomic_rmw(p, ref, lambda cur, s: cur, float_add=-0.0)[0]
+                    self._assign_value(target, old, scalar_of(ref.type), stmt)
             else:
                 self._atomic_swap(p, target, value)
             return

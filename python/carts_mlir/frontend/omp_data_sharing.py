@@ -77,8 +77,12 @@ class DataSharing:
         if_op = scf.IfOp(is_last)
         with ir.InsertionPoint(if_op.then_block):
             for key, outer in last:
-                mine = fn.vars[key]
-                memref.StoreOp(memref.LoadOp(mine.value, []).result, outer.value, [])
+                loop = next(((lp, b) for lp, b in loops if lp.var_key == key), None)
+                if loop is not None:  # the loop's own variable: its value after the loop
+                    value = fn.stmt.final_value(loop[0], *loop[1])
+                else:
+                    value = memref.LoadOp(fn.vars[key].value, []).result
+                memref.StoreOp(value, outer.value, [])
             scf.YieldOp([])
 
     def privatize(self, p: Pragma, stack: ExitStack, stmt: ci.Cursor | None = None,

@@ -197,10 +197,14 @@ class TaskEmitter:
             self._own_copies(p, captured, private, stack)
             own = self._join(p, joined, stack)
             self.owner.in_task += 1
+            if "final" in attrs:
+                self.owner.finals.append(attrs["final"])
             try:
                 body()
             finally:
                 self.owner.in_task -= 1
+                if "final" in attrs:
+                    self.owner.finals.pop()
             with fn.loc_of_pragma(p):
                 if own:
                     combine_in_critical(own)
@@ -322,11 +326,12 @@ class TaskEmitter:
                                       f"variable '{name}' (a scalar variable is supported)")
                     mine = own_copy(fn, kind, s) if kind is not None else \
                         fn.alloca(ir.MemRefType.get([], s.mlir()))
-                    own.append((var.value if target is None else target, mine, s, kind))
+                    own.append((var.value if target is None else target, mine, s, kind,
+                                key == loop.var_key))
                     stack.enter_context(fn.rebind(key, Var("mem", var.ctype, mine)))
             fn.stmt.scf_for(loop, bounds)
         with fn.loc_of_pragma(p):
-            combined = [o for o in own if o[3] is not None]
+            combined = [o[:4] for o in own if o[3] is not None]
             if combined:
                 combine_in_critical(combined)
             kept = [o for o in own if o[3] is None]
@@ -334,8 +339,12 @@ class TaskEmitter:
                 holds_last = arith.CmpIOp(arith.CmpIPredicate.eq, bounds[1], ub).result
                 branch = scf.IfOp(holds_last)
                 with ir.InsertionPoint(branch.then_block):
-                    for shared, mine, _s, _k in kept:
-                        memref.StoreOp(memref.LoadOp(mine, []).result, shared, [])
+                    for shared, mine, _s, _k, is_iv in kept:
+                        # the loop's own variable: its value after the whole loop (the last
+                        # chunk's first iteration is in step with the loop's)
+                        value = fn.stmt.final_value(loop, bounds[0], ub, *bounds[2:]) if is_iv \
+                            else memref.LoadOp(mine, []).result
+                        memref.StoreOp(value, shared, [])
                     scf.YieldOp([])
 
     def taskgroup(self, p: Pragma, body) -> None:

@@ -75,6 +75,9 @@ class OmpEmitter:
         #: there is included (run at once by its creator).
         self.in_task = 0
         self.in_loop = 0
+        #: The ``final`` conditions (``i1``) of the tasks around the statement: a task inside
+        #: a final task is final too, so ``omp_in_final()`` there is their disjunction.
+        self.finals: list[ir.Value] = []
         #: Scan loops being emitted (their `#pragma omp scan` is expected).
         self.in_scan = 0
         #: Task reductions the tasks being created may join (``in_reduction``): the key of
@@ -472,6 +475,16 @@ class OmpEmitter:
             if self.teams and not self.serial and not p.clause("nowait"):
                 omp.BarrierOp()
 
+    def in_final(self) -> ir.Value | None:
+        """``omp_in_final()`` in the body of a task with a ``final`` clause or inside one
+        (an ``i32``); None elsewhere, where the runtime answers 0."""
+        if not self.finals:
+            return None
+        final = self.finals[0]
+        for other in self.finals[1:]:
+            final = arith.OrIOp(final, other).result
+        return arith.ExtUIOp(self.fn.types.i(32), final).result
+
     def team_of_one_answer(self, routine: str) -> int | None:
         """What a routine describing the team answers inside a nested region (a team of
         one), where the compiler knows it; None elsewhere or for other routines."""
@@ -497,7 +510,9 @@ class OmpEmitter:
                 copied.append((key, var))
         team = self.teams and not self.serial and len(fn.alloca_scopes) > 1
         with fn.loc_of_pragma(p):
-            slots = [self._team_slot(var.value.type) for _, var in copied] if team else []
+            slots = [self._team_slot(var.value.type if var.lead is None else
+                                     ir.MemRefType.get([], ir.MemRefType(var.value.type).element_type))
+                     for _, var in copied] if team else []
             op = omp.SingleOp([], [], [], [], nowait=ir.UnitAttr.get() if p.clause("nowait") else None)
             block = op.region.blocks.append()
         with ir.InsertionPoint(block), ExitStack() as stack, fn.omp_region():
@@ -508,12 +523,17 @@ class OmpEmitter:
             with fn.loc_of_pragma(p):
                 if own:
                     combine_in_critical(own)
-                for (key, _), slot in zip(copied, slots):
-                    memref.StoreOp(fn.load(fn.vars[key].value), slot, [])
+                for (key, var), slot in zip(copied, slots):
+                    # a threadprivate variable is no local binding: its copy (``lead``) was
+                    # looked up in the thread before the single
+                    mine = fn.vars.get(key, var)
+                    value = fn.load(mine.value) if mine.lead is None else \
+                        memref.LoadOp(mine.value, [mine.lead]).result
+                    memref.StoreOp(value, slot, [])
                 omp.TerminatorOp()
         with fn.loc_of_pragma(p):
             for (_, var), slot in zip(copied, slots):
-                memref.StoreOp(fn.load(slot), var.value, [])
+                memref.StoreOp(fn.load(slot), var.value, [] if var.lead is None else [var.lead])
 
     def _team_slot(self, mtype: ir.Type) -> ir.Value:
         """A slot every thread of the innermost region sees: an alloca of the scope around

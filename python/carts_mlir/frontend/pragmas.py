@@ -280,9 +280,17 @@ def _make_clause(name: str, inner: str | None, where: str) -> Clause:
         names = inner.split(":", 1)[1]
         return Clause(name, tuple(_split_top_level(names)), None, "conditional")
     if name == "schedule":
+        # `monotonic:`, `nonmonotonic:` and `simd:` only allow orders (or chunk sizes) the
+        # schedule already has: the kind after them is the schedule
+        inner = re.sub(r"^\s*(?:(?:non)?monotonic|simd)\s*(?:,\s*(?:(?:non)?monotonic|simd)\s*)?:",
+                       "", inner)
         parts = _split_top_level(inner)
         kind = parts[0].strip() if parts else ""
         return Clause(name, tuple(parts[1:]), kind)
+    if name in ("grainsize", "num_tasks"):
+        # `strict:`: every chunk has exactly the size asked (the last one may be shorter),
+        # which is how chunks are cut anyway
+        inner = re.sub(r"^\s*strict\s*:", "", inner)
     return Clause(name, tuple(_split_top_level(inner)))
 
 

@@ -141,13 +141,19 @@ class LoopStatements:
         if var.kind != "mem":
             return
         with fn.loc(loop.cursor):
-            if start is None:
-                span = arith.SubIOp(ub, lb).result
-                trips = arith.MaxSIOp(arith.CeilDivSIOp(span, step).result, fn.const_index(0)).result
-                final = arith.AddIOp(lb, arith.MulIOp(trips, step).result).result
-            else:
-                final = arith.SubIOp(start, arith.MulIOp(ub, fn.const_index(loop.step)).result).result
-            memref.StoreOp(fn.from_index(final, scalar_of(loop.var.type)), var.value, [])
+            memref.StoreOp(self.final_value(loop, lb, ub, step, start), var.value, [])
+
+    def final_value(self, loop: CanonicalLoop, lb, ub, step, start) -> ir.Value:
+        """The C variable's value once the loop ``lb .. ub step`` (its ``loop_bounds``) has
+        run to the end: the first value that fails the test, in the variable's type."""
+        fn = self.fn
+        if start is None:
+            span = arith.SubIOp(ub, lb).result
+            trips = arith.MaxSIOp(arith.CeilDivSIOp(span, step).result, fn.const_index(0)).result
+            final = arith.AddIOp(lb, arith.MulIOp(trips, step).result).result
+        else:
+            final = arith.SubIOp(start, arith.MulIOp(ub, fn.const_index(loop.step)).result).result
+        return fn.from_index(final, scalar_of(loop.var.type))
 
     def while_loop(self, s: ci.Cursor, cond: ci.Cursor | None, body: ci.Cursor,
                    inc: ci.Cursor | None) -> None:
