@@ -70,9 +70,9 @@ OMP_API int omp_get_active_level(void) { return 0; }
 OMP_API int omp_get_ancestor_thread_num(int level) { return level == 0 ? 0 : -1; }
 OMP_API int omp_get_team_size(int level) { return level == 0 ? 1 : -1; }
 
-OMP_API int omp_get_thread_limit(void) {
-  return atomic_load(&rt.running) ? (int)artsGetTotalWorkers() : 1;
-}
+/* A team's threads take turns on the workers, so a team may have more threads than there
+   are workers: the only limit is the int's, as libgomp's default thread-limit-var. */
+OMP_API int omp_get_thread_limit(void) { return INT_MAX; }
 OMP_API int omp_get_num_procs(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? (int)n : 1;
@@ -469,7 +469,7 @@ OMP_API void omp_display_env(int verbose) {
   fprintf(stderr, "'\n");
   fprintf(stderr, "  OMP_PROC_BIND = 'FALSE'\n");
   fprintf(stderr, "  OMP_MAX_ACTIVE_LEVELS = '%d'\n", max_active_levels);
-  fprintf(stderr, "  OMP_THREAD_LIMIT = '%d'\n", threads);
+  fprintf(stderr, "  OMP_THREAD_LIMIT = '%d'\n", omp_get_thread_limit());
   fprintf(stderr, "  OMP_CANCELLATION = 'FALSE'\n");
   fprintf(stderr, "  OMP_DEFAULT_DEVICE = '%d'\n", default_device);
   fprintf(stderr, "  OMP_MAX_TASK_PRIORITY = '0'\n");

@@ -109,12 +109,18 @@ struct Concurrency : arts::impl::ConcurrencyBase<Concurrency> {
       int64_t workers = config.totalWorkers();
       bool fromClause = false;
       if (auto requested = edt.getWorkers()) {
-        workers = config.nodes == 1 ? *requested : std::min<int64_t>(*requested, workers);
+        workers = *requested;
         fromClause = true;
       }
       std::string why = config.nodes > 1 ? nodeZeroOnly(edt, getOperation()) : std::string();
       if (why.empty() && config.nodes > 1 && fromClause && workers <= config.threads)
         why = "num_threads(" + std::to_string(workers) + ") fits on one node";
+      // More threads than every node has workers: on one node, as a one-node run has it,
+      // its threads taking turns on the node's workers.
+      if (why.empty() && config.nodes > 1 && fromClause && workers > config.totalWorkers())
+        why = "num_threads(" + std::to_string(workers) + ") is more than the " +
+              std::to_string(config.totalWorkers()) +
+              " workers of all nodes: its threads take turns on node 0's";
       if (why.empty() && config.nodes > 1 && minOps > 0)
         if (std::optional<int64_t> work = loopWork(edt); work && *work < minOps)
           why = "its loops weigh " + std::to_string(*work) + " operations, fewer than " +

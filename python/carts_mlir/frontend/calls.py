@@ -81,6 +81,13 @@ class CallEmitter:
             raise cs.unsupported(c, "call through a function pointer")
         name = callee.spelling
         args = list(c.get_arguments())
+        if name == "omp_set_num_threads":
+            settings = self.fn.analysis.thread_count_settings()
+            self.fn.thread_count = (settings or {}).get(c.extent.start.offset)
+        elif name == "omp_get_max_threads" and not args and self.fn.thread_count is not None \
+                and not self.fn.omp.teams:
+            with self.fn.loc(c):
+                return self.fn.const_scalar(self.fn.thread_count, INT)
         if name == "omp_in_final" and not args and self.fn.omp.finals:
             with self.fn.loc(c):
                 return self.fn.omp.in_final()
@@ -91,6 +98,8 @@ class CallEmitter:
         if name in ALLOCATORS and not name.startswith("omp_"):  # those are the runtime's too
             raise cs.unsupported(c, f"{name} whose result is not cast to a typed pointer")
         if self.module.is_user_function(name):
+            if self.module.sets_thread_count(name):
+                self.fn.thread_count = None
             return self.user_call(name, callee, args, c)
         if builtins.builtin_name(name):
             return builtins.emit(self, name, args, c)

@@ -68,6 +68,9 @@ class FunctionEmitter:
         self.loops: list[LoopFlags] = []
         self.ret = ReturnState()
         self.omp_depth = 0
+        #: The nthreads ICV where ``omp_set_num_threads(C)`` statements of this function make
+        #: it known (``FunctionAnalysis.thread_count_settings``); None: the default.
+        self.thread_count: int | None = None
         self._const_cache: dict[tuple, ir.Value] = {}
         self.expr = ExprEmitter(self)
         self.stmt = StmtEmitter(self)

@@ -37,6 +37,7 @@ class ModuleEmitter:
         self._locs: dict[tuple, ir.Location] = {}
         self._macros: dict[str, list[str]] | None = None
         self.user_functions: dict[str, ci.Cursor] = {}
+        self._setters: set[str] | None = None
         self._signatures: dict[str, tuple[list[ir.Type], list[ir.Type]]] = {}
         self._emitted: set[str] = set()
         self._worklist: list[ci.Cursor] = []
@@ -160,6 +161,30 @@ class ModuleEmitter:
 
     def is_user_function(self, name: str) -> bool:
         return name in self.user_functions
+
+    def sets_thread_count(self, name: str) -> bool:
+        """Whether a call of the user function ``name`` may call ``omp_set_num_threads``
+        (itself or through the user functions it calls)."""
+        if self._setters is None:
+            calls: dict[str, set[str]] = {}
+            setters: set[str] = set()
+            for fname, cursor in self.user_functions.items():
+                calls[fname] = set()
+                for c in cs.walk(cursor):
+                    if c.kind == ci.CursorKind.CALL_EXPR:
+                        if c.spelling == "omp_set_num_threads":
+                            setters.add(fname)
+                        elif c.spelling in self.user_functions:
+                            calls[fname].add(c.spelling)
+            grew = True
+            while grew:
+                grew = False
+                for fname, callees in calls.items():
+                    if fname not in setters and callees & setters:
+                        setters.add(fname)
+                        grew = True
+            self._setters = setters
+        return name in self._setters
 
     def function_signature(self, name: str) -> tuple[list[ir.Type], list[ir.Type]] | None:
         """(inputs, results) of a user function; schedules its emission."""

@@ -36,7 +36,7 @@ from .omp_tasks import TaskEmitter, pushed_reductions
 from .pragmas import REDUCTION_CLAUSES, SUPPORTED, TASK_REDUCTION_CONSTRUCTS, Pragma
 from .reductions import combine_in_critical, own_copy
 from .state import Var, pushed
-from .typemap import scalar_of
+from .typemap import INT, scalar_of
 
 if TYPE_CHECKING:
     from .function import FunctionEmitter
@@ -272,6 +272,8 @@ class OmpEmitter:
             num_threads = None
             if p.clause("num_threads"):
                 num_threads = self.clauses.value(p, p.clause("num_threads").args[0], fn.types.i(32))
+            elif fn.thread_count is not None and not self.teams:  # omp_set_num_threads(C)
+                num_threads = fn.const_scalar(fn.thread_count, INT)
             if_expr = None
             if p.clause("if"):
                 text = p.clause("if").args[0]

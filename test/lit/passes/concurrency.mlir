@@ -73,6 +73,20 @@ func.func @f(%n: index) {
 // LOCK: [concurrency] {{.*}}lock.mlir:5:3: {{.*}} intranode (machine: options) on node 0: it uses an OpenMP lock (@omp_set_lock), a word of node 0's memory
 // LOCK: arts.edt <parallel> <intranode>
 
+// RUN: carts-opt %t/wide.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=1 nodes=2})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=WIDE
+// A num_threads team larger than every node's workers together keeps its size, on node 0.
+// WIDE: [concurrency] {{.*}}wide.mlir:3:3: parallel task workers=3 (num_threads) {{.*}} intranode (machine: options) on node 0: num_threads(3) is more than the 2 workers of all nodes
+// WIDE: arts.edt <parallel> <intranode> route(%{{.*}}) attributes {workers = 3 : i64}
+
+//--- wide.mlir
+func.func @wide() {
+  %r = arith.constant 0 : i32
+  arts.edt <parallel> <intranode> route(%r) attributes {workers = 3 : i64} {
+    arts.barrier
+  }
+  return
+}
+
 //--- lock.mlir
 func.func private @omp_set_lock(!llvm.ptr)
 func.func private @omp_unset_lock(!llvm.ptr)
