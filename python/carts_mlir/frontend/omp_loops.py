@@ -31,6 +31,13 @@ from .state import LoopFlags, Var, pushed
 if TYPE_CHECKING:
     from .function import FunctionEmitter
 
+
+def func_call(name: str, result: ir.Type) -> ir.Value:
+    """A call of the declared routine ``name`` without arguments."""
+    from mlir.dialects import func
+
+    return func.CallOp([result], ir.FlatSymbolRefAttr.get(name), []).result
+
 K = ci.CursorKind
 
 
@@ -126,6 +133,53 @@ class WorksharingLoops:
                     scf.YieldOp([])
             omp.TerminatorOp()
 
+    def _by_thread(self, p: Pragma, stmt: ci.Cursor, loops) -> bool:
+        """``schedule(static, c)`` on a loop whose body asks its thread number: OpenMP deals
+        chunk k to thread k mod T, so each thread runs its own chunks in order, as plain
+        code of the region (each thread's part then runs as the thread its number names):
+        ``for (s = lb + t*c*step; s < ub; s += T*c*step) for (i = s; i < min(s + c*step,
+        ub); i += step) body``, then the barrier unless ``nowait``. Returns False (the loop
+        becomes an ``omp.wsloop``) for other loops, with clauses beyond private and
+        firstprivate, collapsed or outside a team."""
+        fn = self.fn
+        schedule = p.clause("schedule")
+        owner = fn.omp
+        if schedule is None or schedule.modifier != "static" or not schedule.args or \
+                len(loops) != 1 or not owner.teams or owner.serial or owner.nested or \
+                self.phase is not None or any(c.name not in (
+                    "schedule", "private", "firstprivate", "shared", "nowait", "default",
+                    "num_threads", "if", "proc_bind", "order") for c in p.clauses):
+            return False
+        (loop, (lb, ub, step, start)), = loops
+        if not any(c.kind == K.CALL_EXPR and c.spelling == "omp_get_thread_num"
+                   for c in cs.walk(loop.body)):
+            return False
+        with ExitStack() as stack:
+            with fn.loc_of_pragma(p):
+                if p.directive == "for":
+                    self.sharing.privatize(p, stack)
+                index = ir.IndexType.get()
+                chunk = self.clauses.value(p, schedule.args[0], index)
+                chunk = arith.MaxSIOp(chunk, fn.const_index(1)).result
+                span = arith.MulIOp(chunk, step).result
+                fn.module.declare_function("omp_get_num_threads", [], [fn.types.i(32)], None)
+                team = func_call("omp_get_num_threads", fn.types.i(32))
+                me = arith.IndexCastOp(index, fn.thread_number()).result
+                first = arith.AddIOp(lb, arith.MulIOp(me, span).result).result
+                stride = arith.MulIOp(arith.IndexCastOp(index, team).result, span).result
+                chunks = scf.ForOp(first, ub, stride)
+            with ir.InsertionPoint(chunks.body):
+                with fn.loc_of_pragma(p):
+                    end = arith.MinSIOp(arith.AddIOp(chunks.induction_variable, span).result,
+                                        ub).result
+                with pushed(self._ordered, False):
+                    fn.stmt.scf_for(loop, (chunks.induction_variable, end, step, start))
+                scf.YieldOp([])
+        if p.clause("nowait") is None:
+            with fn.loc_of_pragma(p):
+                omp.BarrierOp()
+        return True
+
     def emit(self, p: Pragma, stmt: ci.Cursor, loops, last=None) -> None:
         """The ``omp.wsloop`` of ``p`` over ``loops`` (from ``prepare``). A combined
         ``parallel for`` passes its ``lastprivate`` targets as ``last``; an ``omp for``
@@ -133,6 +187,8 @@ class WorksharingLoops:
         (``omp_reduction_copies``) are each thread's own copies around the loop, combined
         after it, before its barrier."""
         fn = self.fn
+        if self._by_thread(p, stmt, loops):
+            return
         own, rest = reduction_copies.split(fn, self.clauses, p)
         if own:
             waits = p.clause("nowait") is None and p.directive == "for"

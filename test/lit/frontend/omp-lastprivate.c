@@ -54,3 +54,26 @@ int conditional(const int *a, int n) {
       x = k;
   return x;
 }
+
+// lastprivate of the loop's own variable: the last iteration stores the value the loop
+// leaves it with, lb + ceil((ub - lb) / step) * step (101 for 3, 10, ..., 94).
+
+// CHECK-LABEL: func.func @loop_variable
+// CHECK: %[[V:.*]] = memref.alloca() : memref<i32>
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%[[LB:.*]]) to (%[[UB:.*]]) step (%[[S:.*]]) {
+// CHECK: scf.if %{{.*}} {
+// CHECK-NEXT: %[[SPAN:.*]] = arith.subi %[[UB]], %[[LB]] : index
+// CHECK-NEXT: %[[TRIPS:.*]] = arith.ceildivsi %[[SPAN]], %[[S]] : index
+// CHECK: %[[ALL:.*]] = arith.maxsi %[[TRIPS]], %{{.*}} : index
+// CHECK-NEXT: %[[OFF:.*]] = arith.muli %[[ALL]], %[[S]] : index
+// CHECK-NEXT: %[[AFTER:.*]] = arith.addi %[[LB]], %[[OFF]] : index
+// CHECK-NEXT: %[[C:.*]] = arith.index_cast %[[AFTER]] : index to i32
+// CHECK-NEXT: memref.store %[[C]], %[[V]][] : memref<i32>
+
+int loop_variable(void) {
+  int i;
+#pragma omp parallel for lastprivate(i)
+  for (i = 3; i < 100; i += 7)
+    ;
+  return i;
+}
