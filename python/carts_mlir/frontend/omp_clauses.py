@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 from mlir import ir
-from mlir.dialects import arith, memref
+from mlir.dialects import arith, func, memref
 
 from .cursor_queries import decl_key
 from .pragmas import Pragma, constant_value, expand_macros
@@ -23,6 +23,13 @@ from .typemap import Scalar, scalar_of
 
 if TYPE_CHECKING:
     from .function import FunctionEmitter
+
+#: The OpenMP routines a clause expression may call (no arguments, an ``int`` result).
+CLAUSE_ROUTINES = frozenset({
+    "omp_get_thread_num", "omp_get_num_threads", "omp_get_max_threads", "omp_get_num_procs",
+    "omp_get_level", "omp_get_active_level", "omp_get_thread_limit", "omp_get_team_num",
+    "omp_get_num_teams", "omp_get_max_task_priority", "omp_in_parallel", "omp_get_dynamic",
+    "omp_get_max_active_levels"})
 
 
 class ClauseReader:
@@ -61,8 +68,12 @@ class ClauseReader:
         if value is not None:
             return fn.const_int(value, mtype)
         name = text.strip()
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            raise p.error(f"unsupported C construct: clause argument '{text}'")
+        if not re.fullmatch(r"[A-Za-z_]\w*", name):  # an expression (`omp_get_num_threads() - 1`)
+            i64 = Scalar("int", 64)
+            v = self.expression(p, text)
+            if isinstance(mtype, ir.IndexType):
+                return fn.to_index(v, i64)
+            return fn.convert(v, i64, Scalar("int", ir.IntegerType(mtype).width))
         _, var = self.variable(p, name)
         s = scalar_of(var.ctype)
         if s is None or s.is_float:
@@ -79,8 +90,9 @@ class ClauseReader:
         return arith.CmpIOp(arith.CmpIPredicate.ne, value, zero).result
 
     def expression(self, p: Pragma, text: str) -> ir.Value:
-        """An integer clause expression as an ``i64``: literals, macros and integer
-        variables combined with ``+ - * / %``, comparisons, ``&& || !`` and parentheses."""
+        """An integer clause expression as an ``i64``: literals, macros, integer variables
+        and the OpenMP routines of :data:`CLAUSE_ROUTINES` combined with ``+ - * / %``,
+        comparisons, ``&& || !`` and parentheses."""
         fn = self.fn
         i64 = Scalar("int", 64)
         expanded = text
@@ -114,6 +126,12 @@ class ClauseReader:
                 v = var.value if var.kind == "ssa" else fn.iv_value(var) if var.kind == "iv" \
                     else memref.LoadOp(var.value, []).result
                 return fn.convert(v, sc, i64)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                    node.func.id in CLAUSE_ROUTINES and not node.args and not node.keywords:
+                i32 = fn.types.i(32)
+                fn.module.declare_function(node.func.id, [], [i32], None)
+                call = func.CallOp([i32], ir.FlatSymbolRefAttr.get(node.func.id), []).result
+                return arith.ExtSIOp(fn.types.i(64), call).result
             if isinstance(node, ast.UnaryOp):
                 v = ev(node.operand)
                 if isinstance(node.op, ast.USub):
