@@ -10,6 +10,7 @@ a standalone directive (``barrier``) applies at its position in the enclosing bl
 from __future__ import annotations
 
 import bisect
+import platform
 import re
 from dataclasses import dataclass, field
 
@@ -186,8 +187,14 @@ def _split_top_level(text: str, sep: str = ",") -> list[str]:
     return parts
 
 
-def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
-    """Parse the text after ``#pragma omp`` into (directive, clauses)."""
+def parse_pragma_text(text: str, where: str,
+                      macros: dict[str, list[str]] | None = None) -> tuple[str, list[Clause]]:
+    """Parse the text after ``#pragma omp`` into (directive, clauses); ``macros`` expand in
+    a metadirective's conditions."""
+    meta = re.match(r"\s*metadirective\b", text)
+    if meta:
+        return parse_pragma_text(metadirective_variant(text[meta.end():], where, macros or {}),
+                                 where)
     pos, words = 0, []
     while True:
         m = re.match(r"\s*([A-Za-z_]\w*)", text[pos:])
@@ -249,6 +256,101 @@ def parse_pragma_text(text: str, where: str) -> tuple[str, list[Clause]]:
             i = j + 1
         clauses.append(_make_clause(name, inner, where))
     return directive, clauses
+
+
+#: The device traits of this host, as context selectors name them.
+_HOST_KINDS = {"host", "cpu", "any"}
+_HOST_ARCHES = {"x86_64", "x86-64", "amd64"} if platform.machine() in ("x86_64", "AMD64") \
+    else {"aarch64", "arm64"} if platform.machine() in ("aarch64", "arm64") else set()
+
+
+def metadirective_variant(text: str, where: str, macros: dict[str, list[str]]) -> str:
+    """The directive a ``metadirective`` stands for, chosen when the program is compiled:
+    the first ``when(selector: variant)`` whose selector this host matches, else the
+    ``otherwise``/``default`` variant, else nothing. Matched: ``device``/``target_device``
+    ``kind(host|cpu|any)`` and ``arch`` of this machine; ``user={condition(c)}`` with c an
+    integer constant (macros expanded). Not matched: other kinds (``gpu``, ``nohost``),
+    ``isa``, ``implementation`` vendors and extensions. A condition known only at run time
+    and ``construct`` selectors are refused."""
+    chosen = None
+    fallback = ""
+    for name, inner in _clause_texts(text, where):
+        if name in ("default", "otherwise"):
+            fallback = inner or ""
+            continue
+        if name != "when" or inner is None:
+            raise CartsError(f"unsupported C construct: omp metadirective clause '{name}'", where)
+        selector, colon, variant = inner.partition(":")
+        depth = 0
+        for k, ch in enumerate(inner):  # the colon after the selector's braces
+            depth += ch in "({"
+            depth -= ch in ")}"
+            if ch == ":" and depth == 0:
+                selector, colon, variant = inner[:k], ":", inner[k + 1:]
+                break
+        if not colon:
+            raise CartsError("omp metadirective: when(selector: directive) needs its ':'", where)
+        if chosen is None and _selector_matches(selector, where, macros):
+            chosen = variant
+    variant = (chosen if chosen is not None else fallback).strip()
+    return variant or "nothing"
+
+
+def _selector_matches(selector: str, where: str, macros: dict[str, list[str]]) -> bool:
+    for m in re.finditer(r"([A-Za-z_]\w*)\s*=\s*\{([^{}]*)\}", selector):
+        kind, traits = m.group(1), m.group(2)
+        for t in re.finditer(r"([A-Za-z_]\w*)\s*(?:\(([^()]*(?:\([^()]*\)[^()]*)*)\))?", traits):
+            trait, args = t.group(1), [a.strip().strip('"') for a in _split_top_level(t.group(2) or "")]
+            if kind in ("device", "target_device"):
+                if trait == "kind" and not all(a in _HOST_KINDS for a in args):
+                    return False
+                if trait == "arch" and not all(a in _HOST_ARCHES for a in args):
+                    return False
+                if trait == "isa":
+                    return False
+            elif kind == "implementation":
+                if trait in ("vendor", "extension"):
+                    return False
+            elif kind == "user" and trait == "condition":
+                value = constant_value(expand_macros(",".join(args), macros))
+                if value is None:
+                    raise CartsError("unsupported C construct: omp metadirective with a user "
+                                     "condition known only at run time (write an if around "
+                                     "the two constructs)", where)
+                if value == 0:
+                    return False
+            else:
+                raise CartsError(f"unsupported C construct: omp metadirective selector "
+                                 f"'{kind}={{{traits.strip()}}}'", where)
+    return True
+
+
+def _clause_texts(text: str, where: str) -> list[tuple[str, str | None]]:
+    """``name(inner)`` clauses of a directive's text, the parentheses balanced."""
+    out = []
+    i = 0
+    while i < len(text):
+        if text[i].isspace() or text[i] == ",":
+            i += 1
+            continue
+        m = re.match(r"([A-Za-z_]\w*)\s*", text[i:])
+        if not m:
+            raise CartsError(f"cannot parse OpenMP clause near '{text[i:].strip()}'", where)
+        i += m.end()
+        inner = None
+        if i < len(text) and text[i] == "(":
+            depth, j = 0, i
+            while j < len(text):
+                depth += text[j] == "("
+                depth -= text[j] == ")"
+                if depth == 0:
+                    break
+                j += 1
+            if depth != 0:
+                raise CartsError(f"unbalanced parentheses in OpenMP clause '{m.group(1)}'", where)
+            inner, i = text[i + 1:j], j + 1
+        out.append((m.group(1), inner))
+    return out
 
 
 def _make_clause(name: str, inner: str | None, where: str) -> Clause:
@@ -429,6 +531,7 @@ def collect_pragmas(tu: ci.TranslationUnit, path: str) -> PragmaQueue:
     skipped = cs.skipped_line_ranges(tu, path)
     tokens = list(tu.get_tokens(extent=tu.cursor.extent))
     found: list[Pragma] = []
+    macros = None
     for k in range(len(tokens) - 2):
         hash_tok = tokens[k]
         if hash_tok.spelling != "#" or hash_tok.kind != ci.TokenKind.PUNCTUATION:
@@ -448,7 +551,10 @@ def collect_pragmas(tu: ci.TranslationUnit, path: str) -> PragmaQueue:
         if not m:
             continue
         where = f"{path}:{line}:{loc.column}"
-        directive, clauses = parse_pragma_text(_strip_comments(m.group(1)), where)
+        text = _strip_comments(m.group(1))
+        if re.match(r"\s*metadirective\b", text):
+            macros = macros if macros is not None else cs.object_macros(tu)
+        directive, clauses = parse_pragma_text(text, where, macros)
         for part, part_clauses in combined_forms(directive, clauses, where):
             found.append(Pragma(part, part_clauses, path, line, loc.column, loc.offset,
                                 text.strip()))
@@ -498,10 +604,13 @@ def expand_macros(text: str, macros: dict[str, list[str]], depth: int = 0) -> st
 
 
 def constant_value(text: str) -> int | None:
-    """Evaluate an integer constant expression made of literals and + - * / % ( )."""
+    """Evaluate an integer constant expression made of literals, + - * / % ( ), the
+    comparisons and ``&& || !`` (1 or 0, as in C)."""
     import ast
 
     cleaned = re.sub(r"(?<=\d)[uUlL]+\b", "", text.strip())
+    cleaned = re.sub(r"([<>=!&|])\s+(?=[=&|])", r"\1", cleaned)  # `> =` as macros leave it
+    cleaned = re.sub(r"!(?!=)", " not ", cleaned.replace("&&", " and ").replace("||", " or "))
     try:
         tree = ast.parse(cleaned, mode="eval")
     except SyntaxError:
@@ -527,6 +636,17 @@ def constant_value(text: str) -> int | None:
                 return int(a / b)
             if isinstance(node.op, ast.Mod):
                 return a - int(a / b) * b
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return int(not ev(node.operand))
+        if isinstance(node, ast.BoolOp):
+            values = [ev(v) for v in node.values]
+            return int(all(values) if isinstance(node.op, ast.And) else any(values))
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            a, b = ev(node.left), ev(node.comparators[0])
+            compare = {ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b,
+                       ast.Eq: a == b, ast.NotEq: a != b}
+            if type(node.ops[0]) in compare:
+                return int(compare[type(node.ops[0])])
         raise ValueError
 
     try:
