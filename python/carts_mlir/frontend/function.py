@@ -56,6 +56,9 @@ class FunctionEmitter:
                 if c.name in ("private", "firstprivate", "lastprivate", "reduction", "in_reduction",
                               "task_reduction", "copyprivate"):
                     clause_names.update(a.strip() for a in c.args)
+                elif c.name == "linear":  # `linear(x, y: step)`: x and y are stored after the loop
+                    names = ",".join(c.args).rpartition(":")
+                    clause_names.update(n.strip() for n in (names[0] or names[2]).split(","))
                 elif c.name == "depend":  # a scalar depend item needs storage to order on
                     clause_names.update(depend_base(a) for a in c.args if "[" not in a)
         self.analysis = FunctionAnalysis(cursor, clause_names)

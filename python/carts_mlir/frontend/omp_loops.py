@@ -12,6 +12,7 @@ them before the ``omp.parallel``.  ``taskloop`` binds its loop the same way.
 from __future__ import annotations
 
 import dataclasses
+import re
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
@@ -27,6 +28,7 @@ from .omp_data_sharing import DataSharing
 from . import omp_reduction_copies as reduction_copies
 from .pragmas import Clause, Pragma
 from .state import LoopFlags, Var, pushed
+from .typemap import scalar_of
 
 if TYPE_CHECKING:
     from .function import FunctionEmitter
@@ -133,6 +135,46 @@ class WorksharingLoops:
                     scf.YieldOp([])
             omp.TerminatorOp()
 
+    def _linear(self, p: Pragma, loops, stack: ExitStack) -> list:
+        """``linear(x[: step])``: x is private in the loop and starts iteration k (in
+        sequential order) at its value before the loop plus k * step; the copy of the
+        sequentially last iteration is stored back (as lastprivate's is). Returns (key, the
+        variable outside, scalar, value before the loop, step) for each, its private copy
+        bound for the rest of the construct."""
+        fn = self.fn
+        out = []
+        for clause in p.all("linear"):
+            names, colon, step_text = ",".join(clause.args).rpartition(":")
+            if not colon:
+                names, step_text = step_text, "1"
+            step_text = re.sub(r"^\s*step\s*\((.*)\)\s*$", r"\1", step_text)
+            if len(loops) != 1 or re.search(r"\b(val|ref|uval)\b", names + step_text):
+                raise p.error("unsupported C construct: linear on a collapsed loop nest or with a "
+                              "modifier (a linear integer variable of one loop is supported)")
+            for name in (n.strip() for n in names.split(",")):
+                key, var = self.clauses.variable(p, name)
+                sc = scalar_of(var.ctype)
+                if var.kind != "mem" or var.is_array or sc is None or sc.is_float or \
+                        ir.MemRefType(var.value.type).rank:
+                    raise p.error(f"unsupported C construct: linear variable '{name}' (an integer "
+                                  "variable is supported)")
+                start = memref.LoadOp(var.value, []).result
+                step = self.clauses.value(p, step_text, sc.mlir())
+                mine = fn.alloca(var.value.type)
+                stack.enter_context(fn.rebind(key, Var("mem", var.ctype, mine)))
+                out.append((key, var, sc, start, step))
+        return out
+
+    def _start_linear(self, linear, bounds, iv: ir.Value) -> None:
+        """At the top of an iteration: each linear variable's copy set for its number."""
+        fn = self.fn
+        lb, _ub, step, _start = bounds
+        number = arith.DivSIOp(arith.SubIOp(iv, lb).result, step).result
+        for key, _outer, sc, start, by in linear:
+            k = fn.from_index(number, sc)
+            value = arith.AddIOp(start, arith.MulIOp(k, by).result).result
+            memref.StoreOp(value, fn.vars[key].value, [])
+
     def _by_thread(self, p: Pragma, stmt: ci.Cursor, loops) -> bool:
         """``schedule(static, c)`` on a loop whose body asks its thread number: OpenMP deals
         chunk k to thread k mod T, so each thread runs its own chunks in order, as plain
@@ -209,6 +251,9 @@ class WorksharingLoops:
                     last = self.sharing.lastprivate_targets(p)
                     self.sharing.privatize(p, stack)
                 reductions = self.sharing.reductions(p)
+                linear = self._linear(p, loops, stack)
+                if linear:
+                    last = list(last or []) + [(key, outer) for key, outer, _s, _x, _st in linear]
                 schedule = p.clause("schedule")
                 attrs = self.sharing.reduction_attrs(reductions)
                 if schedule is not None:
@@ -238,6 +283,9 @@ class WorksharingLoops:
                 for (loop, bounds), iv in zip(loops, body_block.arguments):
                     var = fn.stmt.bind_induction(loop, iv, bounds[3], innermost.body)
                     stack.enter_context(fn.rebind(loop.var_key, var))
+                if linear:
+                    with fn.loc_of_pragma(p):
+                        self._start_linear(linear, loops[0][1], body_block.arguments[0])
                     if loop.declared_in_init:
                         fn.scopes[-1].names[loop.var.spelling] = loop.var_key
                 lb, step = loops[-1][1][0], loops[-1][1][2]

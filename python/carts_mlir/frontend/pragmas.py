@@ -46,11 +46,12 @@ _CLAUSE_WORDS = {"ordered", "update"}
 #: Directives of the supported subset, and the clauses each accepts.
 SUPPORTED = {
     "parallel for": {"private", "firstprivate", "lastprivate", "shared", "reduction", "schedule",
-                     "collapse", "nowait", "default", "num_threads", "if", "ordered", "copyin"},
+                     "collapse", "nowait", "default", "num_threads", "if", "ordered", "copyin",
+                     "linear"},
     "parallel": {"private", "firstprivate", "shared", "reduction", "default", "num_threads", "if",
                  "copyin"},
     "for": {"private", "firstprivate", "lastprivate", "reduction", "schedule", "collapse",
-            "nowait", "ordered"},
+            "nowait", "ordered", "linear"},
     "single": {"private", "firstprivate", "nowait", "copyprivate"},
     "master": set(),
     "masked": {"filter"},
@@ -414,12 +415,10 @@ def combined_forms(directive: str, clauses: list[Clause],
     if words == ["error"]:
         return _error_directive(clauses, where)
     if "simd" in words:
-        if any(c.name == "linear" for c in clauses) and directive != "simd":
-            raise CartsError(f"unsupported C construct: 'linear' clause on omp {directive} (a "
-                             "linear variable of a loop shared by threads; compute it from the "
-                             "loop index instead)", where)
+        # `linear` stays with a loop the threads share (`for simd`), which keeps its meaning
+        dropped = _SIMD_CLAUSES | ({"linear"} if "for" not in words else set())
         words = [w for w in words if w != "simd"]
-        clauses = [c for c in clauses if c.name not in _SIMD_CLAUSES | {"linear"} and
+        clauses = [c for c in clauses if c.name not in dropped and
                    not (c.name == "if" and c.args and c.args[0].lstrip().startswith("simd"))]
         if not words:
             return []

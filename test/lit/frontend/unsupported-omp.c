@@ -25,10 +25,11 @@ int main(void) {
   x = 42;
 #endif
 #ifdef LINEAR
-  // CLAUSE: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: 'linear' clause on omp parallel for
-#pragma omp parallel for linear(x)
+  // CLAUSE: unsupported-omp.c:[[@LINE+1]]:1: error: unsupported C construct: linear on a collapsed loop nest or with a modifier (a linear integer variable of one loop is supported)
+#pragma omp parallel for collapse(2) linear(x)
   for (int i = 0; i < 8; i++)
-    x = i;
+    for (int j = 0; j < 8; j++)
+      x++;
 #endif
 #ifdef WHILE
   // LOOP: unsupported-omp.c:[[@LINE+1]]:1: error: '#pragma omp parallel for' must be followed by a for loop
