@@ -387,6 +387,10 @@ class TaskEmitter:
             shared = Clause("shared", tuple(n for _, n, t in reduced if t is None) + tuple(lastprivate))
             p = dataclasses.replace(p, clauses=[c for c in p.clauses if c.name not in (
                 "reduction", "lastprivate")] + [shared])
+        # collapse(n): the chunks share the outermost loop's iterations, each running the
+        # loops inside whole, in the collapsed nest's order (it only changes how many
+        # iterations a chunk has, and grainsize/num_tasks stay what they count of the outer)
+        p = dataclasses.replace(p, clauses=[c for c in p.clauses if c.name != "collapse"])
         (loop, (lb, ub, step, start)), = self.owner.worksharing.prepare(p, stmt)
         with fn.loc_of_pragma(p):
             trips = arith.CeilDivSIOp(arith.SubIOp(ub, lb).result, step).result

@@ -74,7 +74,7 @@ SUPPORTED = {
     "ordered": {"depend", "doacross", "threads", "simd"},
     "taskloop": {"grainsize", "num_tasks", "nogroup", "shared", "private", "firstprivate",
                  "default", "if", "final", "priority", "untied", "mergeable", "reduction",
-                 "lastprivate", "in_reduction"},
+                 "lastprivate", "in_reduction", "collapse"},
 }
 
 #: Clauses of the form ``name([modifier,] operator: list)``.
@@ -414,6 +414,8 @@ def combined_forms(directive: str, clauses: list[Clause],
     clauses = [c for c in clauses if c.name != "allocate"]  # where privates live: the heap
     if words == ["error"]:
         return _error_directive(clauses, where)
+    if words == ["ordered", "simd"] and not any(c.name == "threads" for c in clauses):
+        return []  # orders the SIMD lanes of one thread, whose iterations run in order here
     if "simd" in words:
         # `linear` stays with a loop the threads share (`for simd`), which keeps its meaning
         dropped = _SIMD_CLAUSES | ({"linear"} if "for" not in words else set())
