@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import clang.cindex as ci
 from mlir import ir
 from mlir.dialects import arith, memref
+from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
 from . import typemap as tm
@@ -326,7 +327,8 @@ class AtomicEmitter:
         if xs is None or lv.memref is None or \
                 ir.MemRefType(lv.memref.type).rank != len(lv.indices):
             raise p.error("omp atomic needs a scalar variable or an array element")
-        _check_slot(p, lv, xs)
+        if ir.MemRefType(lv.memref.type).element_type != xs.mlir():
+            return self._slot_update(p, lv, target, update, xs)
         if xs.is_float or float_kind == "assign":  # a swap is `assign` for every type
             if float_add is None:
                 raise p.error("unsupported C construct: this omp atomic on a floating-point object")
@@ -340,6 +342,23 @@ class AtomicEmitter:
         with ir.InsertionPoint(block):
             memref.AtomicYieldOp(update(block.arguments[0], xs))
         old = rmw.result
+        return old, lambda: update(old, xs), xs
+
+    def _slot_update(self, p: Pragma, lv, target: ci.Cursor, update, xs: Scalar):
+        """The atomic update of a field of a struct whose fields have different types (its
+        slot holds the field's bits in an i64, which no atomic operation of the field's
+        type reaches) as a critical section of its own: every atomic on such fields takes
+        it, so they exclude each other. Returns (old, new(), scalar) as ``_atomic_rmw``."""
+        fn = self.fn
+        sym = fn.module.critical_name("carts_atomic_fields", p)
+        kept = fn.alloca(ir.MemRefType.get([], xs.mlir()))
+        op = omp.CriticalOp(name=ir.FlatSymbolRefAttr.get(sym))
+        with ir.InsertionPoint(op.region.blocks.append()):
+            current = fn.expr.load(lv, target)
+            memref.StoreOp(current, kept, [])
+            fn.expr.store(lv, update(current, xs), target)
+            omp.TerminatorOp()
+        old = memref.LoadOp(kept, []).result
         return old, lambda: update(old, xs), xs
 
     def _assign_value(self, target: ci.Cursor, value: ir.Value, vs: Scalar, where: ci.Cursor) -> None:

@@ -283,11 +283,11 @@ class WorksharingLoops:
                 for (loop, bounds), iv in zip(loops, body_block.arguments):
                     var = fn.stmt.bind_induction(loop, iv, bounds[3], innermost.body)
                     stack.enter_context(fn.rebind(loop.var_key, var))
+                    if loop.declared_in_init:
+                        fn.scopes[-1].names[loop.var.spelling] = loop.var_key
                 if linear:
                     with fn.loc_of_pragma(p):
                         self._start_linear(linear, loops[0][1], body_block.arguments[0])
-                    if loop.declared_in_init:
-                        fn.scopes[-1].names[loop.var.spelling] = loop.var_key
                 lb, step = loops[-1][1][0], loops[-1][1][2]
                 number = arith.DivSIOp(arith.SubIOp(body_block.arguments[0], lb).result, step).result \
                     if conditional else None
