@@ -228,33 +228,7 @@ def parse_pragma_text(text: str, where: str,
         if m:
             clauses.append(Clause("name", (m.group(1),)))
             rest = rest[m.end():]
-    i = 0
-    while i < len(rest):
-        if rest[i].isspace() or rest[i] == ",":
-            i += 1
-            continue
-        m = re.match(r"([A-Za-z_]\w*)", rest[i:])
-        if not m:
-            raise CartsError(f"cannot parse OpenMP clause near '{rest[i:].strip()}'", where)
-        name = m.group(1)
-        i += m.end()
-        while i < len(rest) and rest[i].isspace():
-            i += 1
-        inner = None
-        if i < len(rest) and rest[i] == "(":
-            depth, j = 0, i
-            while j < len(rest):
-                if rest[j] == "(":
-                    depth += 1
-                elif rest[j] == ")":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                j += 1
-            if depth != 0:
-                raise CartsError(f"unbalanced parentheses in OpenMP clause '{name}'", where)
-            inner = rest[i + 1 : j]
-            i = j + 1
+    for name, inner in _clause_texts(rest, where):
         clauses.append(_make_clause(name, inner, where))
     return directive, clauses
 
