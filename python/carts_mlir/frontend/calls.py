@@ -131,8 +131,6 @@ class CallEmitter:
         """In a region nested in the team's (a team of one, one level deeper per nesting),
         the levels between 2 and the current one are those teams of one: size 1, thread
         0. ``answer`` is the call's own, right for levels 0 and 1 and -1 beyond."""
-        from mlir.dialects import arith
-
         with self.fn.loc(c):
             level = answer.owner.operands[0]
             i32 = level.type

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import clang.cindex as ci
 from mlir import ir
-from mlir.dialects import arith, memref, scf
+from mlir.dialects import arith, func, memref, scf
 from mlir.dialects import openmp as omp
 
 from . import clang_support as cs
@@ -32,13 +32,6 @@ from .typemap import scalar_of
 
 if TYPE_CHECKING:
     from .function import FunctionEmitter
-
-
-def func_call(name: str, result: ir.Type) -> ir.Value:
-    """A call of the declared routine ``name`` without arguments."""
-    from mlir.dialects import func
-
-    return func.CallOp([result], ir.FlatSymbolRefAttr.get(name), []).result
 
 K = ci.CursorKind
 
@@ -205,7 +198,8 @@ class WorksharingLoops:
                 chunk = arith.MaxSIOp(chunk, fn.const_index(1)).result
                 span = arith.MulIOp(chunk, step).result
                 fn.module.declare_function("omp_get_num_threads", [], [fn.types.i(32)], None)
-                team = func_call("omp_get_num_threads", fn.types.i(32))
+                team = func.CallOp([fn.types.i(32)], ir.FlatSymbolRefAttr.get("omp_get_num_threads"),
+                                   []).result
                 me = arith.IndexCastOp(index, fn.thread_number()).result
                 first = arith.AddIOp(lb, arith.MulIOp(me, span).result).result
                 stride = arith.MulIOp(arith.IndexCastOp(index, team).result, span).result
