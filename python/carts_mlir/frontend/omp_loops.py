@@ -90,11 +90,15 @@ class WorksharingLoops:
                         raise cs.unsupported(body, "collapse of a loop nest that is not perfectly nested")
                     body = kids[0]
                 current = body
+        # A loop whose bounds use an outer loop's variable (`for (j = i; ...)`, a triangle)
+        # and the loops inside it run whole in each iteration of the loops around it, which
+        # the threads share: every iteration runs once, in the nest's order within a thread.
         outer_keys = set()
-        for loop in loops:
-            for key in outer_keys:
-                if fn.analysis.references(loop.init, key) or fn.analysis.references(loop.bound, key):
-                    raise cs.unsupported(loop.cursor, "non-rectangular loop nest under collapse")
+        for level, loop in enumerate(loops):
+            if any(fn.analysis.references(loop.init, key) or fn.analysis.references(loop.bound, key)
+                   for key in outer_keys):
+                loops = loops[:level]
+                break
             outer_keys.add(loop.var_key)
         return [(loop, fn.stmt.loop_bounds(loop)) for loop in loops]
 

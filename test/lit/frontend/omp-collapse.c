@@ -16,3 +16,18 @@ void fill(float **a, int n, int m) {
     for (int j = 0; j < m; j++)
       a[i][j] = i + j;
 }
+
+// A nest whose inner loop's bounds use the outer variable (a triangle): the threads share
+// the outer loop; the inner one runs whole in each of its iterations, from the outer index.
+
+// CHECK-LABEL: func.func @triangle(
+// CHECK: omp.wsloop {
+// CHECK: omp.loop_nest (%[[I:.*]]) : index = (%{{.*}}) to (%{{.*}}) step (%{{.*}}) {
+// CHECK: scf.for %[[J:.*]] = %[[I]] to %{{.*}} step %{{.*}} {
+// CHECK:   memref.store %{{.*}}, %{{.*}}[%[[J]]] : memref<?xf32>
+void triangle(float **a, int n) {
+#pragma omp parallel for collapse(2)
+  for (int i = 0; i < n; i++)
+    for (int j = i; j < n; j++)
+      a[i][j] = i - j;
+}
