@@ -142,6 +142,16 @@ class OmpEmitter:
         """Directives (outermost first) applied to ``stmt``."""
         p, inner = pragmas[0], pragmas[1:]
         self.validate(p)
+        if p.directive == "taskgroup" and not p.clauses and self.teams and not self.serial:
+            lone = self._take_lone_construct(inner, stmt)
+            if lone is not None:
+                # `taskgroup { single { tasks } }` in a region: the other threads' taskgroups
+                # hold no task, and the single's thread waits for its tasks at the end of its
+                # taskgroup either way, so it is `single { taskgroup { tasks } }`, which a
+                # region whose one construct creates the tasks takes
+                marks, target = lone
+                self.construct([*marks, p], target)
+                return
 
         def body() -> None:
             if inner:
@@ -321,20 +331,35 @@ class OmpEmitter:
                         combine_in_critical(own)
                     omp.TerminatorOp()
 
+    def _lone_construct(self, inner: list[Pragma], stmt: ci.Cursor):
+        """The directives and statement of the one ``single``/``master`` construct a
+        construct's statement is (stacked on it, or the only statement of its block), or
+        None."""
+        if inner:
+            return (inner, stmt) if inner[0].directive in ("single", "master") else None
+        kids = cs.children(stmt) if stmt.kind == K.COMPOUND_STMT else []
+        if len(kids) != 1:
+            return None
+        marks = self.fn.module.pragmas.within(stmt.extent.start.offset, kids[0].extent.start.offset)
+        if marks and marks[0].directive in ("single", "master") and \
+                all(not m.standalone for m in marks):
+            return list(marks), kids[0]
+        return None
+
+    def _take_lone_construct(self, inner: list[Pragma], stmt: ci.Cursor):
+        """``_lone_construct``, its directives taken from the queue when they mark the
+        statement inside a block (so the statement emitter does not apply them again)."""
+        lone = self._lone_construct(inner, stmt)
+        if lone is not None and not inner:
+            self.fn.module.pragmas.take_before(lone[1].extent.start.offset)
+        return lone
+
     def _one_construct(self, stmt_of_body: tuple | None) -> bool:
         """Whether a region's body is one ``single`` or ``master`` construct: the next pragma
         on its statement, or the only statement of its block, under one."""
         if stmt_of_body is None:
             return False
-        inner, stmt = stmt_of_body
-        if inner:
-            return inner[0].directive in ("single", "master")
-        kids = cs.children(stmt) if stmt.kind == K.COMPOUND_STMT else []
-        if len(kids) != 1:
-            return False
-        marks = self.fn.module.pragmas.within(stmt.extent.start.offset, kids[0].extent.start.offset)
-        return bool(marks) and marks[0].directive in ("single", "master") and \
-            all(not m.standalone for m in marks)
+        return self._lone_construct(*stmt_of_body) is not None
 
     def _creator_reductions(self, p: Pragma, stack: ExitStack) -> list:
         """The region's reductions, when this single/master is the whole region: its thread's
