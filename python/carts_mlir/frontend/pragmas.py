@@ -349,6 +349,24 @@ def _make_clause(name: str, inner: str | None, where: str) -> Clause:
             raise CartsError("doacross clause needs 'source:' or 'sink: vector'", where)
         return Clause(name, tuple(_split_top_level(items)), kind)
     if name == "depend":
+        iterated = re.match(r"\s*iterator\s*\(", inner)
+        if iterated:
+            # `depend(iterator(it = lo:hi), kind: a[it])`: the items are elements of arrays
+            # the iterator ranges over; the task orders on each array whole, which only
+            # adds orderings to the ones the elements would give
+            depth, j = 0, iterated.end() - 1
+            while j < len(inner):
+                depth += inner[j] == "("
+                depth -= inner[j] == ")"
+                if depth == 0:
+                    break
+                j += 1
+            rest = inner[j + 1:].lstrip().lstrip(",")
+            kind, colon, items = rest.partition(":")
+            if depth or not colon:
+                raise CartsError("depend(iterator(...), kind: list) needs its kind and list", where)
+            bases = dict.fromkeys(depend_base(item) for item in _split_top_level(items))
+            return Clause(name, tuple(b for b in bases if b), kind.strip())
         kind, colon, items = inner.partition(":")
         if not colon:
             raise CartsError("depend clause needs 'kind: list'", where)
