@@ -97,6 +97,12 @@ class CallEmitter:
                 return self.fn.const_scalar(fixed, INT)
         if name in ALLOCATORS and not name.startswith("omp_"):  # those are the runtime's too
             raise cs.unsupported(c, f"{name} whose result is not cast to a typed pointer")
+        if self.module.variants.get(name):
+            constructs = frozenset(("parallel",) if self.fn.omp.teams else ()) | \
+                frozenset(("for",) if self.fn.omp.in_loop else ())
+            chosen = self.module.variant_for(name, constructs)
+            if chosen != name:
+                name, callee = chosen, self.module.user_functions[chosen]
         if self.module.is_user_function(name):
             if self.module.sets_thread_count(name):
                 self.fn.thread_count = None

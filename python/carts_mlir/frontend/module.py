@@ -13,6 +13,7 @@ from mlir.dialects import memref
 from . import clang_support as cs
 from . import typemap as tm
 from .cursor_queries import flatten_init, parameter_types
+from .pragmas import selector_matches
 from .function import FunctionEmitter
 from .._bounds import MAX_THREADS
 from .pragmas import PragmaQueue, collect_pragmas
@@ -38,6 +39,8 @@ class ModuleEmitter:
         self._macros: dict[str, list[str]] | None = None
         self.user_functions: dict[str, ci.Cursor] = {}
         self._setters: set[str] | None = None
+        #: ``declare variant``: function -> (variant, match selector, its pragma), in order.
+        self.variants: dict[str, list] = {}
         self._signatures: dict[str, tuple[list[ir.Type], list[ir.Type]]] = {}
         self._emitted: set[str] = set()
         self._worklist: list[ci.Cursor] = []
@@ -103,7 +106,34 @@ class ModuleEmitter:
                 if p.directive == "threadprivate":
                     self._threadprivate(p)
                     continue
+                if p.directive == "declare" and p.clause("variant") and p.clause("match"):
+                    if self.openmp:  # without -fopenmp the base function is called, as gcc does
+                        self._declare_variant(p)
+                    continue
                 raise p.error(f"unsupported C construct: omp {p.spelled} outside a function")
+
+    def _declare_variant(self, p) -> None:
+        """``#pragma omp declare variant(v) match(selector)`` before a function's
+        declaration: a call of the function where this host and the constructs around the
+        call match the selector calls ``v`` instead (``CallEmitter``)."""
+        variant = p.clause("variant").args[0].strip() if p.clause("variant").args else ""
+        following = [c for c in self.tu.cursor.get_children()
+                     if c.kind == ci.CursorKind.FUNCTION_DECL and _file_of(c) == self.path
+                     and c.extent.start.offset > p.offset]
+        if not following or variant not in self.user_functions:
+            raise p.error(f"omp declare variant needs a defined variant function ('{variant}') "
+                          "and the declaration of the function it stands for after it")
+        base = min(following, key=lambda c: c.extent.start.offset).spelling
+        self.variants.setdefault(base, []).append((variant, ",".join(p.clause("match").args), p))
+
+    def variant_for(self, name: str, constructs: frozenset[str]) -> str:
+        """The function a call of ``name`` calls: its first declared variant whose selector
+        matches here, else ``name``."""
+        for variant, selector, p in self.variants.get(name, ()):
+            if selector_matches(selector, p.location, self.macros, constructs,
+                                "omp declare variant"):
+                return variant
+        return name
 
     def _threadprivate(self, p) -> None:
         """``#pragma omp threadprivate(list)`` at file scope: each variable gets a copy per

@@ -265,13 +265,17 @@ def metadirective_variant(text: str, where: str, macros: dict[str, list[str]]) -
                 break
         if not colon:
             raise CartsError("omp metadirective: when(selector: directive) needs its ':'", where)
-        if chosen is None and _selector_matches(selector, where, macros):
+        if chosen is None and selector_matches(selector, where, macros):
             chosen = variant
     variant = (chosen if chosen is not None else fallback).strip()
     return variant or "nothing"
 
 
-def _selector_matches(selector: str, where: str, macros: dict[str, list[str]]) -> bool:
+def selector_matches(selector: str, where: str, macros: dict[str, list[str]],
+                     constructs: frozenset[str] | None = None, what: str = "omp metadirective") -> bool:
+    """Whether this host matches a context selector (see ``metadirective_variant``);
+    ``constructs``: the constructs around the point it is asked for, which a ``construct``
+    selector names (None: not known there, refused)."""
     for m in re.finditer(r"([A-Za-z_]\w*)\s*=\s*\{([^{}]*)\}", selector):
         kind, traits = m.group(1), m.group(2)
         for t in re.finditer(r"([A-Za-z_]\w*)\s*(?:\(([^()]*(?:\([^()]*\)[^()]*)*)\))?", traits):
@@ -289,13 +293,16 @@ def _selector_matches(selector: str, where: str, macros: dict[str, list[str]]) -
             elif kind == "user" and trait == "condition":
                 value = constant_value(expand_macros(",".join(args), macros))
                 if value is None:
-                    raise CartsError("unsupported C construct: omp metadirective with a user "
-                                     "condition known only at run time (write an if around "
-                                     "the two constructs)", where)
+                    raise CartsError(f"unsupported C construct: {what} with a user condition "
+                                     "known only at run time (write an if around the two "
+                                     "constructs)", where)
                 if value == 0:
                     return False
+            elif kind == "construct" and constructs is not None:
+                if trait not in constructs:
+                    return False
             else:
-                raise CartsError(f"unsupported C construct: omp metadirective selector "
+                raise CartsError(f"unsupported C construct: {what} selector "
                                  f"'{kind}={{{traits.strip()}}}'", where)
     return True
 
