@@ -321,18 +321,23 @@ def _clause_texts(text: str, where: str) -> list[tuple[str, str | None]]:
         i += m.end()
         inner = None
         if i < len(text) and text[i] == "(":
-            depth, j = 0, i
-            while j < len(text):
-                depth += text[j] == "("
-                depth -= text[j] == ")"
-                if depth == 0:
-                    break
-                j += 1
-            if depth != 0:
+            j = _closing_paren(text, i)
+            if j is None:
                 raise CartsError(f"unbalanced parentheses in OpenMP clause '{m.group(1)}'", where)
             inner, i = text[i + 1:j], j + 1
         out.append((m.group(1), inner))
     return out
+
+
+def _closing_paren(text: str, start: int) -> int | None:
+    """The index of the ``)`` closing the ``(`` at ``start``, or None."""
+    depth = 0
+    for j in range(start, len(text)):
+        depth += text[j] == "("
+        depth -= text[j] == ")"
+        if depth == 0:
+            return j
+    return None
 
 
 def _make_clause(name: str, inner: str | None, where: str) -> Clause:
@@ -361,16 +366,10 @@ def _make_clause(name: str, inner: str | None, where: str) -> Clause:
             # `depend(iterator(it = lo:hi), kind: a[it])`: the items are elements of arrays
             # the iterator ranges over; the task orders on each array whole, which only
             # adds orderings to the ones the elements would give
-            depth, j = 0, iterated.end() - 1
-            while j < len(inner):
-                depth += inner[j] == "("
-                depth -= inner[j] == ")"
-                if depth == 0:
-                    break
-                j += 1
-            rest = inner[j + 1:].lstrip().lstrip(",")
+            j = _closing_paren(inner, iterated.end() - 1)
+            rest = inner[j + 1:].lstrip().lstrip(",") if j is not None else ""
             kind, colon, items = rest.partition(":")
-            if depth or not colon:
+            if j is None or not colon:
                 raise CartsError("depend(iterator(...), kind: list) needs its kind and list", where)
             bases = dict.fromkeys(depend_base(item) for item in _split_top_level(items))
             return Clause(name, tuple(b for b in bases if b), kind.strip())
