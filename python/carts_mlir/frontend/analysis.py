@@ -14,6 +14,8 @@ Questions about a single cursor that need no function context are in ``cursor_qu
 
 from __future__ import annotations
 
+import functools
+
 import clang.cindex as ci
 
 from . import clang_support as cs
@@ -37,21 +39,16 @@ class FunctionAnalysis(CanonicalLoops):
         self._canonical: dict[tuple, CanonicalLoop | None] = {}
         self.assigned = self.mutated_in(function) if self.body is not None else frozenset()
         self.uses_return_flag = self._needs_return_flag()
-        self._thread_counts: dict[int, int] | None | bool = False
 
     # ---------------------------------------------------------------- the nthreads ICV
 
+    @functools.cached_property
     def thread_count_settings(self) -> dict[int, int | None] | None:
         """The ``omp_set_num_threads(n)`` calls of the function, by their offset, when each
         is a statement of the function's body itself (no branch or loop around it): n if it
         is an integer constant, else None (not known from there on); None when one is
         anywhere else. Between such calls the ICV is known while the function is emitted
         in order."""
-        if self._thread_counts is False:
-            self._thread_counts = self._find_thread_counts()
-        return self._thread_counts  # type: ignore[return-value]
-
-    def _find_thread_counts(self) -> dict[int, int | None] | None:
         if self.body is None:
             return {}
         top = {cs.node_key(k) for k in cs.children(self.body)}

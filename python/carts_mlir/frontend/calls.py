@@ -82,7 +82,7 @@ class CallEmitter:
         name = callee.spelling
         args = list(c.get_arguments())
         if name == "omp_set_num_threads":
-            settings = self.fn.analysis.thread_count_settings()
+            settings = self.fn.analysis.thread_count_settings
             self.fn.thread_count = (settings or {}).get(c.extent.start.offset)
         elif name == "omp_get_max_threads" and not args and self.fn.thread_count is not None \
                 and not self.fn.omp.teams:
