@@ -36,6 +36,7 @@ struct rt_db {
   void *payload;
   uint64_t bytes;
   uint64_t mapped; /* bytes of the payload's own mapping (payload_alloc); 0: calloc'ed */
+  void *raw;       /* what calloc returned, for a payload that is not mapped */
   int small_pages; /* its mapping was told to use 4 KiB pages (shared_writes_ahead) */
   uint32_t held_mode; /* mode of the generation being served */
   uint32_t holders;   /* tasks of that generation that have not released */
@@ -87,11 +88,26 @@ static void populate(char *p, size_t len) {
     ((volatile char *)p)[at] = 0;
 }
 
-static void *payload_alloc(uint64_t bytes, uint64_t *mapped) {
+/* Every payload starts on a cache line (PAYLOAD_ALIGN), as a program's
+   omp_aligned_alloc(64, ...) or an allocator's 64-byte alignment trait asks for, and as the
+   vectoriser's aligned accesses like; calloc gives 16 bytes, so a calloc'ed payload starts at
+   the first line of its allocation (*held, which is what is freed), zeroed lazily as calloc's memory is.
+   A mapped payload's start is a multiple of STAGGER into its page, a multiple of 64 too. */
+#define PAYLOAD_ALIGN 64
+
+static void *payload_alloc(uint64_t bytes, uint64_t *mapped, void **held) {
   static _Atomic uint64_t mapped_count;
   *mapped = 0;
-  if (!rt.cfg.huge_pages || bytes < HUGE_PAGE || bytes > UINT64_MAX / 4)
-    return calloc(1, bytes ? bytes : 1);
+  *held = NULL;
+  if (!rt.cfg.huge_pages || bytes < HUGE_PAGE || bytes > UINT64_MAX / 4) {
+    if (bytes > UINT64_MAX - PAYLOAD_ALIGN)
+      return NULL;
+    *held = calloc(1, bytes + PAYLOAD_ALIGN);
+    if (!*held)
+      return NULL;
+    uintptr_t at = ((uintptr_t)*held + PAYLOAD_ALIGN - 1) & ~(uintptr_t)(PAYLOAD_ALIGN - 1);
+    return (void *)at;
+  }
   uint64_t skip =
       atomic_fetch_add_explicit(&mapped_count, 1, memory_order_relaxed) % STAGGER_STEPS * STAGGER;
   size_t len = (size_t)((skip + bytes + 4095) & ~(uint64_t)4095), span = len + HUGE_PAGE;
@@ -130,8 +146,9 @@ static void payload_free(rt_db *d) {
   if (d->mapped)
     munmap(mapping_of(d), (size_t)d->mapped);
   else
-    free(d->payload);
+    free(d->raw);
   d->payload = NULL;
+  d->raw = NULL;
   d->mapped = 0;
 }
 
@@ -570,7 +587,8 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
     rt_fatal(guid, "%s: the datablock %s", api, was_destroyed ? "was destroyed" : "already exists");
   }
   uint64_t mapped;
-  void *payload = payload_alloc(bytes, &mapped);
+  void *raw;
+  void *payload = payload_alloc(bytes, &mapped, &raw);
   if (!payload) {
     if (d->puts || d->signals) {
       rt_lock_release(&d->lock);
@@ -584,6 +602,7 @@ void *artsDbCreateWithGuid(artsGuid_t guid, uint64_t bytes) {
   }
   d->payload = payload;
   d->mapped = mapped;
+  d->raw = raw;
   d->bytes = bytes;
   d->state = DB_CREATED;
   rt_put *puts = d->puts;

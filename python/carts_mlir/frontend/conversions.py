@@ -18,7 +18,7 @@ from . import clang_support as cs
 from . import typemap as tm
 from .calls import CallEmitter
 from .cursor_queries import is_null_constant
-from .typemap import TypeMapper, scalar_of
+from .typemap import Scalar, TypeMapper, scalar_of
 
 if TYPE_CHECKING:
     from .function import FunctionEmitter
@@ -85,6 +85,10 @@ class Conversions:
             return self.fn.convert(self.rvalue(sub), sf, st)
         if tm.is_pointer(frm) and st.is_bool:
             return self.nonnull(self.rvalue(sub))
+        if tm.is_pointer(frm) and not st.is_float:
+            # `(intptr_t)p % 64`: the address as an integer (of the node's own copy of the
+            # data, which is what an alignment check asks about)
+            return self.fn.convert(self.address(self.rvalue(sub)), Scalar("int", 64, True), st)
         raise cs.unsupported(where, f"conversion from '{sub.type.spelling}' to '{to_type.spelling}'")
 
     def decay(self, sub: ci.Cursor, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
@@ -98,6 +102,9 @@ class Conversions:
         lv = self.lvalue(sub)
         if lv.memref is None:
             raise cs.unsupported(where, "pointer into this array")
+        if lv.field_dims:
+            raise cs.unsupported(where, "pointer to an array field of a struct (index the "
+                                 "field where it is used)")
         if lv.indices:
             raise cs.unsupported(where, "pointer to a row of a multi-dimensional array")
         target = self.types.to_mlir(to_type, where)
