@@ -113,27 +113,69 @@ def is_simple(c: ci.Cursor) -> bool:
 
 
 def flatten_init(init: ci.Cursor, shape: list[int], prefix: tuple[int, ...],
-                  out: list[tuple[tuple[int, ...], ci.Cursor]]) -> None:
+                  out: list[tuple[tuple[int, ...], ci.Cursor]],
+                  record: ci.Type | None = None) -> None:
     """Positions of the elements of a (possibly nested) brace initialiser.  Flat lists for
-    multi-dimensional arrays fill in row-major order, as in C."""
+    multi-dimensional arrays fill in row-major order, as in C.  ``record``: the struct the
+    last dimension keeps (``tm.struct_layout``), whose array fields may have lists of
+    their own."""
     kids = [k for k in cs.children(init) if k.kind.is_expression()]
     depth = len(prefix)
+    if record is not None and depth == len(shape) - 1 and \
+            any(k.kind == K.INIT_LIST_EXPR for k in kids):
+        _flatten_struct(kids, record, prefix, out)
+        return
     if depth == len(shape) - 1 or all(k.kind != K.INIT_LIST_EXPR for k in kids):
         # Flat list: row-major positions in the remaining dimensions.
         rest = shape[depth:]
         for n, k in enumerate(kids):
             if k.kind == K.INIT_LIST_EXPR:
                 raise cs.unsupported(k, "mixed nested initialiser")
-            idx, rem = [], n
-            for d in reversed(rest):
-                idx.append(rem % d)
-                rem //= d
-            out.append((prefix + tuple(reversed(idx)), k))
+            out.append((prefix + _row_major(n, rest), k))
         return
     for n, k in enumerate(kids):
         if k.kind != K.INIT_LIST_EXPR:
             raise cs.unsupported(k, "mixed nested initialiser")
-        flatten_init(k, shape, prefix + (n,), out)
+        flatten_init(k, shape, prefix + (n,), out, record)
+
+
+def _row_major(n: int, dims) -> tuple[int, ...]:
+    idx = []
+    for d in reversed(dims):
+        idx.append(n % d)
+        n //= d
+    return tuple(reversed(idx))
+
+
+def _flatten_struct(kids: list[ci.Cursor], record: ci.Type, prefix: tuple[int, ...],
+                    out: list[tuple[tuple[int, ...], ci.Cursor]]) -> None:
+    """``{ {1, 2, 3}, 4.0 }`` of a struct with an array field: each field from a list of
+    its own or, braces elided, from as many of the next values as it has slots."""
+    at = 0
+    for f in tm.struct_layout(record):
+        if at == len(kids):
+            return
+        k = kids[at]
+        if k.kind == K.INIT_LIST_EXPR:
+            inner = []
+            if f.dims:
+                flatten_init(k, list(f.dims), (), inner)
+            else:  # `{ 5 }` for a scalar field
+                inner = [((), e) for e in cs.children(k) if e.kind.is_expression()][:1]
+            for idx, e in inner:
+                flat = 0
+                for d, i in zip(f.dims, idx):
+                    flat = flat * d + i
+                out.append((prefix + (f.offset + flat,), e))
+            at += 1
+            continue
+        for j in range(f.count):
+            if at == len(kids) or kids[at].kind == K.INIT_LIST_EXPR:
+                break
+            out.append((prefix + (f.offset + j,), kids[at]))
+            at += 1
+    if at < len(kids):
+        raise cs.unsupported(kids[at], "initialiser with more values than its struct has fields")
 
 
 def parameter_types(cursor: ci.Cursor) -> list[tuple[ci.Cursor, ci.Type]]:

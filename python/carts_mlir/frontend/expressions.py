@@ -169,7 +169,7 @@ class ExprEmitter(MemoryAccess, Conversions, Operators):
             return
         if s.kind != K.INIT_LIST_EXPR:
             raise cs.unsupported(init, "array initialiser that is not a brace list")
-        flatten_init(s, shape, (), elements)
+        flatten_init(s, shape, (), elements, _struct_element(ctype))
         if len(elements) < total:
             self.fill(slot, self.fn.zero(mtype.element_type))
         elem_scalar = scalar_of(_array_element(ctype))
@@ -203,6 +203,12 @@ class ExprEmitter(MemoryAccess, Conversions, Operators):
 def _is_zero_literal(c: ci.Cursor) -> bool:
     value = cs.evaluate(c)
     return isinstance(value, (int, float)) and value == 0 and not isinstance(value, bool)
+
+
+def _struct_element(t: ci.Type) -> ci.Type | None:
+    """The struct an array of structs (or a struct) keeps as its last dimension."""
+    t = _array_element(t)
+    return t if tm.struct_fields(t) is not None else None
 
 
 def _array_element(t: ci.Type) -> ci.Type:

@@ -176,10 +176,9 @@ class FunctionEmitter:
                 mtype = self.types.to_mlir(ctype, decl)
                 slot = self.alloca(mtype)
                 self.vars[key] = Var("mem", ctype, slot)
-                fields = tm.struct_fields(ctype)
-                if init is not None and fields is not None and \
+                if init is not None and tm.struct_fields(ctype) is not None and \
                         cs.strip_parens(init).kind != K.INIT_LIST_EXPR:
-                    self.expr.copy_struct(slot, (), init, len(fields), decl)  # `S b = a;`
+                    self.expr.copy_struct(slot, (), init, tm.struct_size(ctype), decl)  # `S b = a;`
                 elif init is not None:
                     self.expr.initialize_array(slot, ctype, init)
                 return

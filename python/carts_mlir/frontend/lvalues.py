@@ -44,6 +44,10 @@ class LValue:
     indices: tuple[ir.Value, ...] = ()
     ptr: ir.Value | None = None
     elem: ir.Type | None = None
+    #: An array field of a struct (``s.w`` of ``struct { int id; double w[4]; }``): the
+    #: dimensions it has left; its last index is the field's first slot, and a subscript
+    #: adds to that index instead of adding one.
+    field_dims: tuple[int, ...] = ()
 
 
 class MemoryAccess:
@@ -94,7 +98,8 @@ class MemoryAccess:
         fields = tm.struct_fields(record)
         if fields is None:
             raise cs.unsupported(s, "struct member access")
-        index = [f.spelling for f in fields].index(field.spelling)
+        layout = tm.struct_layout(record)
+        slots = layout[[f.spelling for f in fields].index(field.spelling)]
         if tm.is_pointer(base.type):  # p->f is p[0].f
             lv = self._element(base, lambda: self.fn.const_index(0), s)
         else:
@@ -102,7 +107,9 @@ class MemoryAccess:
         if lv.memref is None:
             raise cs.unsupported(s, "struct member access through this pointer")
         with self.fn.loc(s):
-            return LValue(s.type, memref=lv.memref, indices=lv.indices + (self.fn.const_index(index),))
+            return LValue(s.type, memref=lv.memref,
+                          indices=lv.indices + (self.fn.const_index(slots.offset),),
+                          field_dims=slots.dims)
 
     def _subscript(self, s: ci.Cursor) -> LValue:
         base, index = cs.children(s)
@@ -132,6 +139,8 @@ class MemoryAccess:
             lv = self.lvalue(inner)
             if lv.memref is None:
                 raise cs.unsupported(where, "subscript of this array")
+            if lv.field_dims:
+                return self._field_element(lv, index(), where)
             return LValue(where.type, memref=lv.memref, indices=lv.indices + (index(),))
         parts = self.pointer_into(pointer)
         if parts is not None:  # `row[k]` for `row = p + off`: p[off + k]
@@ -150,6 +159,17 @@ class MemoryAccess:
                             "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
             return LValue(where.type, ptr=addr, elem=elem)
         return LValue(where.type, memref=p, indices=(i,))
+
+    def _field_element(self, lv: LValue, k: ir.Value, where: ci.Cursor) -> LValue:
+        """``s.w[k]`` of an array field: k rows of what is left of the field further."""
+        stride = 1
+        for d in lv.field_dims[1:]:
+            stride *= d
+        with self.fn.loc(where):
+            step = k if stride == 1 else arith.MulIOp(k, self.fn.const_index(stride)).result
+            slot = arith.AddIOp(lv.indices[-1], step).result
+        return LValue(where.type, memref=lv.memref, indices=lv.indices[:-1] + (slot,),
+                      field_dims=lv.field_dims[1:])
 
     def pointer_into(self, c: ci.Cursor) -> tuple[ir.Value, ir.Value] | None:
         """``p + e`` / ``p - e`` (p a pointer held as a memref, or itself such a pointer

@@ -79,8 +79,7 @@ class ModuleEmitter:
             k = c.kind
             if k == K.UNION_DECL or (k == K.STRUCT_DECL and c.is_definition() and
                                      tm.struct_fields(c.type) is None):
-                raise cs.unsupported(c, "union" if k == K.UNION_DECL else "struct (a struct is "
-                                     "supported when its fields are arithmetic scalars)")
+                raise cs.unsupported(c, "union" if k == K.UNION_DECL else tm.STRUCT_SUPPORTED)
             if k == K.FUNCTION_DECL:
                 if c.is_definition():
                     self.user_functions[c.spelling] = c
@@ -94,8 +93,7 @@ class ModuleEmitter:
                     raise cs.unsupported(c, "function pointer")
                 under = tm.canon(c.underlying_typedef_type)
                 if under.kind == ci.TypeKind.RECORD and tm.struct_fields(under) is None:
-                    raise cs.unsupported(c, "struct (a struct is supported when its fields "
-                                         "are arithmetic scalars)")
+                    raise cs.unsupported(c, tm.STRUCT_SUPPORTED)
 
     def _check_pragma_placement(self) -> None:
         """Every ``#pragma omp`` must be inside a function body of the main file."""
@@ -339,7 +337,7 @@ class ModuleEmitter:
         elem_type = self.types.to_mlir(ctype, decl)
         if elem_type is None:
             raise cs.unsupported(decl, "void variable")
-        if tm.is_array(ctype):
+        if tm.is_aggregate(ctype):  # an array, or a struct kept as one
             mtype = elem_type
         else:
             mtype = ir.MemRefType.get([], elem_type)
@@ -397,10 +395,10 @@ class ModuleEmitter:
             record = tm.canon(ctype)
             while tm.is_array(record):
                 record = tm.canon(record.element_type)
-            fields = tm.struct_fields(record) if tm.struct_is_mixed(record) else None
+            slots = tm.slot_types(record) if tm.struct_is_mixed(record) else None
             for pos, value in flat:
-                if fields is not None:  # a slot of a struct of mixed fields holds the bits
-                    value = _field_bits(fields[pos % len(fields)].type, value)
+                if slots is not None:  # a slot of a struct of mixed fields holds the bits
+                    value = _field_bits(slots[pos % len(slots)], value)
                 values[pos] = value
         tensor = ir.RankedTensorType.get(shape, elem)
         if str(elem) == "i1":
@@ -421,8 +419,12 @@ class ModuleEmitter:
         if s.kind != K.INIT_LIST_EXPR:
             raise cs.unsupported(init, "array initialiser that is not a brace list")
 
+        record = tm.canon(decl.type)
+        while tm.is_array(record):
+            record = tm.canon(record.element_type)
         positions: list = []
-        flatten_init(s, shape, (), positions)
+        flatten_init(s, shape, (), positions,
+                     record if tm.struct_fields(record) is not None else None)
         out = []
         for idx, expr in positions:
             value = cs.evaluate(expr)

@@ -130,12 +130,11 @@ class Operators:
         moved = self._move_pointer(where, a, b, "=")
         if moved is not None:
             return moved
-        fields = tm.struct_fields(a.type)
-        if fields is not None:  # a struct assignment copies its fields
+        if tm.struct_fields(a.type) is not None:  # a struct assignment copies its fields
             dst = self.lvalue(a)
             if dst.memref is None:
                 raise cs.unsupported(where, "struct assignment")
-            self.copy_struct(dst.memref, dst.indices, b, len(fields), where)
+            self.copy_struct(dst.memref, dst.indices, b, tm.struct_size(a.type), where)
             return self.fn.const_index(0)
         lv = self.lvalue(a)
         v = self.rvalue(b)
@@ -150,11 +149,20 @@ class Operators:
         src = self.lvalue(source)
         if src.memref is None:
             raise cs.unsupported(where, "struct copy")
+        def copy(k: ir.Value) -> None:
+            v = memref.LoadOp(src.memref, list(src.indices + (k,))).result
+            memref.StoreOp(v, dst, list(at + (k,)))
+
         with self.fn.loc(where):
-            for k in range(count):
-                field = (self.fn.const_index(k),)
-                v = memref.LoadOp(src.memref, list(src.indices + field)).result
-                memref.StoreOp(v, dst, list(at + field))
+            if count <= 8:
+                for k in range(count):
+                    copy(self.fn.const_index(k))
+                return
+            loop = scf.ForOp(self.fn.const_index(0), self.fn.const_index(count),
+                             self.fn.const_index(1))
+            with ir.InsertionPoint(loop.body):
+                copy(loop.induction_variable)
+                scf.YieldOp([])
 
     def _compound_assign(self, c: ci.Cursor) -> ir.Value:
         op = cs.binary_operator(c)[:-1]

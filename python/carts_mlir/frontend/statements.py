@@ -248,8 +248,7 @@ class StmtEmitter(LoopStatements, SwitchStatements):
                     continue
                 elif d.kind in (K.STRUCT_DECL, K.UNION_DECL):
                     raise cs.unsupported(d, "union" if d.kind == K.UNION_DECL else
-                                         "struct (a struct is supported when its fields "
-                                         "are arithmetic scalars)")
+                                         tm.STRUCT_SUPPORTED)
                 elif d.kind in (K.TYPEDEF_DECL, K.ENUM_DECL):
                     continue
                 else:

@@ -83,11 +83,43 @@ def is_array(t: ci.Type) -> bool:
                              TypeKind.VARIABLEARRAY)
 
 
-def struct_fields(t: ci.Type) -> list[ci.Cursor] | None:
-    """The fields of a struct type whose fields are arithmetic scalars (no bit fields), in
-    order: the struct is kept as an array of one slot per field (``struct { double x, v; }``
-    is a ``double[2]``; see ``struct_is_mixed`` for fields of different types). None for
-    any other type."""
+def _field_shape(t: ci.Type) -> tuple[tuple[int, ...], ci.Type] | None:
+    """(dimensions, element type) of a field a struct may hold: () for an arithmetic
+    scalar, (n, m) for a constant array ``T f[n][m]`` of them; None for anything else."""
+    dims: list[int] = []
+    t = canon(t)
+    while t.kind == TypeKind.CONSTANTARRAY:
+        dims.append(t.element_count)
+        t = canon(t.element_type)
+    if t.kind not in _INT_WIDTH and t.kind not in _FLOAT_WIDTH:
+        return None
+    return tuple(dims), t
+
+
+@dataclass(frozen=True)
+class FieldSlots:
+    """Where a field of a struct kept as an array lives: its first slot, and the array
+    dimensions it spans (row-major from there; () for a scalar field)."""
+
+    field: ci.Cursor
+    offset: int
+    dims: tuple[int, ...]
+    scalar: ci.Type
+
+    @property
+    def count(self) -> int:
+        n = 1
+        for d in self.dims:
+            n *= d
+        return n
+
+
+def struct_layout(t: ci.Type) -> list[FieldSlots] | None:
+    """The fields of a struct whose fields are arithmetic scalars or constant arrays of
+    them (no bit fields), in order, with their slots: the struct is kept as an array of
+    one slot per scalar (``struct { double x, v; }`` is a ``double[2]``, ``struct { int id;
+    double w[3]; }`` 4 slots; see ``struct_is_mixed`` for fields of different types). None
+    for any other type."""
     t = canon(t)
     if t.kind != TypeKind.RECORD:
         return None
@@ -97,17 +129,43 @@ def struct_fields(t: ci.Type) -> list[ci.Cursor] | None:
     fields = [f for f in decl.get_children() if f.kind == ci.CursorKind.FIELD_DECL]
     if not fields or any(f.is_bitfield() for f in fields):
         return None
-    if any(canon(f.type).kind not in _INT_WIDTH and canon(f.type).kind not in _FLOAT_WIDTH
-           for f in fields):
-        return None
-    return fields
+    layout, offset = [], 0
+    for f in fields:
+        shape = _field_shape(f.type)
+        if shape is None or 0 in shape[0]:
+            return None
+        slot = FieldSlots(f, offset, shape[0], shape[1])
+        layout.append(slot)
+        offset += slot.count
+    return layout
+
+
+def struct_fields(t: ci.Type) -> list[ci.Cursor] | None:
+    """The fields of a struct kept as an array (``struct_layout``); None for any other
+    type."""
+    layout = struct_layout(t)
+    return None if layout is None else [f.field for f in layout]
+
+
+def struct_size(t: ci.Type) -> int:
+    """The slots of a struct kept as an array."""
+    layout = struct_layout(t)
+    assert layout is not None
+    return layout[-1].offset + layout[-1].count
+
+
+def slot_types(t: ci.Type) -> list[ci.Type]:
+    """The C type each slot of a struct kept as an array holds, in order."""
+    layout = struct_layout(t)
+    assert layout is not None
+    return [f.scalar for f in layout for _ in range(f.count)]
 
 
 def struct_is_mixed(t: ci.Type) -> bool:
     """A struct whose fields have different types: each slot is an ``i64`` holding the
     field's bits (an integer widened, a float's bits), exact for every arithmetic type."""
-    fields = struct_fields(t)
-    return fields is not None and len({canon(f.type).spelling for f in fields}) > 1
+    layout = struct_layout(t)
+    return layout is not None and len({canon(f.scalar).spelling for f in layout}) > 1
 
 
 def is_aggregate(t: ci.Type) -> bool:
@@ -288,12 +346,12 @@ class TypeMapper:
             shape.append(t.element_count if t.kind == TypeKind.CONSTANTARRAY
                          else ir.ShapedType.get_dynamic_size())
             t = canon(t.element_type)
-        fields = struct_fields(t)
-        if fields is not None:
-            shape.append(len(fields))
+        layout = struct_layout(t)
+        if layout is not None:
+            shape.append(struct_size(t))
             if struct_is_mixed(t):
                 return shape, ir.IntegerType.get_signless(64)
-            t = canon(fields[0].type)
+            t = canon(layout[0].scalar)
         if t.kind == TypeKind.INCOMPLETEARRAY:
             raise cs.unsupported(where, "array of arrays of unknown size")
         elem = self.to_mlir(t, where)
@@ -312,6 +370,11 @@ class TypeMapper:
         return ir.MemRefType(mt).element_type
 
 
+#: What a refused struct is told (module and statement checks alike).
+STRUCT_SUPPORTED = ("struct (a struct is supported when its fields are arithmetic scalars "
+                    "or arrays of them)")
+
+
 def _record_word(t: ci.Type) -> str:
     decl = t.get_declaration()
     return "union" if decl.kind == ci.CursorKind.UNION_DECL else "struct"
@@ -320,7 +383,7 @@ def _record_word(t: ci.Type) -> str:
 def _record_why(t: ci.Type) -> str:
     if canon(t).get_declaration().kind == ci.CursorKind.UNION_DECL:
         return ""
-    return " (a struct is supported when its fields are arithmetic scalars)"
+    return STRUCT_SUPPORTED[len("struct"):]
 
 
 def strip_int_widening(c: ci.Cursor) -> ci.Cursor:

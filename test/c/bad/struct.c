@@ -1,5 +1,5 @@
 // EXPECT-ERROR: 6:3: unsupported C construct: struct
-// A struct with a pointer field is not in the subset (arithmetic fields are).
+// A struct with a pointer field is not in the subset (arithmetic fields and arrays of them are).
 #include <stdio.h>
 
 int main(void) {
