@@ -106,7 +106,8 @@ class Conversions:
             raise cs.unsupported(where, "pointer to an array field of a struct (index the "
                                  "field where it is used)")
         if lv.indices:
-            raise cs.unsupported(where, "pointer to a row of a multi-dimensional array")
+            raise cs.unsupported(where, "a row of a multi-dimensional array used as a pointer "
+                                 "value (index it where it is, or pass the array and the row)")
         target = self.types.to_mlir(to_type, where)
         return self.coerce_memref(lv.memref, target, where)
 

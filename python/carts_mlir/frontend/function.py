@@ -194,6 +194,9 @@ class FunctionEmitter:
                         raise cs.unsupported(decl, "pointer moved with ++/-- that does not "
                                              "point into an array")
                     parts = (base, self.const_index(0))
+                if isinstance(parts[1], tuple):
+                    raise cs.unsupported(decl, "pointer moved with ++/-- along a row of a "
+                                         "multi-dimensional array (index the row instead)")
                 slot = self.alloca(ir.MemRefType.get([], ir.IndexType.get()))
                 memref.StoreOp(parts[1], slot, [])
                 self.vars[key] = Var("walk", ctype, parts[0], offset=slot)

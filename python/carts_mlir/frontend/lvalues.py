@@ -146,8 +146,7 @@ class MemoryAccess:
         if parts is not None:  # `row[k]` for `row = p + off`: p[off + k]
             base, offset = parts
             with self.fn.loc(where):
-                return LValue(where.type, memref=base,
-                              indices=(arith.AddIOp(offset, index()).result,))
+                return LValue(where.type, memref=base, indices=_indices(shifted(offset, index())))
         p = self.rvalue(pointer)
         i = index()
         if is_llvm_ptr(p):
@@ -175,6 +174,9 @@ class MemoryAccess:
         """``p + e`` / ``p - e`` (p a pointer held as a memref, or itself such a pointer
         variable) as (the array, the element index): pointer arithmetic becomes index
         arithmetic on the array it points into. None for any other expression."""
+        row = self._row_of(c)
+        if row is not None:
+            return row
         s = cs.strip_implicit(c)
         if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
             var = self.fn.vars.get(cs.node_key(s.referenced))
@@ -219,8 +221,38 @@ class MemoryAccess:
             inner = (base, self.fn.const_index(0))
         k = self.index_of(b)
         with self.fn.loc(s):
-            offset = arith.SubIOp(inner[1], k).result if negate else arith.AddIOp(inner[1], k).result
-        return inner[0], offset
+            if negate:
+                k = arith.SubIOp(self.fn.const_index(0), k).result
+            return inner[0], shifted(inner[1], k)
+
+    def _row_of(self, c: ci.Cursor) -> tuple[ir.Value, tuple[ir.Value, ...]] | None:
+        """``a[i]`` of ``double a[N][M]`` seen as a ``double *`` (decayed), and ``&a[i][j]``
+        / ``&x[i]``: the array and the element's indices, the last of which pointer
+        arithmetic moves (``row[k]`` is ``a[i][k]``)."""
+        s = cs.strip_parens(c)
+        while s.kind == K.UNEXPOSED_EXPR and tm.is_pointer(s.type):  # `const T *` of a `T *`
+            kids = cs.children(s)
+            if len(kids) != 1 or not tm.is_pointer(kids[0].type):
+                break
+            s = cs.strip_parens(kids[0])
+        if s.kind == K.UNARY_OPERATOR and cs.unary_operator(s) == "&":
+            target = cs.strip_parens(cs.children(s)[0])
+            if target.kind != K.ARRAY_SUBSCRIPT_EXPR or scalar_of(target.type) is None:
+                return None
+            lv = self.lvalue(target)
+        else:
+            inner = self._array_operand(s)
+            if inner is None or cs.strip_parens(inner).kind != K.ARRAY_SUBSCRIPT_EXPR:
+                return None
+            lv = self.lvalue(inner)
+            if lv.memref is None or lv.field_dims or not lv.indices:
+                return None
+            lv = LValue(lv.ctype, memref=lv.memref, indices=lv.indices + (self.fn.const_index(0),))
+        if lv.memref is None or lv.field_dims or \
+                ir.MemRefType(lv.memref.type).rank != len(lv.indices):
+            return None
+        offset = lv.indices[0] if len(lv.indices) == 1 else tuple(lv.indices)
+        return lv.memref, offset
 
     def _walked(self, c: ci.Cursor):
         """(Var, cursor) if ``c`` names a pointer moved with ``++``/``+=``."""
@@ -246,7 +278,7 @@ class MemoryAccess:
                     base, offset = self.rvalue(value), self.fn.const_index(0)
                 else:
                     base, offset = parts
-                if base != var.value:
+                if base != var.value or isinstance(offset, tuple):
                     raise cs.unsupported(c, "a pointer moved with ++/+= set to point into "
                                          "another array")
                 memref.StoreOp(offset, var.offset, [])
@@ -319,3 +351,15 @@ class MemoryAccess:
             if var is not None and var.kind == "iv":
                 return var.value
         return self.fn.to_index(self.rvalue(c), s)
+
+
+def shifted(offset, k: ir.Value):
+    """A pointer's position in its array (an index, or the indices of an element of an
+    N-D array) moved by ``k`` elements along the last dimension."""
+    if isinstance(offset, tuple):
+        return offset[:-1] + (arith.AddIOp(offset[-1], k).result,)
+    return arith.AddIOp(offset, k).result
+
+
+def _indices(offset) -> tuple[ir.Value, ...]:
+    return offset if isinstance(offset, tuple) else (offset,)

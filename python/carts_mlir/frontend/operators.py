@@ -291,6 +291,8 @@ class Operators:
             pb = pb or (self.rvalue(b), self.fn.const_index(0))
             if pa[0] != pb[0]:
                 raise cs.unsupported(s, "comparison of pointers into different arrays")
+            if isinstance(pa[1], tuple) or isinstance(pb[1], tuple):
+                raise cs.unsupported(s, "comparison of pointers into a multi-dimensional array")
             return self.fn.cmpi("eq" if op == "==" else "ne", pa[1], pb[1])
         x, y = self.rvalue(a), self.rvalue(b)
         x = self.address(x)
