@@ -105,11 +105,37 @@ class Conversions:
         if lv.field_dims:
             raise cs.unsupported(where, "pointer to an array field of a struct (index the "
                                  "field where it is used)")
+        if lv.indices and is_llvm_ptr_type(self.types.to_mlir(to_type, where)):
+            return self._row_address(lv, where)  # `names[i]` passed as a `char *`
         if lv.indices:
             raise cs.unsupported(where, "a row of a multi-dimensional array used as a pointer "
                                  "value (index it where it is, or pass the array and the row)")
         target = self.types.to_mlir(to_type, where)
         return self.coerce_memref(lv.memref, target, where)
+
+    def _row_address(self, lv, where: ci.Cursor) -> ir.Value:
+        """The address of row ``lv.indices`` of an N-D array (``char names[8][32]``'s
+        ``names[i]``) as an ``!llvm.ptr``: the array's address and the row's first element,
+        counted row-major over the array's static inner extents."""
+        mtype = ir.MemRefType(lv.memref.type)
+        inner = list(mtype.shape)[1:]
+        if any(d == ir.ShapedType.get_dynamic_size() for d in inner):
+            raise cs.unsupported(where, "a row of an array of unknown row length used as a "
+                                 "pointer value")
+        with self.fn.loc(where):
+            linear = None
+            for k, i in enumerate(lv.indices):
+                stride = 1
+                for d in inner[k:]:
+                    stride *= d
+                term = i if stride == 1 else arith.MulIOp(i, self.fn.const_index(stride)).result
+                linear = term if linear is None else arith.AddIOp(linear, term).result
+            base = self.memref_to_ptr(lv.memref)
+            at = arith.IndexCastOp(self.types.i(64), linear).result
+            return ir.Operation.create(
+                "llvm.getelementptr", results=[base.type], operands=[base, at],
+                attributes={"elem_type": ir.TypeAttr.get(mtype.element_type),
+                            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
 
     def pointer_cast(self, v: ir.Value, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
         target = self.types.to_mlir(to_type, where)
