@@ -263,6 +263,26 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     }
     if (part == 0)
       return success();
+    // The front end puts a region's private variables at its top: one that only a later
+    // part uses (the counter of a loop after the barrier) moves to that part, which
+    // becomes a task of its own and could not reach it where it was.
+    for (auto alloca : llvm::make_early_inc_range(body.getOps<memref::AllocaOp>())) {
+      if (alloca->getNumOperands() != 0 || alloca->use_empty())
+        continue;
+      Operation *first = nullptr;
+      llvm::SmallDenseSet<unsigned> parts;
+      for (Operation *user : alloca->getUsers()) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        parts.insert(partOf.lookup(top));
+        if (!first || top->isBeforeInBlock(first))
+          first = top;
+      }
+      unsigned only = *parts.begin();
+      if (parts.size() != 1 || only == partOf.lookup(alloca))
+        continue;
+      alloca->moveBefore(first);
+      partOf[alloca] = only;
+    }
     // A value one part computes from what it read (a per-thread variable at that point) and
     // a later part uses travels the same way, in a slot per worker: the later part could
     // not recompute it. What it can recompute (pure values, the team's queries) it does.

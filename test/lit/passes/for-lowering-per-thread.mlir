@@ -86,3 +86,48 @@ module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
     return
   }
 }
+
+// A private variable the front end put at the region's top that only a later part uses
+// (the counter of a loop after the barrier) moves into that part's task: no slot per
+// worker, and the part before the barrier does not hold it.
+// CHECK-LABEL: func.func @private_of_a_later_part
+// CHECK-NOT: memref.alloc()
+// CHECK: arts.epoch {
+// CHECK: arts.edt <task>
+// CHECK-NOT: memref.alloca
+// CHECK: arts.epoch {
+// CHECK: arts.edt <task>
+// CHECK: %[[T:.*]] = memref.alloca() : memref<i32>
+// CHECK: scf.while
+// CHECK: memref.load %[[T]][] : memref<i32>
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+  func.func @private_of_a_later_part(%stage: memref<2xi32>, %sum: memref<i32>) {
+    %r = arith.constant 0 : i32
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    arts.edt <parallel> <intranode> route(%r) attributes {workers = 2 : i64} {
+      %t = memref.alloca() : memref<i32>
+      %tid = arts.runtime_query <current_worker> : i32
+      %w = arith.index_cast %tid : i32 to index
+      memref.store %c1, %stage[%w] : memref<2xi32>
+      arts.barrier
+      memref.store %c0, %t[] : memref<i32>
+      scf.while : () -> () {
+        %k = memref.load %t[] : memref<i32>
+        %n = arts.runtime_query <total_workers> : i32
+        %go = arith.cmpi slt, %k, %n : i32
+        scf.condition(%go)
+      } do {
+        %k = memref.load %t[] : memref<i32>
+        %at = arith.index_cast %k : i32 to index
+        %v = memref.load %stage[%at] : memref<2xi32>
+        %old = memref.atomic_rmw addi %v, %sum[] : (i32, memref<i32>) -> i32
+        %next = arith.addi %k, %c1 : i32
+        memref.store %next, %t[] : memref<i32>
+        scf.yield
+      }
+      arts.barrier
+    }
+    return
+  }
+}
