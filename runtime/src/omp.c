@@ -141,15 +141,24 @@ static void put(text *t, const char *s, size_t n) {
   t->s[t->len] = '\0';
 }
 
-/* A field's value for the initial thread (see the file's comment). */
-static int field_value(char type, char *out, size_t size) {
+/* Who asks for an affinity string: the initial thread (number 0 of 1, level 0), or a
+   thread of a team, whose number and size the compiler passes along
+   (carts_capture_affinity_in_team). */
+typedef struct {
+  int thread, threads, level;
+} asker;
+
+static const asker initial_thread = {0, 1, 0};
+
+/* A field's value for the thread that asks. */
+static int field_value(char type, char *out, size_t size, asker who) {
   switch (type) {
   case 't': return snprintf(out, size, "0");                       /* team_num */
   case 'T': return snprintf(out, size, "1");                       /* num_teams */
-  case 'L': return snprintf(out, size, "0");                       /* nesting_level */
-  case 'n': return snprintf(out, size, "0");                       /* thread_num */
-  case 'N': return snprintf(out, size, "1");                       /* num_threads */
-  case 'a': return snprintf(out, size, "-1");                      /* ancestor_tnum */
+  case 'L': return snprintf(out, size, "%d", who.level);           /* nesting_level */
+  case 'n': return snprintf(out, size, "%d", who.thread);          /* thread_num */
+  case 'N': return snprintf(out, size, "%d", who.threads);         /* num_threads */
+  case 'a': return snprintf(out, size, "%d", who.level ? 0 : -1);  /* ancestor_tnum */
   case 'H':                                                        /* host */
     if (gethostname(out, size) != 0)
       snprintf(out, size, "?");
@@ -181,7 +190,7 @@ static char long_name(const char *name, size_t n) {
 
 /* The format's fields expanded: %[0][.][size]type or %[0][.][size]{name}, and %%. A field
    it does not know is copied as written. */
-static char *expand(const char *format) {
+static char *expand(const char *format, asker who) {
   text t = {0};
   put(&t, "", 0);
   for (const char *p = format; *p;) {
@@ -220,7 +229,7 @@ static char *expand(const char *format) {
       type = *p++;
     }
     char value[256];
-    int n = type ? field_value(type, value, sizeof value) : -1;
+    int n = type ? field_value(type, value, sizeof value, who) : -1;
     if (n < 0) {
       put(&t, start, (size_t)(p - start));
       continue;
@@ -235,13 +244,13 @@ static char *expand(const char *format) {
   return t.s;
 }
 
-OMP_API size_t omp_capture_affinity(char *buffer, size_t size, const char *format) {
+static size_t capture(char *buffer, size_t size, const char *format, asker who) {
   char *expanded;
   if (format && *format) {
-    expanded = expand(format);
+    expanded = expand(format, who);
   } else {
     pthread_mutex_lock(&format_lock);
-    expanded = expand(affinity_format ? affinity_format : default_format);
+    expanded = expand(affinity_format ? affinity_format : default_format, who);
     pthread_mutex_unlock(&format_lock);
   }
   size_t n = copy_out(buffer, size, expanded);
@@ -249,14 +258,32 @@ OMP_API size_t omp_capture_affinity(char *buffer, size_t size, const char *forma
   return n;
 }
 
-OMP_API void omp_display_affinity(const char *format) {
-  size_t n = omp_capture_affinity(NULL, 0, format);
+static void display(const char *format, asker who) {
+  size_t n = capture(NULL, 0, format, who);
   char *line = malloc(n + 1);
   if (!line)
     rt_fatal_plain("out of memory for an affinity string");
-  omp_capture_affinity(line, n + 1, format);
-  printf("%s\n", line);
+  capture(line, n + 1, format, who);
+  fprintf(stderr, "%s\n", line); /* where libgomp writes it, as omp_display_env */
   free(line);
+}
+
+OMP_API size_t omp_capture_affinity(char *buffer, size_t size, const char *format) {
+  return capture(buffer, size, format, initial_thread);
+}
+
+OMP_API void omp_display_affinity(const char *format) { display(format, initial_thread); }
+
+/* The two routines as the compiler calls them, with the asking thread's
+   omp_get_thread_num(), omp_get_num_threads() and omp_get_level(), which it knows. */
+OMP_API size_t carts_capture_affinity_in_team(char *buffer, size_t size, const char *format,
+                                              int thread, int threads, int level) {
+  return capture(buffer, size, format, (asker){thread, threads, level});
+}
+
+OMP_API void carts_display_affinity_in_team(const char *format, int thread, int threads,
+                                            int level) {
+  display(format, (asker){thread, threads, level});
 }
 
 /* ------------------------------------------------------------------ teams, tasks, devices */

@@ -128,10 +128,36 @@ class CallEmitter:
         ftype = tm.canon(callee.type)
         if ftype.kind == ci.TypeKind.FUNCTIONPROTO and ftype.is_function_variadic():
             return self.vararg_call(name, callee, args, c)
+        if name in ("omp_capture_affinity", "omp_display_affinity"):
+            return self._affinity_of_team(name, callee, args, c)
         result = self.external_call(name, callee, args, c)
         if name in ("omp_get_team_size", "omp_get_ancestor_thread_num") and self.fn.omp.nested:
             result = self._nested_levels(name, result, c)
         return result
+
+    def _affinity_of_team(self, name: str, callee: ci.Cursor, args: list[ci.Cursor],
+                          c: ci.Cursor) -> ir.Value | None:
+        """``omp_capture_affinity``/``omp_display_affinity`` with the asking thread's
+        number, its team's size and its level, which only the compiler knows (the
+        runtime's threads are workers, not the team's): ``carts_*_in_team``."""
+        inputs, result = self._signature(callee, c)
+        if len(inputs) != len(args):
+            raise cs.unsupported(c, f"call to '{name}' with {len(args)} arguments")
+        values = [self._abi_argument(a, t) for a, t in zip(args, inputs)]
+        i32 = self.types.i(32)
+        results = [result] if result is not None else []
+        with self.fn.loc(c):
+            for query in ("omp_get_thread_num", "omp_get_num_threads", "omp_get_level"):
+                fixed = self.fn.omp.team_of_one_answer(query)
+                if fixed is not None:
+                    values.append(self.fn.const_scalar(fixed, INT))
+                    continue
+                self.module.declare_function(query, [], [i32], c)
+                values.append(func.CallOp([i32], ir.FlatSymbolRefAttr.get(query), []).result)
+            target = f"carts_{name[len('omp_'):]}_in_team"
+            self.module.declare_function(target, inputs + [i32] * 3, results, c)
+            op = func.CallOp(results, ir.FlatSymbolRefAttr.get(target), values)
+        return op.results[0] if results else None
 
     def _nested_levels(self, name: str, answer: ir.Value, c: ci.Cursor) -> ir.Value:
         """In a region nested in the team's (a team of one, one level deeper per nesting),
