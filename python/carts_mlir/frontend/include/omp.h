@@ -19,10 +19,12 @@
 extern "C" {
 #endif
 
-/* Locks: a lock is a word of the program's memory. */
+/* Locks: a lock is a word of the program's memory; a nest lock two (its count and its
+   owner), the runtime's nest_word. */
 typedef long omp_lock_t;
 typedef struct omp_nest_lock_t {
   long _count;
+  long _owner;
 } omp_nest_lock_t;
 
 typedef enum omp_sched_t {
