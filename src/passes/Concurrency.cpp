@@ -25,9 +25,38 @@ using namespace mlir;
 using namespace mlir::arts;
 
 namespace {
+/// Why code that runs in a task can only run in node 0's process, or "": `op` uses a
+/// mutable global variable or an OpenMP lock, or calls a function of the module that does
+/// (a recursive helper the inliner leaves, reached through `seen` once).
+std::string nodeZeroUse(Operation *op, ModuleOp module, llvm::SmallPtrSetImpl<Operation *> &seen) {
+  if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(module, get.getNameAttr());
+    if (global && !global.getConstant())
+      return "it uses the global variable @" + get.getName().str();
+  } else if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(module, addr.getGlobalNameAttr());
+    if (global && !global.getConstant())
+      return "it uses the global variable @" + addr.getGlobalName().str();
+  } else if (auto call = dyn_cast<func::CallOp>(op)) {
+    if (call.getCallee().starts_with("omp_") && call.getCallee().contains("lock"))
+      return "it uses an OpenMP lock (@" + call.getCallee().str() + "), a word of node 0's memory";
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+    if (!callee || callee.isExternal() || !seen.insert(callee).second)
+      return "";
+    std::string why;
+    callee.walk([&](Operation *inner) {
+      why = nodeZeroUse(inner, module, seen);
+      return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
+    });
+    if (!why.empty())
+      return why + " in @" + call.getCallee().str();
+  }
+  return "";
+}
+
 /// Why the task body can only run in node 0's process, or "" if it can run anywhere:
 /// it reads a pointer out of a datablock (a `db_ref` whose block holds memrefs), or it
-/// uses a mutable global variable.
+/// uses a mutable global variable or a lock, itself or in a function it calls.
 std::string nodeZeroOnly(EdtOp edt, ModuleOp module) {
   std::string why;
   // A global the task captures (its get_global hoisted out of the task, as CSE and the
@@ -40,22 +69,13 @@ std::string nodeZeroOnly(EdtOp edt, ModuleOp module) {
     if (global && !global.getConstant())
       return "it uses the global variable @" + get.getName().str();
   }
+  llvm::SmallPtrSet<Operation *, 8> seen;
   edt.getBody().walk([&](Operation *op) {
     if (auto ref = dyn_cast<DbRefOp>(op)) {
       if (isa<MemRefType>(cast<MemRefType>(ref.getPayload().getType()).getElementType()))
         why = "it dereferences a pointer held in a datablock";
-    } else if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
-      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(module, get.getNameAttr());
-      if (global && !global.getConstant())
-        why = "it uses the global variable @" + get.getName().str();
-    } else if (auto call = dyn_cast<func::CallOp>(op);
-               call && call.getCallee().starts_with("omp_") && call.getCallee().contains("lock")) {
-      why = "it uses an OpenMP lock (@" + call.getCallee().str() +
-            "), a word of node 0's memory";
-    } else if (auto addr = dyn_cast<LLVM::AddressOfOp>(op)) {
-      auto global = SymbolTable::lookupNearestSymbolFrom<LLVM::GlobalOp>(module, addr.getGlobalNameAttr());
-      if (global && !global.getConstant())
-        why = "it uses the global variable @" + addr.getGlobalName().str();
+    } else {
+      why = nodeZeroUse(op, module, seen);
     }
     return why.empty() ? WalkResult::advance() : WalkResult::interrupt();
   });

@@ -73,6 +73,13 @@ func.func @f(%n: index) {
 // LOCK: [concurrency] {{.*}}lock.mlir:5:3: {{.*}} intranode (machine: options) on node 0: it uses an OpenMP lock (@omp_set_lock), a word of node 0's memory
 // LOCK: arts.edt <parallel> <intranode>
 
+// So does a task that calls a function of the module that takes one or uses a global (a
+// recursive helper, which the inliner leaves as a call), through the functions it calls.
+// RUN: carts-opt %t/helper.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=2 nodes=2})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=HELPER
+// HELPER: [concurrency] {{.*}}helper.mlir:13:3: {{.*}} intranode (machine: options) on node 0: it uses an OpenMP lock (@omp_set_nest_lock), a word of node 0's memory in @inner in @outer
+// HELPER: [concurrency] {{.*}}helper.mlir:17:3: {{.*}} intranode (machine: options) on node 0: it uses the global variable @depth in @count
+// HELPER-NOT: on node 0
+
 // RUN: carts-opt %t/wide.mlir --pass-pipeline='builtin.module(arts-concurrency{threads=1 nodes=2})' --debug-only=concurrency 2>&1 | FileCheck %s --check-prefix=WIDE
 // A num_threads team larger than every node's workers together keeps its size, on node 0.
 // WIDE: [concurrency] {{.*}}wide.mlir:3:3: parallel task workers=3 (num_threads) {{.*}} intranode (machine: options) on node 0: num_threads(3) is more than the 2 workers of all nodes
@@ -84,6 +91,44 @@ func.func @wide() {
   arts.edt <parallel> <intranode> route(%r) attributes {workers = 3 : i64} {
     arts.barrier
   }
+  return
+}
+
+//--- helper.mlir
+func.func private @omp_set_nest_lock(!llvm.ptr)
+memref.global @depth : memref<i32> = dense<0>
+func.func @inner(%lock: !llvm.ptr) {
+  func.call @omp_set_nest_lock(%lock) : (!llvm.ptr) -> ()
+  return
+}
+func.func @outer(%lock: !llvm.ptr) {
+  func.call @inner(%lock) : (!llvm.ptr) -> ()
+  return
+}
+func.func @helpers(%lock: !llvm.ptr) {
+  %r = arith.constant 0 : i32
+  arts.edt <parallel> <intranode> route(%r) {
+    func.call @outer(%lock) : (!llvm.ptr) -> ()
+    arts.barrier
+  }
+  arts.edt <parallel> <intranode> route(%r) {
+    func.call @count() : () -> ()
+    arts.barrier
+  }
+  arts.edt <parallel> <intranode> route(%r) {
+    func.call @pure() : () -> ()
+    arts.barrier
+  }
+  return
+}
+func.func @count() {
+  %g = memref.get_global @depth : memref<i32>
+  %c1 = arith.constant 1 : i32
+  memref.store %c1, %g[] : memref<i32>
+  func.call @count() : () -> ()
+  return
+}
+func.func @pure() {
   return
 }
 
