@@ -54,7 +54,11 @@ ALLOCATORS = {
     "omp_calloc": (None, slice(0, 2), True),
     "omp_aligned_alloc": (0, slice(1, 2), False),
     "omp_aligned_calloc": (0, slice(1, 3), True),
+    "realloc": (None, slice(1, 2), False),
+    "omp_realloc": (None, slice(1, 2), False),
 }
+#: Allocation functions that resize what their first argument points to.
+RESIZERS = {"realloc", "omp_realloc"}
 
 
 def math_op_for(name: str) -> str | None:
@@ -119,7 +123,7 @@ class CallEmitter:
             result = special(args, c)
             if result is not NotImplemented:
                 return result
-        if name in ("realloc", "qsort", "bsearch", "setjmp", "longjmp", "signal"):
+        if name in ("qsort", "bsearch", "setjmp", "longjmp", "signal"):
             raise cs.unsupported(c, f"call to '{name}'")
         if (not callee.canonical.location.is_in_system_header and not _libc_has(name)
                 and name not in OPENMP_ROUTINES):
@@ -256,13 +260,37 @@ class CallEmitter:
             if isinstance(value, int) and value > 0 and value & (value - 1) == 0:
                 alignment = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
         with self.fn.loc(call):
+            old = None
+            if call.spelling in RESIZERS:  # the pointer first, as C evaluates it
+                old = self.expr.coerce_memref(self.expr.rvalue(_strip_pointer_casts(args[0])),
+                                              target, call)
             count = self.element_count(args[factors], elem_size, call)
             alloc = memref.AllocOp(target, [count], [], alignment=alignment).result
+            if old is not None:
+                self._move_into(old, alloc, count)
             if zeroed:
                 elem = ir.MemRefType(target).element_type
                 if ir.MemRefType(target).rank == 1 and not isinstance(elem, ir.MemRefType):
                     self.fill_loop(alloc, count, self.fn.zero(elem))
         return alloc
+
+    def _move_into(self, old: ir.Value, new: ir.Value, count: ir.Value) -> None:
+        """``realloc``'s copy: the elements both allocations have, then the old one freed
+        (a pointer of this subset always points to an allocation: it is never NULL)."""
+        kept = arith.MinUIOp(memref.DimOp(old, self.fn.const_index(0)).result, count).result
+        extents = [kept] + [self.fn.const_index(d) for d in ir.MemRefType(old.type).shape[1:]]
+
+        def nest(ivs: list[ir.Value]) -> None:  # rows of a struct or of a fixed-size array
+            if len(ivs) == len(extents):
+                memref.StoreOp(memref.LoadOp(old, ivs).result, new, ivs)
+                return
+            loop = scf.ForOp(self.fn.const_index(0), extents[len(ivs)], self.fn.const_index(1))
+            with ir.InsertionPoint(loop.body):
+                nest(ivs + [loop.induction_variable])
+                scf.YieldOp([])
+
+        nest([])
+        memref.DeallocOp(old)
 
     def element_count(self, factors: list[ci.Cursor], elem_size: int, where: ci.Cursor) -> ir.Value:
         """Number of elements in a byte count given as a product of factors: a constant
