@@ -221,9 +221,7 @@ class MemoryAccess:
             inner = (base, self.fn.const_index(0))
         k = self.index_of(b)
         with self.fn.loc(s):
-            if negate:
-                k = arith.SubIOp(self.fn.const_index(0), k).result
-            return inner[0], shifted(inner[1], k)
+            return inner[0], shifted(inner[1], k, negate)
 
     def _row_of(self, c: ci.Cursor) -> tuple[ir.Value, tuple[ir.Value, ...]] | None:
         """``a[i]`` of ``double a[N][M]`` seen as a ``double *`` (decayed), and ``&a[i][j]``
@@ -353,12 +351,13 @@ class MemoryAccess:
         return self.fn.to_index(self.rvalue(c), s)
 
 
-def shifted(offset, k: ir.Value):
+def shifted(offset, k: ir.Value, back: bool = False):
     """A pointer's position in its array (an index, or the indices of an element of an
-    N-D array) moved by ``k`` elements along the last dimension."""
+    N-D array) moved by ``k`` elements along the last dimension (``back``: by ``-k``)."""
+    op = arith.SubIOp if back else arith.AddIOp
     if isinstance(offset, tuple):
-        return offset[:-1] + (arith.AddIOp(offset[-1], k).result,)
-    return arith.AddIOp(offset, k).result
+        return offset[:-1] + (op(offset[-1], k).result,)
+    return op(offset, k).result
 
 
 def _indices(offset) -> tuple[ir.Value, ...]:
