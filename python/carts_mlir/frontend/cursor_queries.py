@@ -116,27 +116,45 @@ def flatten_init(init: ci.Cursor, shape: list[int], prefix: tuple[int, ...],
                   out: list[tuple[tuple[int, ...], ci.Cursor]],
                   record: ci.Type | None = None) -> None:
     """Positions of the elements of a (possibly nested) brace initialiser.  Flat lists for
-    multi-dimensional arrays fill in row-major order, as in C.  ``record``: the struct the
-    last dimension keeps (``tm.struct_layout``), whose array fields may have lists of
-    their own."""
+    multi-dimensional arrays fill in row-major order, as in C; a designator (``[3] = v``,
+    ``.y = v``, ``.w[1] = v``) moves the position, later values go on from it.
+    ``record``: the struct the last dimension keeps (``tm.struct_layout``), whose array
+    fields may have lists of their own."""
     kids = [k for k in cs.children(init) if k.kind.is_expression()]
     depth = len(prefix)
-    if record is not None and depth == len(shape) - 1 and \
-            any(k.kind == K.INIT_LIST_EXPR for k in kids):
+    if record is not None and depth == len(shape) - 1:
         _flatten_struct(kids, record, prefix, out)
         return
-    if depth == len(shape) - 1 or all(k.kind != K.INIT_LIST_EXPR for k in kids):
-        # Flat list: row-major positions in the remaining dimensions.
-        rest = shape[depth:]
-        for n, k in enumerate(kids):
+    flat = depth == len(shape) - 1 or all(
+        (_designation(k) or (None, k))[1].kind != K.INIT_LIST_EXPR for k in kids)
+    rest = shape[depth:]
+    n = 0
+    for k in kids:
+        designated = _designation(k)
+        if designated is not None:
+            designators, k = designated
+            index = cs.evaluate(designators[0])
+            if len(designators) != 1 or not isinstance(index, int) or (flat and len(rest) != 1):
+                raise cs.unsupported(designators[0], "designated initialiser of this form")
+            n = index
+        if flat:  # row-major positions in the remaining dimensions
             if k.kind == K.INIT_LIST_EXPR:
                 raise cs.unsupported(k, "mixed nested initialiser")
             out.append((prefix + _row_major(n, rest), k))
-        return
-    for n, k in enumerate(kids):
-        if k.kind != K.INIT_LIST_EXPR:
-            raise cs.unsupported(k, "mixed nested initialiser")
-        flatten_init(k, shape, prefix + (n,), out, record)
+        else:
+            if k.kind != K.INIT_LIST_EXPR:
+                raise cs.unsupported(k, "mixed nested initialiser")
+            flatten_init(k, shape, prefix + (n,), out, record)
+        n += 1
+
+
+def _designation(k: ci.Cursor) -> tuple[list[ci.Cursor], ci.Cursor] | None:
+    """(designators, value) of ``[i] = v`` / ``.f = v`` / ``.f[i] = v`` in a brace list
+    (libclang shows it as an unexposed expression of type void); None for a plain value."""
+    if k.kind != K.UNEXPOSED_EXPR or k.type.kind != ci.TypeKind.VOID:
+        return None
+    kids = cs.children(k)
+    return (kids[:-1], kids[-1]) if len(kids) >= 2 else None
 
 
 def _row_major(n: int, dims) -> tuple[int, ...]:
@@ -149,33 +167,48 @@ def _row_major(n: int, dims) -> tuple[int, ...]:
 
 def _flatten_struct(kids: list[ci.Cursor], record: ci.Type, prefix: tuple[int, ...],
                     out: list[tuple[tuple[int, ...], ci.Cursor]]) -> None:
-    """``{ {1, 2, 3}, 4.0 }`` of a struct with an array field: each field from a list of
-    its own or, braces elided, from as many of the next values as it has slots."""
-    at = 0
-    for f in tm.struct_layout(record):
-        if at == len(kids):
-            return
-        k = kids[at]
+    """The slots of a struct's brace list: fields in order, or from a designator
+    (``.y = 1``, ``.w[2] = 0.5``) on; an array field from a list of its own or, braces
+    elided, from as many of the next values as it has elements."""
+    layout = tm.struct_layout(record)
+    names = [f.field.spelling for f in layout]
+    field, at = 0, 0  # the field the next value goes to, and the element of it
+    for k in kids:
+        sub: tuple[int, ...] = ()
+        designated = _designation(k)
+        if designated is not None:
+            designators, k = designated
+            first = designators[0]
+            if first.kind != K.MEMBER_REF or first.spelling not in names:
+                raise cs.unsupported(first, "designated initialiser of this form")
+            field = names.index(first.spelling)
+            sub = tuple(cs.evaluate(d) for d in designators[1:])
+            if len(sub) > len(layout[field].dims) or not all(isinstance(i, int) for i in sub):
+                raise cs.unsupported(first, "designated initialiser of this form")
+            at = 0
+            for d, i in zip(layout[field].dims, sub + (0,) * (len(layout[field].dims) - len(sub))):
+                at = at * d + i
+        if field == len(layout):
+            raise cs.unsupported(k, "initialiser with more values than its struct has fields")
+        f = layout[field]
         if k.kind == K.INIT_LIST_EXPR:
-            inner = []
-            if f.dims:
-                flatten_init(k, list(f.dims), (), inner)
-            else:  # `{ 5 }` for a scalar field
+            dims = list(f.dims[len(sub):])
+            inner: list = []
+            if dims:
+                flatten_init(k, dims, (), inner)
+            else:  # `{ 5 }` for a scalar
                 inner = [((), e) for e in cs.children(k) if e.kind.is_expression()][:1]
             for idx, e in inner:
                 flat = 0
-                for d, i in zip(f.dims, idx):
+                for d, i in zip(dims, idx):
                     flat = flat * d + i
-                out.append((prefix + (f.offset + flat,), e))
-            at += 1
+                out.append((prefix + (f.offset + at + flat,), e))
+            field, at = field + 1, 0
             continue
-        for j in range(f.count):
-            if at == len(kids) or kids[at].kind == K.INIT_LIST_EXPR:
-                break
-            out.append((prefix + (f.offset + j,), kids[at]))
-            at += 1
-    if at < len(kids):
-        raise cs.unsupported(kids[at], "initialiser with more values than its struct has fields")
+        out.append((prefix + (f.offset + at,), k))
+        at += 1
+        if at == f.count:
+            field, at = field + 1, 0
 
 
 def parameter_types(cursor: ci.Cursor) -> list[tuple[ci.Cursor, ci.Type]]:

@@ -16,7 +16,7 @@ from mlir.dialects import arith, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
-from .cursor_queries import is_null_constant, is_simple
+from .cursor_queries import flatten_init, is_null_constant, is_simple
 from .typemap import Scalar, TypeMapper, scalar_of
 
 if TYPE_CHECKING:
@@ -146,6 +146,10 @@ class Operators:
                     where: ci.Cursor) -> None:
         """The ``count`` slots of the struct ``source`` names copied into ``dst[at...]``
         (an assignment, or a declaration initialised from another struct)."""
+        literal = cs.strip_implicit(source)
+        if literal.kind == K.COMPOUND_LITERAL_EXPR:  # `a[k] = (S){k, 2.0, {0}}`
+            self._store_literal(dst, at, literal, count, where)
+            return
         src = self.lvalue(source)
         if src.memref is None:
             raise cs.unsupported(where, "struct copy")
@@ -163,6 +167,26 @@ class Operators:
             with ir.InsertionPoint(loop.body):
                 copy(loop.induction_variable)
                 scf.YieldOp([])
+
+    def _store_literal(self, dst: ir.Value, at: tuple, literal: ci.Cursor, count: int,
+                       where: ci.Cursor) -> None:
+        """A struct compound literal stored slot by slot, the slots it leaves out zero."""
+        init = [k for k in cs.children(literal) if k.kind == K.INIT_LIST_EXPR]
+        if len(init) != 1:
+            raise cs.unsupported(where, "compound literal without a brace list")
+        record = tm.canon(literal.type)
+        given: list = []
+        flatten_init(init[0], [count], (), given, record)
+        slots = tm.slot_types(record)
+        by_slot = {idx[0]: expr for idx, expr in given}
+        with self.fn.loc(where):
+            for k in range(count):
+                expr = by_slot.get(k)
+                if expr is None:
+                    v = self.fn.const_scalar(0, scalar_of(slots[k]))
+                else:
+                    v = self.fn.convert(self.rvalue(expr), scalar_of(expr.type), scalar_of(slots[k]))
+                memref.StoreOp(self.fn.to_memory(v, dst), dst, list(at + (self.fn.const_index(k),)))
 
     def _compound_assign(self, c: ci.Cursor) -> ir.Value:
         op = cs.binary_operator(c)[:-1]
