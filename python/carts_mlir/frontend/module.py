@@ -5,6 +5,8 @@ module-level symbols they need (globals, string constants, external declarations
 from __future__ import annotations
 
 
+import dataclasses
+
 import clang.cindex as ci
 import numpy as np
 from mlir import ir
@@ -16,7 +18,8 @@ from .cursor_queries import flatten_init, parameter_types
 from .pragmas import selector_matches
 from .function import FunctionEmitter
 from .._bounds import MAX_THREADS
-from .pragmas import PragmaQueue, collect_pragmas
+from .omp_declare_reduction import declared_operator
+from .pragmas import REDUCTION_CLAUSES, PragmaQueue, collect_pragmas
 
 #: Copies of a threadprivate variable: one per thread number a team can have.
 THREADPRIVATE_COPIES = MAX_THREADS
@@ -99,6 +102,7 @@ class ModuleEmitter:
         """Every ``#pragma omp`` must be inside a function body of the main file."""
         bodies = [(c.extent.start.offset, c.extent.end.offset) for c in self.user_functions.values()
                   if _file_of(c) == self.path]
+        declared: dict[str, str] = {}  # declare reduction: its name -> a built-in operator
         for p in self.pragmas.pragmas:
             if not any(lo <= p.offset < hi for lo, hi in bodies):
                 if p.directive == "threadprivate":
@@ -108,7 +112,15 @@ class ModuleEmitter:
                     if self.openmp:  # without -fopenmp the base function is called, as gcc does
                         self._declare_variant(p)
                     continue
+                if p.directive == "declare" and p.clause("reduction"):
+                    name, op = declared_operator(p, self.macros)
+                    declared[name] = op
+                    continue
                 raise p.error(f"unsupported C construct: omp {p.spelled} outside a function")
+        for p in self.pragmas.pragmas:  # `reduction(mymax: x)` is the operator it stands for
+            p.clauses = [dataclasses.replace(c, modifier=declared[c.modifier])
+                         if c.name in REDUCTION_CLAUSES and c.modifier in declared else c
+                         for c in p.clauses]
 
     def _declare_variant(self, p) -> None:
         """``#pragma omp declare variant(v) match(selector)`` before a function's
