@@ -41,7 +41,7 @@ MATH_OPS = {
     "atan": "math.atan", "atan2": "math.atan2", "erf": "math.erf", "cbrt": "math.cbrt",
     "floor": "math.floor", "ceil": "math.ceil", "round": "math.round", "trunc": "math.trunc",
     "fabs": "math.absf", "pow": "math.powf", "fma": "math.fma",
-    "fmax": "arith.maxnumf", "fmin": "arith.minnumf", "fmod": "arith.remf",
+    "fmax": "arith.maxnumf", "fmin": "arith.minnumf",
 }
 INT_ABS = {"abs", "labs", "llabs"}
 #: Allocation functions: (index of the alignment argument or None, the byte-count factors'
@@ -209,7 +209,7 @@ class CallEmitter:
             return self.int_abs(name, values, rtype, c)
         opname = math_op_for(name)
         expected = 3 if opname == "math.fma" else 2 if opname in (
-            "math.powf", "math.atan2", "arith.maxnumf", "arith.minnumf", "arith.remf") else 1
+            "math.powf", "math.atan2", "arith.maxnumf", "arith.minnumf") else 1
         if len(values) != expected:
             raise cs.unsupported(c, f"call to '{name}' with {len(values)} arguments")
         for v in values:
