@@ -1,6 +1,7 @@
 // User-declared reductions whose combiner is a built-in operator's: a max written as ?:
 // from INT_MIN, a min as fmin from DBL_MAX, a sum as omp_out = omp_in + omp_out, an OR as
-// |=, a product from 1; on parallel for, a parallel region and taskloop.
+// |=, a product from 1, a count declared inside main; on parallel for, a parallel region
+// and taskloop.
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -32,7 +33,8 @@ int main(void) {
     sum += i;
     mask |= 1u << (i % 9);
   }
-#pragma omp parallel reduction(total: region)
+#pragma omp declare reduction(count : long : omp_out += omp_in)
+#pragma omp parallel reduction(count: region)
   region += 2;
 #pragma omp parallel
 #pragma omp single

@@ -103,7 +103,13 @@ class ModuleEmitter:
         bodies = [(c.extent.start.offset, c.extent.end.offset) for c in self.user_functions.values()
                   if _file_of(c) == self.path]
         declared: dict[str, str] = {}  # declare reduction: its name -> a built-in operator
+        taken = []
         for p in self.pragmas.pragmas:
+            if p.directive == "declare" and p.clause("reduction"):  # at file or block scope
+                name, op = declared_operator(p, self.macros)
+                declared[name] = op
+                taken.append(p)
+                continue
             if not any(lo <= p.offset < hi for lo, hi in bodies):
                 if p.directive == "threadprivate":
                     self._threadprivate(p)
@@ -112,11 +118,10 @@ class ModuleEmitter:
                     if self.openmp:  # without -fopenmp the base function is called, as gcc does
                         self._declare_variant(p)
                     continue
-                if p.directive == "declare" and p.clause("reduction"):
-                    name, op = declared_operator(p, self.macros)
-                    declared[name] = op
-                    continue
                 raise p.error(f"unsupported C construct: omp {p.spelled} outside a function")
+        if taken:  # a declare reduction is no statement's directive
+            self.pragmas = PragmaQueue([p for p in self.pragmas.pragmas
+                                        if not any(p is q for q in taken)])
         for p in self.pragmas.pragmas:  # `reduction(mymax: x)` is the operator it stands for
             p.clauses = [dataclasses.replace(c, modifier=declared[c.modifier])
                          if c.name in REDUCTION_CLAUSES and c.modifier in declared else c
