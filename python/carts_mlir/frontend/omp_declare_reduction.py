@@ -19,7 +19,8 @@ import re
 
 from .pragmas import Pragma, expand_macros
 
-_OPS = {"+": "+", "-": "+", "*": "*", "&": "&", "|": "|", "^": "^", "&&": "&&", "||": "||"}
+#: (``omp_out -= omp_in`` is no ``-`` reduction: that one combines partials with ``+``.)
+_OPS = {"+": "+", "*": "*", "&": "&", "|": "|", "^": "^", "&&": "&&", "||": "||"}
 _COMMUTATIVE = {"+", "*", "&", "|", "^", "&&", "||"}
 _IDENTITY = {"+": 0, "*": 1, "&": -1, "|": 0, "^": 0, "&&": 1, "||": 0}
 _ORDER = {">": "max", ">=": "max", "<": "min", "<=": "min"}
@@ -56,10 +57,10 @@ def declared_operator(p: Pragma, macros: dict[str, list[str]]) -> tuple[str, str
 
 def _combiner(text: str) -> str | None:
     o, i = r"omp_out", r"omp_in"
-    m = re.fullmatch(rf"{o} ?(\+|-|\*|&|\||\^)= ?{i}", text)
+    m = re.fullmatch(rf"{o} ?(\+|\*|&|\||\^)= ?{i}", text)
     if m:
         return _OPS[m.group(1)]
-    m = re.fullmatch(rf"{o} ?= ?\(?(\w+) ?(\+|-|\*|&&|\|\||&|\||\^) ?(\w+)\)?", text)
+    m = re.fullmatch(rf"{o} ?= ?\(?(\w+) ?(\+|\*|&&|\|\||&|\||\^) ?(\w+)\)?", text)
     if m and {m.group(1), m.group(3)} == {o, i} and \
             (m.group(1) == o or m.group(2) in _COMMUTATIVE):
         return _OPS[m.group(2)]
