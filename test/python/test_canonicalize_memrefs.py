@@ -17,7 +17,7 @@ import pytest
 from common import EXAMPLE_FILES, INCLUDE, carts_forked
 
 POINTER_TABLE = "xmemref<"
-ALLOC_TYPE = re.compile(r"memref\.alloc\([^)]*\) : memref<([^>]*)>")
+ALLOC_TYPE = re.compile(r"memref\.alloc\([^)]*\)(?: \{[^}]*\})? : memref<([^>]*)>")
 #: The highest rank among the arrays of each example once its tables are raised.
 #: omp.parallel regions after inlining, where a helper holding one has several callers.
 INLINED_PARALLEL = {"transformer": 12, "stencil3d-order4": 2}

@@ -44,6 +44,10 @@ MATH_OPS = {
     "fmax": "arith.maxnumf", "fmin": "arith.minnumf",
 }
 INT_ABS = {"abs", "labs", "llabs"}
+#: The alignment every heap allocation gets at least (a cache line; the runtime's datablocks
+#: start on one too).
+LINE = 64
+
 #: Allocation functions: (index of the alignment argument or None, the byte-count factors'
 #: arguments, whether the memory is zeroed). OpenMP's allocators are the C heap's here; the
 #: allocator argument is not evaluated.
@@ -245,7 +249,10 @@ class CallEmitter:
 
     def allocate(self, call: ci.Cursor, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
         """``(T *)malloc(bytes)`` / ``calloc(n, size)`` -> ``memref.alloc(count)`` (and the
-        OpenMP allocators alike: an alignment known at compile time is the allocation's)."""
+        OpenMP allocators alike: an alignment known at compile time is the allocation's).
+        Every allocation starts on a 64-byte line at least, as every datablock does, so a
+        program that checks an allocator's alignment trait through the address sees the
+        same on the task runtime and without it."""
         target = self.types.to_mlir(to_type, where)
         args = list(call.get_arguments())
         if tm.is_opaque_pointer(to_type):
@@ -254,18 +261,21 @@ class CallEmitter:
         if elem_size <= 0:
             raise cs.unsupported(where, f"allocation of '{to_type.spelling}'")
         align_arg, factors, zeroed = ALLOCATORS[call.spelling]
-        alignment = None
+        alignment = LINE
         if align_arg is not None:
             value = cs.evaluate(args[align_arg])
             if isinstance(value, int) and value > 0 and value & (value - 1) == 0:
-                alignment = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+                alignment = max(value, LINE)
         with self.fn.loc(call):
             old = None
             if call.spelling in RESIZERS:  # the pointer first, as C evaluates it
                 old = self.expr.coerce_memref(self.expr.rvalue(_strip_pointer_casts(args[0])),
                                               target, call)
             count = self.element_count(args[factors], elem_size, call)
-            alloc = memref.AllocOp(target, [count], [], alignment=alignment).result
+            rows = isinstance(ir.MemRefType(target).element_type, ir.MemRefType)
+            line = None if rows else ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                        alignment)  # a row table: no data
+            alloc = memref.AllocOp(target, [count], [], alignment=line).result
             if old is not None:
                 self._move_into(old, alloc, count)
             if zeroed:

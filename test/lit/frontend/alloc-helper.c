@@ -25,7 +25,7 @@ int main(void) {
 // CHECK:   memref.store %[[B]], %[[A]][%[[I]]] : memref<?xmemref<?xmemref<?xf32>>>
 // CHECK:   scf.for %[[J:.*]] =
 // CHECK:     %[[ROW:.*]] = memref.load %[[A]][%[[I]]] : memref<?xmemref<?xmemref<?xf32>>>
-// CHECK:     %[[C:.*]] = memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK:     %[[C:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?xf32>
 // CHECK:     memref.store %[[C]], %[[ROW]][%[[J]]] : memref<?xmemref<?xf32>>
 // CHECK: return %[[A]]
 

@@ -10,7 +10,7 @@
 // CHECK-LABEL: func.func @main
 // CHECK: %[[W:.*]] = memref.alloca() : memref<3xf64>
 // CHECK: %[[U:.*]] = memref.alloca() : memref<3xf64>
-// CHECK: %[[A:.*]] = memref.alloc(%{{.*}}) : memref<?x3xf64>
+// CHECK: %[[A:.*]] = memref.alloc(%{{.*}}) {alignment = 64 : i64} : memref<?x3xf64>
 // CHECK: memref.store %{{.*}}, %[[A]][%{{.*}}, %c2{{.*}}] : memref<?x3xf64>
 // `w = u`: three copies.
 // CHECK: %[[X0:.*]] = memref.load %[[U]][%c0{{.*}}] : memref<3xf64>
