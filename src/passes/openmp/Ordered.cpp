@@ -5,6 +5,8 @@
 // iteration; after its barrier, one task runs B(i); C(i) for every i in order. OpenMP
 // orders only the ordered parts among themselves, and A(j) may run before or after
 // B(i) for any i and j, so the split keeps every ordering a race-free program sees.
+// In a collapsed nest an iteration's slot is its number in the nest's order, and the
+// ordered part runs in a nest of the same loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -85,18 +87,17 @@ LogicalResult Converter::checkOrdered(omp::OrderedRegionOp op) {
   if (!ws || !ws.getOrdered())
     return op.emitError("omp.ordered.region must be directly in the body of a loop with the "
                         "'ordered' clause (not nested in other control flow)");
-  if (nest.getIVs().size() != 1)
-    return op.emitError("omp.ordered.region in a collapsed loop nest is not supported");
   if (std::distance(nest.getRegion().front().getOps<omp::OrderedRegionOp>().begin(),
                     nest.getRegion().front().getOps<omp::OrderedRegionOp>().end()) != 1)
     return op.emitError("a loop with more than one omp.ordered.region is not supported");
   Operation *team = ws->getParentOfType<omp::ParallelOp>();
   Operation *outer = team ? team : ws.getOperation();
-  for (Value bound : {nest.getLoopLowerBounds()[0], nest.getLoopUpperBounds()[0],
-                      nest.getLoopSteps()[0]})
-    if (outer->isAncestor(bound.getParentRegion()->getParentOp()))
-      return op.emitError("ordered loop whose bounds are computed inside its parallel region "
-                          "is not supported");
+  for (unsigned d = 0, e = nest.getIVs().size(); d < e; ++d)
+    for (Value bound : {nest.getLoopLowerBounds()[d], nest.getLoopUpperBounds()[d],
+                        nest.getLoopSteps()[d]})
+      if (outer->isAncestor(bound.getParentRegion()->getParentOp()))
+        return op.emitError("ordered loop whose bounds are computed inside its parallel region "
+                            "is not supported");
   OrderedSplit split = orderedSplitOf(op);
   for (Value v : split.values)
     if (!v.getType().isIntOrIndexOrFloat())
@@ -126,18 +127,26 @@ void Converter::splitOrderedLoop(omp::OrderedRegionOp op) {
   Location loc = op.getLoc();
   OrderedSplit split = orderedSplitOf(op);
   Block &body = nest.getRegion().front();
-  Value iv = nest.getIVs()[0];
-  Value lb = nest.getLoopLowerBounds()[0], ub = nest.getLoopUpperBounds()[0],
-        step = nest.getLoopSteps()[0];
+  unsigned depth = nest.getIVs().size();
 
-  // Buffers, one slot per iteration, shared by the team: allocated before it, freed after.
+  // Buffers, one slot per iteration of the (collapsed) nest, shared by the team: allocated
+  // before it, freed after.
   rewriter.setInsertionPoint(outer);
-  Value lbI = toIndex(loc, lb), ubI = toIndex(loc, ub), stepI = toIndex(loc, step);
-  if (nest.getLoopInclusive())
-    ubI = arith::AddIOp::create(rewriter, loc, ubI, arith::ConstantIndexOp::create(rewriter, loc, 1));
-  Value span = arith::MaxSIOp::create(rewriter, loc, arith::SubIOp::create(rewriter, loc, ubI, lbI),
-                                      arith::ConstantIndexOp::create(rewriter, loc, 0));
-  Value trips = arith::CeilDivSIOp::create(rewriter, loc, span, stepI);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  SmallVector<Value> lbI, ubI, stepI, tripsOf;
+  Value trips;
+  for (unsigned d = 0; d < depth; ++d) {
+    lbI.push_back(toIndex(loc, nest.getLoopLowerBounds()[d]));
+    ubI.push_back(toIndex(loc, nest.getLoopUpperBounds()[d]));
+    stepI.push_back(toIndex(loc, nest.getLoopSteps()[d]));
+    if (nest.getLoopInclusive())
+      ubI[d] = arith::AddIOp::create(rewriter, loc, ubI[d],
+                                     arith::ConstantIndexOp::create(rewriter, loc, 1));
+    Value span = arith::MaxSIOp::create(
+        rewriter, loc, arith::SubIOp::create(rewriter, loc, ubI[d], lbI[d]), zero);
+    tripsOf.push_back(arith::CeilDivSIOp::create(rewriter, loc, span, stepI[d]));
+    trips = d ? arith::MulIOp::create(rewriter, loc, trips, tripsOf[d]).getResult() : tripsOf[d];
+  }
   llvm::MapVector<Value, Value> buffers;
   auto bufferFor = [&](Value v, Type element) {
     auto type = MemRefType::get({ShapedType::kDynamic}, element);
@@ -151,10 +160,19 @@ void Converter::splitOrderedLoop(omp::OrderedRegionOp op) {
   for (auto &[v, buffer] : buffers)
     memref::DeallocOp::create(rewriter, loc, buffer);
 
-  // The slot of an iteration: (i - lb) / step.
-  auto slotOf = [&](Value i) -> Value {
-    Value offset = arith::SubIOp::create(rewriter, loc, toIndex(loc, i), lbI);
-    return arith::DivSIOp::create(rewriter, loc, offset, stepI);
+  // The slot of an iteration: its number in the nest's order, from (i - lb) / step of
+  // every loop, the outermost first.
+  auto slotOf = [&](ValueRange ivs) -> Value {
+    Value slot;
+    for (unsigned d = 0; d < depth; ++d) {
+      Value offset = arith::SubIOp::create(rewriter, loc, toIndex(loc, ivs[d]), lbI[d]);
+      Value number = arith::DivSIOp::create(rewriter, loc, offset, stepI[d]);
+      slot = d ? arith::AddIOp::create(rewriter, loc,
+                                       arith::MulIOp::create(rewriter, loc, slot, tripsOf[d]),
+                                       number).getResult()
+               : number;
+    }
+    return slot;
   };
   // Per-thread scalars live in their slot instead, in both loops.
   auto redirect = [&](Operation *user, Value slot) {
@@ -169,7 +187,7 @@ void Converter::splitOrderedLoop(omp::OrderedRegionOp op) {
 
   // The first loop keeps the part before the region and fills the slots.
   rewriter.setInsertionPointToStart(&body);
-  Value slot = slotOf(iv);
+  Value slot = slotOf(nest.getIVs());
   rewriter.setInsertionPoint(op);
   for (Value v : split.values)
     memref::StoreOp::create(rewriter, loc, v, buffers[v], ValueRange{slot});
@@ -189,17 +207,23 @@ void Converter::splitOrderedLoop(omp::OrderedRegionOp op) {
     omp::TerminatorOp::create(rewriter, loc);
     rewriter.setInsertionPointToStart(seqBlock);
   }
-  auto seq = scf::ForOp::create(rewriter, loc, lbI, ubI, stepI);
-  rewriter.setInsertionPointToStart(seq.getBody());
-  Value seqIv = fromIndex(loc, seq.getInductionVar(), iv.getType());
-  Value seqSlot = slotOf(seqIv);
   IRMapping map;
-  map.map(iv, seqIv);
+  SmallVector<Value> seqIvs;
+  Operation *seq = nullptr;
+  for (unsigned d = 0; d < depth; ++d) {
+    auto loop = scf::ForOp::create(rewriter, loc, lbI[d], ubI[d], stepI[d]);
+    seq = seq ? seq : loop.getOperation();
+    rewriter.setInsertionPointToStart(loop.getBody());
+    Value iv = nest.getIVs()[d];
+    seqIvs.push_back(fromIndex(loc, loop.getInductionVar(), iv.getType()));
+    map.map(iv, seqIvs.back());
+  }
+  Value seqSlot = slotOf(seqIvs);
+  Operation *end = rewriter.getInsertionBlock()->getTerminator();
   for (Value v : split.values)
     map.map(v, memref::LoadOp::create(rewriter, loc, buffers[v], ValueRange{seqSlot}));
   for (Operation *inner : split.recomputed)
     rewriter.clone(*inner, map);
-  Operation *end = seq.getBody()->getTerminator();
   for (Operation *inner : split.after) {
     rewriter.setInsertionPoint(end);
     if (inner == op.getOperation()) {

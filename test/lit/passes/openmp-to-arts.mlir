@@ -182,6 +182,52 @@ func.func @ordered(%n: index, %a: memref<?xi64>, %h: memref<i64>) {
 
 // -----
 
+// An ordered region in a collapsed nest: the slot of an iteration is its number in the
+// nest's order (the outer number times the inner trip count, plus the inner number), and
+// the ordered part runs in a nest of the same loops.
+// CHECK-LABEL: func.func @ordered_collapsed
+// CHECK: %[[OUTER:.*]] = arith.ceildivsi
+// CHECK: %[[INNER:.*]] = arith.ceildivsi %{{.*}}, %[[C2:.*]] : index
+// CHECK: arith.muli %[[OUTER]], %[[INNER]] : index
+// CHECK: arts.edt <parallel>
+// CHECK: arts.for
+// CHECK: scf.for
+// CHECK: } {arts.collapsed}
+// CHECK: arts.barrier
+// CHECK: arts.edt <single>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT: scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %[[C2]] {
+// CHECK: %[[P:.*]] = arith.muli %[[I]], %[[J]] : index
+// CHECK: %[[K:.*]] = arith.index_cast %[[P]] : index to i64
+// CHECK: %[[X:.*]] = memref.load
+// CHECK: arith.muli %[[X]], %[[K]] : i64
+// CHECK: memref.store
+// CHECK-NOT: omp.ordered
+func.func @ordered_collapsed(%n: index, %m: index, %h: memref<i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  omp.parallel {
+    omp.wsloop ordered(0) {
+      omp.loop_nest (%i, %j) : index = (%c0, %c1) to (%n, %m) step (%c1, %c2) {
+        %p = arith.muli %i, %j : index
+        %k = arith.index_cast %p : index to i64
+        omp.ordered.region {
+          %x = memref.load %h[] : memref<i64>
+          %y = arith.muli %x, %k : i64
+          memref.store %y, %h[] : memref<i64>
+          omp.terminator
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
+
+// -----
+
 // A value computed after the ordered region from what that part itself loads (`a[i] * 2`)
 // moves with it: no buffer slot, nothing stored before it is defined.
 // CHECK-LABEL: func.func @ordered_then_update
