@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import re
+
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,10 +113,19 @@ class DiagnosedError(CartsError):
         super().__init__(what, reproduce=reproduce)
 
     def render(self) -> str:
-        lines = [d.render() for d in self.diagnostics] or [f"error: {self.message}"]
+        # MLIR's "see current operation" note prints the op in generic form: help for a
+        # pass author on an .mlir file, noise under an error located in a C program.
+        shown = [d for d in self.diagnostics
+                 if not (d.severity == "note" and d.message.startswith("see current operation")
+                         and _in_c_source(d.location))]
+        lines = [d.render() for d in shown] or [f"error: {self.message}"]
         if self.reproduce:
             lines.append(f"reproduce with: {self.reproduce}")
         return "\n".join(lines)
+
+
+def _in_c_source(location: str) -> bool:
+    return re.search(r"\.[ch]:\d+:\d+$", location) is not None
 
 
 def _diagnostics_of(err: mir.MLIRError) -> list[Diagnostic]:

@@ -161,6 +161,24 @@ def test_a_pipeline_error_names_the_source_location(tmp_path):
     assert f"{src}:4:" in result.stderr and "cannot raise" in result.stderr
 
 
+def test_a_pass_refusal_is_one_located_line_without_an_ir_dump(tmp_path):
+    # Two ordered blocks in one loop: the OpenMP conversion refuses each, at its pragma; the
+    # user sees those errors and the command that reproduces them, not the ops in MLIR form.
+    src = write(tmp_path, "two.c", "int main(void) {\n  int s = 0, t = 0;\n"
+                "#pragma omp parallel for ordered\n  for (int i = 0; i < 8; i++) {\n"
+                "#pragma omp ordered\n    s += i;\n#pragma omp ordered\n    t += i;\n  }\n"
+                "  return s - t;\n}\n")
+    result = execute(src, cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert lines[:2] == [f"{src}:5:1: error: a loop with more than one omp.ordered.region is "
+                         "not supported",
+                         f"{src}:7:1: error: a loop with more than one omp.ordered.region is "
+                         "not supported"]
+    assert len(lines) == 3 and lines[2].startswith("reproduce with: carts-opt ")
+    assert "memref.load" not in result.stderr
+
+
 def test_emit_llvm_writes_the_arts_program(tmp_path):
     src = write(tmp_path, "emit.c", "int main(void) {\n  int a[8];\n#pragma omp parallel for\n"
                 "  for (int i = 0; i < 8; i++) a[i] = i;\n  return a[7] - 7;\n}\n")
