@@ -92,6 +92,10 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
         Operation *cast = captured.getDefiningOp<memref::CastOp>();
         if (!cast && onlyNamedByDependItems(captured, task))
           cast = captured.getDefiningOp<memref::SubViewOp>(); // an element a depend item names
+        if (auto view = captured.getDefiningOp<memref::ReinterpretCastOp>();
+            !cast && view && view.getOffsets().empty() && view.getSizes().empty() &&
+            view.getStrides().empty() && view.getSource().getType().getRank() == 0)
+          cast = view; // `&x` of a scalar as a one-element array: the scalar is the datablock
         if (!cast)
           continue;
         OpBuilder builder(&body, body.begin());

@@ -18,11 +18,17 @@ from mlir import ir
 from mlir.dialects import arith, memref, scf
 from mlir.dialects import openmp as omp
 
+from ..errors import CartsError
 from .omp_data_sharing import REDUCTION_OPS
 from .pragmas import DEPEND_KINDS, Clause, Pragma, depend_base
-from .reductions import combine_in_critical, own_copy
+from . import clang_support as cs
+from . import typemap as tm
+from .cursor_queries import decl_key, referenced_decl
+from .reductions import combine_in_critical, own_copy, reduction_identity
 from .state import Var
 from .typemap import scalar_of
+
+K = ci.CursorKind
 
 if TYPE_CHECKING:
     from .openmp import OmpEmitter
@@ -143,6 +149,7 @@ class TaskEmitter:
         order on; ``if``, ``final`` and ``priority`` keep their values on the op."""
         fn = self.fn
         joined, p = self._joined(p)
+        self._check_element_uses(p, joined, stmt)
         p = self._detach(p)
         shared, copied, private = self.sharing.task_sharing(p, stmt)
         # `omp_all_memory`: the task comes after every sibling created before it and before
@@ -244,28 +251,88 @@ class TaskEmitter:
         for c in p.all("in_reduction"):
             for name in c.args:
                 name = name.strip()
+                element = re.fullmatch(r"([A-Za-z_]\w*)\s*\[(.+)\]", name)
+                if element:  # `sum[0]` of a pointer parameter, `part[2]` of an array
+                    items.append(self._joined_element(p, c, name, element))
+                    continue
                 key, var = self.clauses.variable(p, name)
                 s = scalar_of(var.ctype)
                 if var.kind != "mem" or s is None:
                     raise p.error(f"unsupported C construct: in_reduction variable '{name}' (a "
-                                  "scalar variable is supported)")
+                                  "scalar variable or an element of a 1-D array is supported)")
                 target = self.owner.task_reductions.get(key, var.value)
                 items.append((REDUCTION_OPS[c.modifier], key, var.ctype, s, target))
                 names.append(name)
         if not items:
             return [], p
         kept = [c for c in p.clauses if c.name != "in_reduction"]
-        return items, dataclasses.replace(p, clauses=kept + [Clause("private", tuple(names))])
+        private = [Clause("private", tuple(names))] if names else []
+        return items, dataclasses.replace(p, clauses=kept + private)
+
+    @staticmethod
+    def _check_element_uses(p: Pragma, joined: list, stmt: ci.Cursor) -> None:
+        """An array whose element ``a[k]`` the task joins a reduction with is the task's own
+        inside it: refused where the statement uses ``a`` other than as that element."""
+        elements = {key: k for _kind, key, _c, _s, target in joined if isinstance(target, tuple)
+                    for k in (target[1],)}
+        if not elements:
+            return
+        as_element = set()
+        for c in cs.walk(stmt):
+            if c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+                base, index = cs.children(c)
+                ref = cs.strip_implicit(base)
+                decl = referenced_decl(ref) if ref.kind == K.DECL_REF_EXPR else None
+                if decl is not None and elements.get(decl_key(decl)) == cs.evaluate(index):
+                    as_element.add(ref.hash)
+        for c in cs.walk(stmt):
+            decl = referenced_decl(c) if c.kind == K.DECL_REF_EXPR else None
+            if decl is not None and decl_key(decl) in elements and c.hash not in as_element:
+                raise CartsError(f"unsupported C construct: '{decl.spelling}' used other than as "
+                                 f"its in_reduction element '{decl.spelling}"
+                                 f"[{elements[decl_key(decl)]}]' in the task",
+                                 cs.location_of(c))
+
+    def _joined_element(self, p: Pragma, c: Clause, name: str, element: re.Match) -> tuple:
+        """An ``in_reduction`` item ``a[k]``, ``k`` a constant, of a pointer or a local 1-D
+        array: the task works on an array of its own whose element ``k`` starts at the
+        identity, bound in place of ``a``, and combines that element into ``a[k]``. The
+        task's statement must use ``a`` only as ``a[k]`` (checked when it is emitted)."""
+        key, var = self.clauses.variable(p, element.group(1))
+        k = self.clauses.constant(p, element.group(2))
+        mtype = ir.MemRefType(var.value.type) if isinstance(var.value.type, ir.MemRefType) else None
+        elem = var.ctype.get_array_element_type() if tm.is_array(var.ctype) else \
+            tm.pointee(var.ctype) if var.ctype.kind == ci.TypeKind.POINTER else None
+        s = scalar_of(elem) if elem is not None else None
+        if mtype is None or mtype.rank != 1 or s is None or var.kind not in ("ssa", "mem") or \
+                k < 0 or (not mtype.is_dynamic_dim(0) and k >= mtype.shape[0]):
+            raise p.error(f"unsupported C construct: in_reduction item '{name}' (an element "
+                          "of a pointer or of a local 1-D array, at a constant index, is "
+                          "supported)")
+        return (REDUCTION_OPS[c.modifier], key, var.ctype, s, (var, k))
 
     def _join(self, p: Pragma, joined: list, stack: ExitStack) -> list:
         """The task's own copies of its ``in_reduction`` items, set to the operator's
         identity and bound in place of the variables; (target, own, scalar, kind) each, for
         ``combine_in_critical`` when the task's statement is done."""
         own = []
-        with self.fn.loc_of_pragma(p):
+        fn = self.fn
+        with fn.loc_of_pragma(p):
             for kind, key, ctype, s, target in joined:
-                mine = own_copy(self.fn, kind, s)
-                stack.enter_context(self.fn.rebind(key, Var("mem", ctype, mine)))
+                if isinstance(target, tuple):  # an element a[k]: an array of the task's own
+                    var, k = target
+                    mtype = ir.MemRefType(var.value.type)
+                    size = mtype.shape[0] if not mtype.is_dynamic_dim(0) else k + 1
+                    mine = fn.alloca(ir.MemRefType.get([size], mtype.element_type))
+                    at = [fn.const_index(k)]
+                    memref.StoreOp(reduction_identity(kind, s), mine, at)
+                    bound = mine if mine.type == var.value.type else \
+                        memref.CastOp(var.value.type, mine).result
+                    stack.enter_context(fn.rebind(key, dataclasses.replace(var, value=bound)))
+                    own.append((var.value, mine, s, kind, at))
+                    continue
+                mine = own_copy(fn, kind, s)
+                stack.enter_context(fn.rebind(key, Var("mem", ctype, mine)))
                 own.append((target, mine, s, kind))
         return own
 
@@ -296,6 +363,7 @@ class TaskEmitter:
         (on siblings created before it, by the same thread) and any taskwait after it."""
         fn = self.fn
         joined, p = self._joined(p)
+        self._check_element_uses(p, joined, stmt)
         shared, copied, private = self.sharing.task_sharing(p, stmt)
         with fn.loc_of_pragma(p):
             captured = [(key, var, None if var.is_array else fn.load(var.value))
@@ -355,6 +423,10 @@ class TaskEmitter:
         declared = {}
         for c in p.all("task_reduction"):
             for name in c.args:
+                element = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\[.*\]\s*", name)
+                if element:  # `a[k]`, `a[lo:len]`: the tasks' elements combine into `a` itself
+                    self.clauses.variable(p, element.group(1))
+                    continue
                 key, var = self.clauses.variable(p, name.strip())
                 if var.kind != "mem" or scalar_of(var.ctype) is None:
                     raise p.error(f"unsupported C construct: task_reduction variable '{name.strip()}' "
@@ -381,6 +453,9 @@ class TaskEmitter:
         if reduced and p.clause("nogroup"):
             raise p.error("reduction and nogroup are exclusive on omp taskloop")
         joined, p = self._joined(p)  # in_reduction: each chunk joins the enclosing reduction
+        if any(isinstance(j[4], tuple) for j in joined):
+            raise p.error("unsupported C construct: an in_reduction item that is an array "
+                          "element on omp taskloop (a scalar variable is supported)")
         reduced += [(kind, name.strip(), target) for (kind, _k, _c, _s, target), name in
                     zip(joined, p.clauses[-1].args if joined else ())]
         if reduced or lastprivate:  # the chunks see the variables themselves, and their copies

@@ -21,17 +21,19 @@ def own_copy(fn, kind: str, s: Scalar) -> ir.Value:
 
 
 def combine_in_critical(copies: list[tuple[ir.Value, ir.Value, Scalar, str]]) -> None:
-    """Each own copy combined into its shared variable, (shared, own, scalar, kind), in one
+    """Each own copy combined into its shared variable, (shared, own, scalar, kind[, indices
+    of the element]), in one
     critical section (which openmp-to-arts makes an atomic update where it can)."""
     from mlir.dialects import memref
     from mlir.dialects import openmp as omp
 
     critical = omp.CriticalOp()
     with ir.InsertionPoint(critical.region.blocks.append()):
-        for shared, mine, s, kind in copies:
-            total = reduction_combine(kind, s, memref.LoadOp(shared, []).result,
-                                      memref.LoadOp(mine, []).result)
-            memref.StoreOp(total, shared, [])
+        for shared, mine, s, kind, *at in copies:
+            at = at[0] if at else []  # the element of an array item (a[k]), else a scalar
+            total = reduction_combine(kind, s, memref.LoadOp(shared, at).result,
+                                      memref.LoadOp(mine, at).result)
+            memref.StoreOp(total, shared, at)
         omp.TerminatorOp()
 
 

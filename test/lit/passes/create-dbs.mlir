@@ -134,6 +134,29 @@ func.func @declared() {
 
 // -----
 
+// The address of a scalar as a one-element array (`&total` passed for `long *`): the view
+// is made inside the task, which acquires the scalar's datablock.
+// CHECK-LABEL: func.func @scalar_address
+// CHECK: %[[G:.*]], %[[P:.*]] = arts.db_alloc <inout> <write> <coarse> {{.*}} : memref<?xi64>, memref<?xmemref<i64>>
+// CHECK: %{{.*}}, %[[Q:.*]] = arts.db_acquire <concurrent> (%[[G]], %[[P]]
+// CHECK: arts.edt <task> <intranode> route(%{{.*}}) (%[[Q]] : memref<?xmemref<i64>>) {
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [1], strides: [1] : memref<i64> to memref<1xi64>
+func.func @scalar_address() {
+  %c0 = arith.constant 0 : index
+  %r = arith.constant 0 : i32
+  %one = arith.constant 1 : i64
+  %total = memref.alloca() : memref<i64>
+  %ptr = memref.reinterpret_cast %total to offset: [0], sizes: [1], strides: [1] : memref<i64> to memref<1xi64>
+  arts.edt <task> <intranode> route(%r) attributes {no_verify} {
+    %v = memref.load %ptr[%c0] : memref<1xi64>
+    %w = arith.addi %v, %one : i64
+    memref.store %w, %ptr[%c0] : memref<1xi64>
+  }
+  return
+}
+
+// -----
+
 // A task that splits its caller's array uses it in place: no acquire.
 // CHECK-LABEL: func.func @argument_in_place
 // CHECK-NOT: arts.db_acquire
