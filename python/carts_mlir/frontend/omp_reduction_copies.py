@@ -52,9 +52,12 @@ class Copy:
     heap: bool = False
 
 
-def split(fn: "FunctionEmitter", clauses: "ClauseReader", p: Pragma) -> tuple[list, Pragma]:
+def split(fn: "FunctionEmitter", clauses: "ClauseReader", p: Pragma,
+          arrays: bool = False) -> tuple[list, Pragma]:
     """The reduction items of ``p`` to keep as own copies, (kind, name, section) each, and
-    ``p`` without them."""
+    ``p`` without them; ``arrays``: every array and section item (a region's reduction,
+    whose own copies the dialect's clause does not make), not only those the clause
+    cannot take."""
     own, kept = [], []
     for c in p.clauses:
         if c.name != "reduction":
@@ -62,13 +65,20 @@ def split(fn: "FunctionEmitter", clauses: "ClauseReader", p: Pragma) -> tuple[li
             continue
         stay = []
         for item in (a.strip() for a in c.args):
-            if _dialect_takes(fn, clauses, p, item):
+            if (_is_scalar(clauses, p, item) if arrays else _dialect_takes(fn, clauses, p, item)):
                 stay.append(item)
             else:
                 own.append((REDUCTION_OPS[c.modifier], item))
         if stay:
             kept.append(dataclasses.replace(c, args=tuple(stay)))
     return own, dataclasses.replace(p, clauses=kept)
+
+
+def _is_scalar(clauses, p: Pragma, item: str) -> bool:
+    if _SECTION.fullmatch(item):
+        return False
+    _, var = clauses.variable(p, item)
+    return not tm.is_array(var.ctype)
 
 
 def _dialect_takes(fn, clauses, p: Pragma, item: str) -> bool:

@@ -30,6 +30,7 @@ from . import clang_support as cs
 from . import omp_scan
 from .omp_atomic import AtomicEmitter
 from .omp_clauses import ClauseReader
+from . import omp_reduction_copies as reduction_copies
 from .omp_data_sharing import REDUCTION_OPS, DataSharing
 from .omp_loops import WorksharingLoops
 from .omp_tasks import TaskEmitter, pushed_reductions
@@ -292,8 +293,12 @@ class OmpEmitter:
             # A region's reductions: each thread accumulates into its own copy, which it
             # combines into the variable at the end of the region, in a critical section.
             # (a parallel loop's and sections' reductions are their own)
-            reductions = [] if loop is not None or p.directive == "parallel sections" else \
-                self.sharing.reductions(p)
+            # (arrays and sections: copies of their own, as a loop's that the dialect's
+            # clause does not take)
+            regional = loop is None and p.directive != "parallel sections"
+            copied, rest = reduction_copies.split(fn, self.clauses, p, arrays=True) \
+                if regional else ([], p)
+            reductions = self.sharing.reductions(rest) if regional else []
             # A region that is one single/master: its one thread reduces (the others would
             # only combine identities), so its copies live there, in the creator of any tasks.
             creator_reduces = bool(reductions) and self._one_construct(stmt_of_body)
@@ -307,6 +312,7 @@ class OmpEmitter:
                 with fn.loc_of_pragma(p):
                     own = [] if creator_reduces else self.own_reductions(
                         p, reductions, stack, "of a parallel region (reduce in its loops)")
+                    copies = reduction_copies.make(fn, self.clauses, p, copied, stack)
                     body_stmt = loop if loop is not None else \
                         (stmt_of_body[1] if stmt_of_body else None)
                     loop_vars = tuple(lp.var.spelling for lp, _ in loops) if loops else ()
@@ -329,6 +335,8 @@ class OmpEmitter:
                 with fn.loc_of_pragma(p):
                     if own:
                         combine_in_critical(own)
+                    if copies:
+                        reduction_copies.combine(copies)
                     omp.TerminatorOp()
 
     def _lone_construct(self, inner: list[Pragma], stmt: ci.Cursor):
