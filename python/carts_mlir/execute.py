@@ -42,6 +42,7 @@ from .arguments import ArgumentParser
 from .config import MAX_NODES, MAX_THREADS, Machine, check_count, read_config, resolve_machine
 from .errors import CartsError
 from .files import write_atomically
+from .frontend.driver import FP_CONTRACT
 
 @dataclass
 class ExecuteOptions:
@@ -59,6 +60,7 @@ class ExecuteOptions:
     output: str | None = None
     executable: bool = True
     program_args: list[str] = field(default_factory=list)
+    fp_contract: str = "off"
 
 
 def build_parser() -> ArgumentParser:
@@ -82,6 +84,9 @@ def build_parser() -> ArgumentParser:
                    help="run the node actors on this Ray cluster (or 'auto'), one per Ray node")
     p.add_argument("--stats", action="store_true",
                    help="print per-node counters (tasks, messages, bytes) on stderr")
+    p.add_argument("-ffp-contract", dest="fp_contract", choices=FP_CONTRACT, default="off",
+                   help="fast: floating-point multiplies and adds may fuse (as gcc does where "
+                        "the target has FMA); default off: the results of gcc -O2 for x86-64")
     p.add_argument("--no-arts", action="store_true",
                    help="run the sequential program (OpenMP pragmas ignored)")
     p.add_argument("--emit-llvm", action="store_true",
@@ -104,7 +109,7 @@ def parse_arguments(argv: list[str]) -> ExecuteOptions:
         source=a.source, defines=a.defines, includes=a.includes, opt_level=a.opt_level,
         no_arts=a.no_arts, emit_llvm=a.emit_llvm, ray_address=a.ray_address, stats=a.stats,
         compile_only=a.compile_only, output=a.output, executable=a.executable,
-        program_args=a.program_args,
+        program_args=a.program_args, fp_contract=a.fp_contract,
         threads=None if a.threads is None else check_count(a.threads, "--threads", MAX_THREADS),
         nodes=None if a.nodes is None else check_count(a.nodes, "--nodes", MAX_NODES))
     if opts.output is not None and not opts.executable:
@@ -127,13 +132,15 @@ def arts_llvm_ir(opts: ExecuteOptions, machine: Machine | None = None) -> str:
         module = None
         for _stage, module, _seconds in arts_stages(opts.source, defines=opts.defines,
                                                     includes=opts.includes, threads=opts.threads,
-                                                    nodes=opts.nodes, machine=machine):
+                                                    nodes=opts.nodes, machine=machine,
+                                                    fp_contract=opts.fp_contract):
             pass
         return translate_to_llvm_ir(module)
 
 
 def arts_stages(source: str, *, defines=(), includes=(), threads: int | None = None,
-                nodes: int | None = None, machine: Machine | None = None):
+                nodes: int | None = None, machine: Machine | None = None,
+                fp_contract: str = "off"):
     """Every pipeline stage run on the OpenMP compile of ``source``, after the sequential
     compile went through collect-metadata (the facts the later stages read): yields
     ``(stage, module, seconds)`` after each stage, the module changed in place. Planned for
@@ -146,7 +153,7 @@ def arts_stages(source: str, *, defines=(), includes=(), threads: int | None = N
 
     def front_end(openmp: bool) -> str:
         return compile_c(source, defines=defines, includes=includes, openmp=openmp,
-                         debug_info=True)
+                         debug_info=True, fp_contract=fp_contract)
 
     machine = machine or resolve_machine(threads, nodes)
     with tempfile.TemporaryDirectory(prefix="carts-execute-") as tmp:
@@ -185,7 +192,8 @@ def execute_main(argv: list[str]) -> int:
         check_output_path(executable_path(opts))
     started = time.perf_counter()
     if opts.no_arts:
-        llvm_ir = sequential_llvm_ir(opts.source, defines=opts.defines, includes=opts.includes)
+        llvm_ir = sequential_llvm_ir(opts.source, defines=opts.defines, includes=opts.includes,
+                                     fp_contract=opts.fp_contract)
         program = compile_llvm_ir(llvm_ir, opts.opt_level)
         if opts.emit_llvm:  # written once everything it came from compiled
             write_atomically(f"{Path(opts.source).stem}-seq.ll", llvm_ir)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import atexit
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -186,6 +187,26 @@ def test_emit_llvm_writes_the_arts_program(tmp_path):
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "emit-arts.ll").read_text()
     assert "define i32 @main(" in text and "artsMain" in text and "artsEdtCreate" in text
+
+
+@pytest.mark.parametrize("arts", [True, False], ids=["arts", "no-arts"])
+def test_fp_contract_fast_reaches_the_llvm_ir_and_off_is_the_default(arts, tmp_path):
+    src = write(tmp_path, "fma.c", "#include <stdio.h>\nint main(void) {\n  double y[64];\n"
+                "#pragma omp parallel for\n  for (int i = 0; i < 64; i++) y[i] = 0.5 * i + 1.0;\n"
+                "  double s = 0;\n  for (int i = 0; i < 64; i++) s += y[i];\n"
+                "  printf(\"%g\\n\", s);\n  return 0;\n}\n")
+    mode = [] if arts else ["--no-arts"]
+    ll = tmp_path / ("fma-arts.ll" if arts else "fma-seq.ll")
+    texts = {}
+    for flag in ([], ["-ffp-contract=fast"]):
+        result = execute(*mode, *flag, "--emit-llvm", "--no-executable", "--threads", 2, src,
+                         cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == "1072\n"  # exact either way: every value is a multiple of 0.5
+        texts[bool(flag)] = ll.read_text()
+    assert re.search(r"= fmul contract double", texts[True])
+    assert re.search(r"= fadd contract double", texts[True])
+    assert "contract" not in texts[False]
 
 
 def test_execute_leaves_a_native_executable_that_runs_on_its_own(tmp_path):

@@ -22,19 +22,45 @@ class FrontendOptions:
     debug_info: bool = False
     output: str | None = None
     extra_clang_args: list[str] = field(default_factory=list)
+    fp_contract: str = "off"
+
+
+#: ``-ffp-contract=`` as gcc spells it: ``off`` (the default here) keeps every floating-point
+#: multiply and add apart, so results match ``gcc -O2`` for the x86-64 baseline (no FMA);
+#: ``fast`` lets LLVM fuse a multiply into the add that uses it, as gcc does by default where
+#: the target has FMA (``-march=x86-64-v3``, ``-march=native``).
+FP_CONTRACT = ("off", "fast")
+_CONTRACTED = ("arith.mulf", "arith.addf", "arith.subf", "arith.negf")
+
+
+def contract(module) -> None:
+    """Mark every floating-point multiply, add, subtract and negation of ``module`` with
+    ``fastmath<contract>`` (in its context): the lowering keeps the flag on LLVM's
+    ``fmul``/``fadd``, which then may become fused multiply-adds."""
+    from mlir import ir
+
+    flag = ir.Attribute.parse("#arith.fastmath<contract>")
+
+    def mark(op):
+        if op.name in _CONTRACTED:
+            op.attributes["fastmath"] = flag
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(mark, ir.WalkOrder.PRE_ORDER)
 
 
 def compile_to_module(path: str, *, defines=(), includes=(), openmp: bool = False,
-                      extra_args=()):
+                      extra_args=(), fp_contract: str = "off"):
     """Parse and emit; returns (module, context).  The module is verified."""
     from .. import deepstack
 
     return deepstack.call(lambda: _compile_to_module(path, defines, includes, openmp,
-                                                     extra_args),
+                                                     extra_args, fp_contract),
                           what="the C program", location=path)
 
 
-def _compile_to_module(path: str, defines, includes, openmp: bool, extra_args):
+def _compile_to_module(path: str, defines, includes, openmp: bool, extra_args,
+                       fp_contract: str = "off"):
     from .module import ModuleEmitter
 
     options = cs.ParseOptions(tuple(defines), tuple(includes), openmp, tuple(extra_args))
@@ -44,17 +70,19 @@ def _compile_to_module(path: str, defines, includes, openmp: bool, extra_args):
     with emitter.ctx:
         if not module.operation.verify():
             raise CartsError("internal error: the generated IR does not verify", path)
+        if fp_contract == "fast":
+            contract(module)
     return module, emitter.ctx
 
 
 def compile_c(path: str, *, defines=(), includes=(), openmp: bool = False,
-              debug_info: bool = False, extra_args=()) -> str:
+              debug_info: bool = False, extra_args=(), fp_contract: str = "off") -> str:
     """C file -> MLIR text.  ``defines`` are ``NAME`` or ``NAME=VALUE`` strings."""
     from mlir import ir
 
     try:
         module, ctx = compile_to_module(path, defines=defines, includes=includes, openmp=openmp,
-                                        extra_args=extra_args)
+                                        extra_args=extra_args, fp_contract=fp_contract)
     except ir.MLIRError as err:
         raise CartsError(f"internal error: {_first_line(str(err))}", path) from None
     with ctx:
@@ -75,6 +103,9 @@ def build_parser() -> ArgumentParser:
                         "pragmas are ignored: the sequential program)")
     p.add_argument("-fno-openmp", dest="openmp", action="store_false", help="the default")
     p.add_argument("-std", metavar="STD", help="C standard passed to clang (default: clang's)")
+    p.add_argument("-ffp-contract", dest="fp_contract", choices=FP_CONTRACT, default="off",
+                   help="fast: mark floating-point multiplies and adds so LLVM may fuse them "
+                        "(as gcc does where the target has FMA); default off")
     p.add_argument("--print-debug-info", dest="debug_info", action="store_true",
                    help="print every operation's location (file:line:col)")
     p.add_argument("-o", dest="output", metavar="FILE",
@@ -104,6 +135,7 @@ def parse_arguments(argv: list[str]) -> FrontendOptions:
         raise CartsError(f"more than one input file ('{a.sources[0]}', '{a.sources[1]}')")
     return FrontendOptions(source=a.sources[0], defines=a.defines, includes=a.includes,
                            openmp=a.openmp, debug_info=a.debug_info, output=a.output,
+                           fp_contract=a.fp_contract,
                            extra_clang_args=[f"-std={a.std}"] if a.std is not None else [])
 
 
@@ -117,7 +149,7 @@ def cgeist_main(argv: list[str]) -> int:
         check_destination(opts.output, inputs=[opts.source])  # never over the C source
     text = compile_c(opts.source, defines=opts.defines, includes=opts.includes,
                      openmp=opts.openmp, debug_info=opts.debug_info,
-                     extra_args=opts.extra_clang_args)
+                     extra_args=opts.extra_clang_args, fp_contract=opts.fp_contract)
     if opts.output is None or opts.output == "-":
         sys.stdout.write(text)
         if not text.endswith("\n"):

@@ -31,11 +31,12 @@ def mlir_to_llvm_ir(mlir_text: str) -> str:
     return translate_to_llvm_ir(module)
 
 
-def sequential_llvm_ir(path: str, *, defines=(), includes=()) -> str:
+def sequential_llvm_ir(path: str, *, defines=(), includes=(), fp_contract: str = "off") -> str:
     """C file -> LLVM IR text of its sequential program (pragmas ignored)."""
     from ..frontend import compile_to_module
 
-    module, _ctx = compile_to_module(path, defines=defines, includes=includes, openmp=False)
+    module, _ctx = compile_to_module(path, defines=defines, includes=includes, openmp=False,
+                                     fp_contract=fp_contract)
     lower_to_llvm_dialect(module)
     return translate_to_llvm_ir(module)
 

@@ -31,6 +31,14 @@ from .discovery import SIZES, discover_examples, select
 DEFAULT_CPU = "x86-64-v3"
 
 
+def _has_fma(cc: list[str], cpu: str) -> bool:
+    """Whether the C compiler's ``-march=cpu`` build has FMA (``__FMA__``), where gcc
+    contracts multiplies into adds by default."""
+    done = subprocess.run([*cc, f"-march={cpu}", "-dM", "-E", "-x", "c", "-"], input="",
+                          capture_output=True, text=True)
+    return done.returncode == 0 and "#define __FMA__ 1" in done.stdout
+
+
 def _list(text: str, parse, what: str) -> list:
     try:
         values = [parse(v) for v in text.split(",") if v]
@@ -68,6 +76,7 @@ def build_main(args, root: Path) -> int:
     include = root / "include"
     cc = c_compiler()
     started = time.perf_counter()
+    contracted = "fast" if _has_fma(cc, args.cpu) else "off"
     for ex in examples:
         for size in sizes:
             folder = out / size
@@ -82,8 +91,11 @@ def build_main(args, root: Path) -> int:
                 raise CartsError(f"{ex.name} ({size}): the OpenMP build failed: "
                                  f"{done.stderr.strip()[-300:]}")
             for t in threads:
+                # gcc contracts multiplies into adds where the target has FMA (the
+                # x86-64-v3 default build does): ours does the same
                 opts = ExecuteOptions(source=str(ex.source), defines=[define],
-                                      includes=[str(include)], threads=t, nodes=1)
+                                      includes=[str(include)], threads=t, nodes=1,
+                                      fp_contract=contracted)
                 arts = folder / f"{stem}_arts_t{t}"
                 build_executable(arts_llvm_ir(opts), arts, cpu=args.cpu,
                                  runtime_dir=out / "lib", rpath="$ORIGIN/../lib")
@@ -93,6 +105,7 @@ def build_main(args, root: Path) -> int:
                     "omp": omp.relative_to(out).as_posix()}
                 print(f"built {ex.name} {size} t{t}", file=sys.stderr, flush=True)
     manifest = {"built": {"cpu": args.cpu, "host": platform.node(), "cc": cc,
+                          "fp_contract": contracted,
                           "date": time.strftime("%Y-%m-%d %H:%M:%S")},
                 "entries": sorted(entries.values(),
                                   key=lambda e: (e["size"], e["threads"], e["name"]))}
