@@ -94,7 +94,8 @@ struct CreateDbs : arts::impl::CreateDbsBase<CreateDbs> {
           cast = captured.getDefiningOp<memref::SubViewOp>(); // an element a depend item names
         if (auto view = captured.getDefiningOp<memref::ReinterpretCastOp>();
             !cast && view && view.getOffsets().empty() && view.getSizes().empty() &&
-            view.getStrides().empty() && view.getSource().getType().getRank() == 0)
+            view.getStrides().empty() && isa<MemRefType>(view.getSource().getType()) &&
+            llvm::cast<MemRefType>(view.getSource().getType()).getRank() == 0)
           cast = view; // `&x` of a scalar as a one-element array: the scalar is the datablock
         if (!cast)
           continue;
