@@ -436,10 +436,23 @@ def combined_forms(directive: str, clauses: list[Clause],
     if words[:1] == ["masked"] or words[:2] == ["parallel", "masked"]:
         filt = next((c for c in clauses if c.name == "filter"), None)
         if filt is not None and constant_value(filt.args[0] if filt.args else "") != 0:
-            if words == ["masked"]:  # the thread the filter names: `masked` itself
-                return [("masked", [filt])]
-            outer = [c for c in clauses if c is not filt]
-            return [("parallel", outer), ("masked", [filt])]
+            # the thread the filter names: `masked` itself, inside the region and around
+            # the taskloop of the combined forms
+            rest = [c for c in clauses if c is not filt]
+            parts = []
+            if words[0] == "parallel":
+                outer = [c for c in rest if c.name in _PARALLEL_CLAUSES or c.name == "if"]
+                rest = [c for c in rest if c not in outer]
+                if words[2:] != ["taskloop"]:
+                    outer, rest = outer + rest, []
+                parts.append(("parallel", outer))
+                words = words[1:]
+            parts.append(("masked", [filt]))
+            if words[1:] == ["taskloop"]:
+                parts.append(("taskloop", rest))
+            elif words[1:]:
+                raise CartsError(f"unsupported C construct: omp {directive}", where)
+            return parts
         clauses = [c for c in clauses if c.name != "filter"]
         words = [w if w != "masked" else "master" for w in words]
     if len(words) > 1 and words[0] == "parallel" and words[1] == "master":

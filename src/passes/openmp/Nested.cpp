@@ -228,9 +228,9 @@ bool recomputable(Operation *op) {
 
 } // namespace
 
-/// A parallel region that holds, among other work, a single or master that creates tasks:
-/// one region per part, in order, the creator alone in its own (which becomes host code
-/// creating tasks, as a region made of one creator does). Each part waits for the one
+/// A parallel region that holds, among other work or beside another, a single or master
+/// that creates tasks: one region per part, in order, each creator alone in its own (which
+/// becomes host code creating tasks, as a region made of one creator does). Each part waits for the one
 /// before (a barrier more, which OpenMP allows: threads only wait longer). A part may use
 /// what earlier parts computed without memory effects (or the thread's number): it is
 /// computed again there; per-thread storage must belong to one part. Otherwise the region
@@ -247,17 +247,19 @@ void Converter::splitRegionsAroundCreators() {
     Block &block = op.getRegion().front();
     // the parts: each creator alone, the runs of other operations between them
     SmallVector<SmallVector<Operation *>> parts;
-    bool creators = false, others = false;
+    unsigned creators = 0;
+    bool others = false;
     for (Operation &inner : block.without_terminator()) {
       bool creator = createsTasksItself(inner);
-      creators |= creator;
+      creators += creator;
       if (creator || parts.empty() || createsTasksItself(*parts.back().front()))
         parts.emplace_back();
       parts.back().push_back(&inner);
       others |= !creator &&
                 !isa<memref::AllocaOp, arith::ConstantOp, omp::BarrierOp, omp::TaskwaitOp>(inner);
     }
-    if (!creators || !others || parts.size() < 2)
+    // several creators alone are split too: each its own region, one after the other
+    if (!creators || (!others && creators < 2) || parts.size() < 2)
       continue;
     DenseMap<Operation *, unsigned> partOf;
     for (auto [index, part] : llvm::enumerate(parts))
@@ -303,9 +305,9 @@ void Converter::splitRegionsAroundCreators() {
       });
     };
     CARTS_DEBUG("tasks", op) << "omp.parallel holding a task-creating single or master among "
-                                "other work -> "
+                                "other work or beside another -> "
                              << llvm::count_if(parts, [&](auto &part) { return !empty(part); })
-                             << " regions in order, the creator alone in its own\n";
+                             << " regions in order, each creator alone in its own\n";
     rewriter.setInsertionPoint(op);
     for (auto [index, part] : llvm::enumerate(parts)) {
       if (empty(part))

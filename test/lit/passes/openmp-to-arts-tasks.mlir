@@ -153,7 +153,7 @@ func.func @threads_take_turns(%seen: memref<?xi32>, %ran: memref<?xi32>) {
 func.func @single_among_work(%a: memref<?xf64>, %seen: memref<?xf64>) {
   %c0 = arith.constant 0 : index
   %x = arith.constant 1.0 : f64
-  // SPLIT: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.parallel holding a task-creating single or master among other work -> 2 regions in order, the creator alone in its own
+  // SPLIT: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.parallel holding a task-creating single or master among other work or beside another -> 2 regions in order, each creator alone in its own
   omp.parallel {
     %me = func.call @omp_get_thread_num() : () -> i32
     %i = arith.index_cast %me : i32 to index
@@ -171,6 +171,43 @@ func.func @single_among_work(%a: memref<?xf64>, %seen: memref<?xf64>) {
 }
 
 func.func private @omp_get_thread_num() -> i32
+
+// -----
+
+// Two masters creating tasks, nothing else in the region (`master taskloop` twice): a
+// region each, one after the other, each host code creating its tasks.
+// CHECK-LABEL: func.func @masters_alone
+// CHECK-NOT: arts.edt <parallel>
+// CHECK: arts.edt <task>
+// CHECK: arts.barrier
+// CHECK: arts.edt <task>
+// CHECK: arts.barrier
+// CHECK-NOT: arts.edt <parallel>
+// CHECK: return
+func.func @masters_alone(%a: memref<?xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x = arith.constant 1.0 : f64
+  // SPLIT: [tasks] {{.*}}convert.mlir:[[@LINE+1]]:3: omp.parallel holding a task-creating single or master among other work or beside another -> 2 regions in order, each creator alone in its own
+  omp.parallel {
+    omp.master {
+      omp.task {
+        memref.store %x, %a[%c0] : memref<?xf64>
+        omp.terminator
+      }
+      omp.terminator
+    }
+    omp.master {
+      omp.task {
+        memref.store %x, %a[%c1] : memref<?xf64>
+        omp.terminator
+      }
+      omp.terminator
+    }
+    omp.terminator
+  }
+  return
+}
 
 // -----
 
