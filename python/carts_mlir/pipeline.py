@@ -49,8 +49,9 @@ def _with_alias_scopes(passes: list[str]) -> tuple[str, ...]:
 
 STAGES: tuple[Stage, ...] = (
     Stage("canonicalize-memrefs", ("arts-inline-helpers", "arts-raise-pointer-tables", "canonicalize",
-                                   "cse"),
-          "inline allocation helpers; raise pointer-of-pointer arrays to N-D memrefs",
+                                   "arts-fold-reshapes", "canonicalize", "cse"),
+          "inline allocation helpers; raise pointer-of-pointer arrays to N-D memrefs; one "
+          "allocation of an array seen through reshaped views",
           "every later analysis reasons about plain N-D memrefs"),
     Stage("collect-metadata", ("arts-collect-metadata",),
           "loop and array facts as attributes and a JSON file keyed by source location",

@@ -78,6 +78,39 @@ def RaisePointerTables : Pass<"arts-raise-pointer-tables", "ModuleOp"> {
   let dependentDialects = ["::mlir::arts::ArtsDialect", "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
+def FoldReshapes : Pass<"arts-fold-reshapes", "ModuleOp"> {
+  let summary = "an allocation seen through reshaped views becomes one allocation";
+  let description = [{
+    In the canonicalize-memrefs stage, after arts-raise-pointer-tables. C
+    code indexes flat memory through a pointer to rows (`(double (*)[64])
+    flat`) and passes a pointer to a whole array as its rows (PolyBench's
+    `double (*A)[N][M]` passed as `*A`): views of one allocation
+    (memref.reinterpret_cast from offset 0 with row-major strides,
+    memref.collapse_shape, memref.expand_shape, memref.cast), where a
+    datablock is made of an allocation. Each `memref.alloc` whose uses are
+    accesses, frees and such views (each only accessed), every shape's
+    extents static but the first, becomes one allocation of the coarsest of
+    those shapes (the one every other's dimensions group into); an access of a
+    finer shape linearises each group of its indices. Anything else (a view
+    passed on, shapes without a coarsest) is left as it is. Prints on the
+    `canonicalize-memrefs` channel.
+
+    ```mlir
+    // before
+    %flat = memref.alloc() : memref<6400xf64>
+    %a = memref.reinterpret_cast %flat to offset: [0], sizes: [100, 64], strides: [64, 1]
+        : memref<6400xf64> to memref<100x64xf64, strided<[64, 1]>>
+    memref.store %v, %a[%i, %j] : memref<100x64xf64, strided<[64, 1]>>
+    memref.dealloc %flat : memref<6400xf64>
+    // after (canonicalized)
+    %a = memref.alloc() : memref<100x64xf64>
+    memref.store %v, %a[%i, %j] : memref<100x64xf64>
+    memref.dealloc %a : memref<100x64xf64>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
 def CollectMetadata : Pass<"arts-collect-metadata", "ModuleOp"> {
   let summary = "loop and array facts as `arts.metadata`, shared by source location";
   let description = [{

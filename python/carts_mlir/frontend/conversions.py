@@ -36,6 +36,16 @@ def is_llvm_ptr(v: ir.Value) -> bool:
     return is_llvm_ptr_type(v.type)
 
 
+def constant_index(v: ir.Value) -> int | None:
+    """The value of ``v`` when an ``arith.constant`` defines it, else None."""
+    owner = v.owner
+    if isinstance(owner, ir.OpView) and owner.operation.name == "arith.constant":
+        attr = owner.operation.attributes["value"]
+        if isinstance(attr, ir.IntegerAttr):
+            return attr.value
+    return None
+
+
 class Conversions:
     """The conversions of ``ExprEmitter`` (a mixin of it).  What a cast converts is
     evaluated with its ``rvalue`` (or ``lvalue``, for an array that decays)."""
@@ -107,11 +117,38 @@ class Conversions:
                                  "field where it is used)")
         if lv.indices and is_llvm_ptr_type(self.types.to_mlir(to_type, where)):
             return self._row_address(lv, where)  # `names[i]` passed as a `char *`
-        if lv.indices:
-            raise cs.unsupported(where, "a row of a multi-dimensional array used as a pointer "
-                                 "value (index it where it is, or pass the array and the row)")
         target = self.types.to_mlir(to_type, where)
+        if lv.indices:
+            whole = self._whole_array_rows(lv, target, where)
+            if whole is None:
+                raise cs.unsupported(where, "a row of a multi-dimensional array used as a "
+                                     "pointer value (index it where it is, or pass the array "
+                                     "and the row)")
+            return whole
         return self.coerce_memref(lv.memref, target, where)
+
+    def _whole_array_rows(self, lv, target: ir.Type, where: ci.Cursor) -> ir.Value | None:
+        """``*A`` of a pointer to an array (``double (*A)[N][M]``, PolyBench's arrays) used as
+        a pointer to its rows (``double (*)[M]``): the leading indices are all 0, so the
+        rows are the whole memory, its leading dimensions collapsed into one. None for
+        other rows."""
+        if not isinstance(target, ir.MemRefType):
+            return None
+        mtype = ir.MemRefType(lv.memref.type)
+        fixed = len(lv.indices)
+        if any(constant_index(i) != 0 for i in lv.indices) or \
+                ir.MemRefType(target).rank != mtype.rank - fixed or \
+                any(d == ir.ShapedType.get_dynamic_size() for d in mtype.shape[1:fixed + 1]):
+            return None
+        groups = [list(range(fixed + 1))] + [[d] for d in range(fixed + 1, mtype.rank)]
+        rows = mtype.shape[0]
+        for d in mtype.shape[1:fixed + 1]:
+            rows = rows * d if rows != ir.ShapedType.get_dynamic_size() else rows
+        shape = [rows] + list(mtype.shape[fixed + 1:])
+        with self.fn.loc(where):
+            flat = memref.CollapseShapeOp(ir.MemRefType.get(shape, mtype.element_type),
+                                          lv.memref, groups).result
+        return self.coerce_memref(flat, target, where)
 
     def _row_address(self, lv, where: ci.Cursor) -> ir.Value:
         """The address of row ``lv.indices`` of an N-D array (``char names[8][32]``'s
@@ -150,9 +187,29 @@ class Conversions:
             a, b = ir.MemRefType(v.type), ir.MemRefType(target)
             if a.element_type == b.element_type and a.rank == b.rank:
                 return memref.CastOp(target, v).result
+            if a.element_type == b.element_type and a.rank == 1 and b.rank > 1 and \
+                    all(d != ir.ShapedType.get_dynamic_size() for d in b.shape[1:]):
+                return self._rows_of(v, b, where)
         if isinstance(v.type, ir.MemRefType) and is_llvm_ptr_type(target):
             return self.memref_to_ptr(v)
         raise cs.unsupported(where, f"pointer conversion from {v.type} to {target}")
+
+    def _rows_of(self, v: ir.Value, target: ir.MemRefType, where: ci.Cursor) -> ir.Value:
+        """A flat array seen through a pointer to rows of fixed length (``(double (*)[64])
+        flat``): the same memory as ``target``, as many whole rows as it holds."""
+        inner = list(target.shape[1:])
+        strides = [1] * len(inner)
+        for d in range(len(inner) - 2, -1, -1):
+            strides[d] = strides[d + 1] * inner[d + 1]
+        row = strides[0] * inner[0]
+        dyn = ir.ShapedType.get_dynamic_size()
+        with self.fn.loc(where):
+            n = memref.DimOp(v, self.fn.const_index(0)).result
+            rows = arith.DivUIOp(n, self.fn.const_index(row)).result
+            view = memref.ReinterpretCastOp(ir.MemRefType.get([dyn] + inner, target.element_type),
+                                            v, [], [rows], [], [0], [dyn] + inner,
+                                            [row] + strides).result
+        return view if view.type == target else memref.CastOp(target, view).result
 
     def memref_to_ptr(self, v: ir.Value) -> ir.Value:
         addr = memref.ExtractAlignedPointerAsIndexOp(v).result
