@@ -168,6 +168,10 @@ class OmpEmitter:
         if d == "task" and (self.in_task or self.in_loop or self._undeferred(p)):
             self.tasks.included(p, body, stmt)
             return
+        if d == "sequential scan":  # `simd reduction(inscan, ...)`: the loop as it is
+            with pushed_count(self, "in_scan"):
+                body()
+            return
         if d in ("for", "parallel for") and omp_scan.is_scan(p):
             with pushed_count(self, "in_loop"):
                 omp_scan.scan_loop(self, p, stmt)

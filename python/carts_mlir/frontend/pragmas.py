@@ -87,6 +87,8 @@ STANDALONE = {"barrier", "taskwait", "taskyield", "flush", "error", "scan", "dep
 # depobj(o) depend(kind: item) | update(kind) | destroy[(o)]: the object is the `object` clause
 SUPPORTED["depobj"] = {"object", "depend", "update", "destroy"}
 SUPPORTED["scan"] = {"inclusive", "exclusive"}
+# `simd reduction(inscan, ...)`: a loop one thread runs in order, its scan directive inside
+SUPPORTED["sequential scan"] = set()
 SUPPORTED["error"] = {"message", "severity"}
 SUPPORTED["flush"] = set()
 # proc_bind: a placement hint (workers are not bound to places here)
@@ -421,6 +423,9 @@ def combined_forms(directive: str, clauses: list[Clause],
         clauses = [c for c in clauses if c.name not in dropped and
                    not (c.name == "if" and c.args and c.args[0].lstrip().startswith("simd"))]
         if not words:
+            if any(c.name == "reduction" and c.flavor == "inscan" for c in clauses):
+                # a loop one thread runs in order: its `scan` directive changes nothing
+                return [("sequential scan", [])]
             return []
     if words and words[-1] == "loop":
         bind = next((c.args[0].strip() for c in clauses if c.name == "bind" and c.args), None)
