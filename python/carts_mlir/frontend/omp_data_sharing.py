@@ -58,10 +58,21 @@ class DataSharing:
         for clause in p.all("lastprivate"):
             for name in clause.args:
                 key, var = self.clauses.variable(p, name)
-                if var.kind != "mem" or scalar_of(var.ctype) is None:
-                    raise p.error(f"lastprivate variable '{name}' must be a scalar variable")
+                fixed_array = var.kind == "mem" and var.is_array and var.lead is None and \
+                    ir.MemRefType(var.value.type).has_static_shape
+                if (var.kind != "mem" or scalar_of(var.ctype) is None) and not fixed_array:
+                    raise p.error(f"lastprivate variable '{name}' must be a scalar variable or "
+                                  "an array of fixed size")
                 out.append((key, var))
         return out
+
+    def store_last(self, mine: ir.Value, outer: Var) -> None:
+        """A lastprivate copy stored into the variable outside: a scalar's value, an array's
+        elements."""
+        if ir.MemRefType(mine.type).rank:
+            memref.CopyOp(mine, outer.value)
+        else:
+            memref.StoreOp(self.fn.load(mine), outer.value, [])
 
     def copy_out_last(self, loops, ivs, last: list[tuple[tuple, Var]]) -> None:
         """``lastprivate``: the iteration that is last in sequential order stores its
@@ -79,10 +90,9 @@ class DataSharing:
             for key, outer in last:
                 loop = next(((lp, b) for lp, b in loops if lp.var_key == key), None)
                 if loop is not None:  # the loop's own variable: its value after the loop
-                    value = fn.stmt.final_value(loop[0], *loop[1])
+                    memref.StoreOp(fn.stmt.final_value(loop[0], *loop[1]), outer.value, [])
                 else:
-                    value = memref.LoadOp(fn.vars[key].value, []).result
-                memref.StoreOp(value, outer.value, [])
+                    self.store_last(fn.vars[key].value, outer)
             scf.YieldOp([])
 
     def privatize(self, p: Pragma, stack: ExitStack, stmt: ci.Cursor | None = None,

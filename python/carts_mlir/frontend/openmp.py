@@ -665,7 +665,7 @@ class OmpEmitter:
                             combine_in_critical(own)
                         if group is groups[-1]:
                             for key, target in last:
-                                memref.StoreOp(fn.load(fn.vars[key].value), target.value, [])
+                                self.sharing.store_last(fn.vars[key].value, target)
                         omp.TerminatorOp()
             with fn.loc_of_pragma(p):
                 omp.TerminatorOp()
