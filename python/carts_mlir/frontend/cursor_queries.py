@@ -194,7 +194,11 @@ def _flatten_struct(kids: list[ci.Cursor], record: ci.Type, prefix: tuple[int, .
         if k.kind == K.INIT_LIST_EXPR:
             dims = list(f.dims[len(sub):])
             inner: list = []
-            if dims:
+            if f.record is not None:  # a struct field's own list: its slots
+                _flatten_struct([e for e in cs.children(k) if e.kind.is_expression()],
+                                f.record, (), inner)
+                dims = [f.count]
+            elif dims:
                 flatten_init(k, dims, (), inner)
             else:  # `{ 5 }` for a scalar
                 inner = [((), e) for e in cs.children(k) if e.kind.is_expression()][:1]

@@ -48,6 +48,24 @@ class LValue:
     #: dimensions it has left; its last index is the field's first slot, and a subscript
     #: adds to that index instead of adding one.
     field_dims: tuple[int, ...] = ()
+    #: A struct field of a struct (``p.pos`` of ``struct { vec2 pos; int id; }``): its
+    #: last index is its first slot, and a member of it adds to that index.
+    in_slots: bool = False
+
+    def slot(self, k: ir.Value) -> tuple[ir.Value, ...]:
+        """The indices of slot ``k`` of the struct this object is."""
+        if not self.in_slots:
+            return self.indices + (k,)
+        return self.indices[:-1] + (arith.AddIOp(self.indices[-1], k).result,)
+
+
+def _unqualified(t: ci.Type) -> str:
+    """The canonical spelling of ``t`` without its own qualifiers (``const box`` is
+    ``box``)."""
+    words = tm.canon(t).spelling.split(" ")
+    while words and words[0] in ("const", "volatile", "restrict"):
+        words = words[1:]
+    return " ".join(words)
 
 
 class MemoryAccess:
@@ -75,8 +93,8 @@ class MemoryAccess:
                 return LValue(s.type, memref=var.value, indices=() if var.lead is None else (var.lead,))
             if s.kind == K.UNEXPOSED_EXPR:
                 kids = cs.children(s)
-                if len(kids) == 1 and tm.canon(kids[0].type).spelling == tm.canon(s.type).spelling:
-                    return self.lvalue(kids[0])
+                if len(kids) == 1 and _unqualified(kids[0].type) == _unqualified(s.type):
+                    return self.lvalue(kids[0])  # `S b = table[k];` of a const table too
             if s.kind == K.ARRAY_SUBSCRIPT_EXPR:
                 return self._subscript(s)
             if s.kind == K.MEMBER_REF_EXPR:
@@ -107,9 +125,8 @@ class MemoryAccess:
         if lv.memref is None:
             raise cs.unsupported(s, "struct member access through this pointer")
         with self.fn.loc(s):
-            return LValue(s.type, memref=lv.memref,
-                          indices=lv.indices + (self.fn.const_index(slots.offset),),
-                          field_dims=slots.dims)
+            return LValue(s.type, memref=lv.memref, indices=lv.slot(self.fn.const_index(slots.offset)),
+                          field_dims=slots.dims, in_slots=slots.record is not None)
 
     def _subscript(self, s: ci.Cursor) -> LValue:
         base, index = cs.children(s)

@@ -134,7 +134,8 @@ class Operators:
             dst = self.lvalue(a)
             if dst.memref is None:
                 raise cs.unsupported(where, "struct assignment")
-            self.copy_struct(dst.memref, dst.indices, b, tm.struct_size(a.type), where)
+            self.copy_struct(dst.memref, dst.indices, b, tm.struct_size(a.type), where,
+                             in_slots=dst.in_slots)
             return self.fn.const_index(0)
         lv = self.lvalue(a)
         v = self.rvalue(b)
@@ -143,24 +144,38 @@ class Operators:
         return v
 
     def copy_struct(self, dst: ir.Value, at: tuple, source: ci.Cursor, count: int,
-                    where: ci.Cursor) -> None:
+                    where: ci.Cursor, in_slots: bool = False) -> None:
         """The ``count`` slots of the struct ``source`` names copied into ``dst[at...]``
-        (an assignment, or a declaration initialised from another struct)."""
+        (an assignment, or a declaration initialised from another struct); ``in_slots``:
+        the last of ``at`` is the first slot (a struct field of a struct)."""
+        def slot(lead: tuple, inside: bool, k: ir.Value) -> list:
+            if not inside:
+                return list(lead + (k,))
+            return list(lead[:-1] + (arith.AddIOp(lead[-1], k).result,))
+
         literal = cs.strip_implicit(source)
         if literal.kind == K.COMPOUND_LITERAL_EXPR:  # `a[k] = (S){k, 2.0, {0}}`
-            self._store_literal(dst, at, literal, count, where)
+            self._store_literal(dst, at, literal, count, where, in_slots)
             return
         src = self.lvalue(source)
         if src.memref is None:
             raise cs.unsupported(where, "struct copy")
-        def copy(k: ir.Value) -> None:
-            v = memref.LoadOp(src.memref, list(src.indices + (k,))).result
-            memref.StoreOp(v, dst, list(at + (k,)))
+        # a struct field of a struct of mixed fields (i64 slots) copied into a struct of
+        # one type, or the other way: each slot converted by the field it holds
+        converted = ir.MemRefType(src.memref.type).element_type != \
+            ir.MemRefType(dst.type).element_type
+        slot_types = tm.slot_types(source.type) if converted else None
+
+        def copy(k: ir.Value, n: int | None = None) -> None:
+            v = memref.LoadOp(src.memref, slot(src.indices, src.in_slots, k)).result
+            if slot_types is not None:
+                v = self.fn.to_memory(self.fn.from_memory(v, slot_types[n]), dst)
+            memref.StoreOp(v, dst, slot(at, in_slots, k))
 
         with self.fn.loc(where):
-            if count <= 8:
+            if count <= 8 or converted:
                 for k in range(count):
-                    copy(self.fn.const_index(k))
+                    copy(self.fn.const_index(k), k)
                 return
             loop = scf.ForOp(self.fn.const_index(0), self.fn.const_index(count),
                              self.fn.const_index(1))
@@ -169,7 +184,7 @@ class Operators:
                 scf.YieldOp([])
 
     def _store_literal(self, dst: ir.Value, at: tuple, literal: ci.Cursor, count: int,
-                       where: ci.Cursor) -> None:
+                       where: ci.Cursor, in_slots: bool = False) -> None:
         """A struct compound literal stored slot by slot, the slots it leaves out zero."""
         init = [k for k in cs.children(literal) if k.kind == K.INIT_LIST_EXPR]
         if len(init) != 1:
@@ -186,7 +201,13 @@ class Operators:
                     v = self.fn.const_scalar(0, scalar_of(slots[k]))
                 else:
                     v = self.fn.convert(self.rvalue(expr), scalar_of(expr.type), scalar_of(slots[k]))
-                memref.StoreOp(self.fn.to_memory(v, dst), dst, list(at + (self.fn.const_index(k),)))
+                index = self.fn.const_index(k)
+                if in_slots:
+                    index = arith.AddIOp(at[-1], index).result
+                    where_at = list(at[:-1]) + [index]
+                else:
+                    where_at = list(at + (index,))
+                memref.StoreOp(self.fn.to_memory(v, dst), dst, where_at)
 
     def _compound_assign(self, c: ci.Cursor) -> ir.Value:
         op = cs.binary_operator(c)[:-1]

@@ -91,6 +91,8 @@ def _field_shape(t: ci.Type) -> tuple[tuple[int, ...], ci.Type] | None:
     while t.kind == TypeKind.CONSTANTARRAY:
         dims.append(t.element_count)
         t = canon(t.element_type)
+    if t.kind == TypeKind.RECORD and not dims and struct_layout(t) is not None:
+        return (), t  # a struct field of a struct: its slots, in place
     if t.kind not in _INT_WIDTH and t.kind not in _FLOAT_WIDTH:
         return None
     return tuple(dims), t
@@ -104,22 +106,30 @@ class FieldSlots:
     field: ci.Cursor
     offset: int
     dims: tuple[int, ...]
+    #: The field's arithmetic type, or the struct it is (a struct field of a struct,
+    #: whose own slots it spans).
     scalar: ci.Type
+
+    @property
+    def record(self) -> ci.Type | None:
+        """The struct a struct field is, else None."""
+        return self.scalar if self.scalar.kind == TypeKind.RECORD else None
 
     @property
     def count(self) -> int:
         n = 1
         for d in self.dims:
             n *= d
-        return n
+        return n * (struct_size(self.scalar) if self.record is not None else 1)
 
 
 def struct_layout(t: ci.Type) -> list[FieldSlots] | None:
-    """The fields of a struct whose fields are arithmetic scalars or constant arrays of
-    them (no bit fields), in order, with their slots: the struct is kept as an array of
-    one slot per scalar (``struct { double x, v; }`` is a ``double[2]``, ``struct { int id;
-    double w[3]; }`` 4 slots; see ``struct_is_mixed`` for fields of different types). None
-    for any other type."""
+    """The fields of a struct whose fields are arithmetic scalars, constant arrays of
+    them or such structs (no bit fields), in order, with their slots: the struct is kept as
+    an array of one slot per scalar (``struct { double x, v; }`` is a ``double[2]``,
+    ``struct { int id; double w[3]; }`` 4 slots, ``struct { vec2 pos; int id; }`` the two
+    of ``pos`` then one; see ``struct_is_mixed`` for fields of different types). None for
+    any other type."""
     t = canon(t)
     if t.kind != TypeKind.RECORD:
         return None
@@ -158,14 +168,17 @@ def slot_types(t: ci.Type) -> list[ci.Type]:
     """The C type each slot of a struct kept as an array holds, in order."""
     layout = struct_layout(t)
     assert layout is not None
-    return [f.scalar for f in layout for _ in range(f.count)]
+    out: list[ci.Type] = []
+    for f in layout:
+        out += slot_types(f.record) if f.record is not None else [f.scalar] * f.count
+    return out
 
 
 def struct_is_mixed(t: ci.Type) -> bool:
     """A struct whose fields have different types: each slot is an ``i64`` holding the
     field's bits (an integer widened, a float's bits), exact for every arithmetic type."""
     layout = struct_layout(t)
-    return layout is not None and len({canon(f.scalar).spelling for f in layout}) > 1
+    return layout is not None and len({canon(x).spelling for x in slot_types(t)}) > 1
 
 
 def is_aggregate(t: ci.Type) -> bool:
@@ -351,7 +364,7 @@ class TypeMapper:
             shape.append(struct_size(t))
             if struct_is_mixed(t):
                 return shape, ir.IntegerType.get_signless(64)
-            t = canon(layout[0].scalar)
+            t = canon(slot_types(t)[0])
         if t.kind == TypeKind.INCOMPLETEARRAY:
             raise cs.unsupported(where, "array of arrays of unknown size")
         elem = self.to_mlir(t, where)
@@ -371,8 +384,8 @@ class TypeMapper:
 
 
 #: What a refused struct is told (module and statement checks alike).
-STRUCT_SUPPORTED = ("struct (a struct is supported when its fields are arithmetic scalars "
-                    "or arrays of them)")
+STRUCT_SUPPORTED = ("struct (a struct is supported when its fields are arithmetic scalars, "
+                    "arrays of them or such structs)")
 
 
 def _record_word(t: ci.Type) -> str:
