@@ -204,3 +204,19 @@ def test_clause_arguments_expand_macros_before_evaluation():
     macros = {"CHUNK": ["(", "BASE", "*", "2", ")"], "BASE": ["8"]}
     assert constant_value(expand_macros("CHUNK", macros)) == 16
     assert constant_value(expand_macros("n", macros)) is None
+
+
+def test_ir_that_does_not_verify_is_an_internal_error_at_its_c_line():
+    """Should the front end ever emit IR that does not verify, the user sees one located
+    line (the C position of the op the verifier names), not the verifier's exception."""
+    from carts_mlir.frontend.driver import _located_internal_error
+
+    with mir.Context(), mir.Location.unknown():
+        module = mir.Module.create()
+        with mir.InsertionPoint(module.body):
+            mir.Operation.create("memref.store", operands=[], loc=mir.Location.file("x.c", 53, 8))
+        with pytest.raises(mir.MLIRError) as raised:
+            module.operation.verify()
+    assert _located_internal_error(raised.value, "x.c").render() == (
+        "x.c:53:8: error: internal error: 'memref.store' op expected 2 or more operands, "
+        "but found 0")

@@ -61,6 +61,8 @@ def compile_to_module(path: str, *, defines=(), includes=(), openmp: bool = Fals
 
 def _compile_to_module(path: str, defines, includes, openmp: bool, extra_args,
                        fp_contract: str = "off"):
+    from mlir import ir
+
     from .module import ModuleEmitter
 
     options = cs.ParseOptions(tuple(defines), tuple(includes), openmp, tuple(extra_args))
@@ -68,11 +70,29 @@ def _compile_to_module(path: str, defines, includes, openmp: bool, extra_args,
     emitter = ModuleEmitter(tu, path, openmp)
     module = emitter.emit()
     with emitter.ctx:
-        if not module.operation.verify():
+        try:
+            verified = module.operation.verify()
+        except ir.MLIRError as err:  # the first complaint, at the C line it came from
+            raise _located_internal_error(err, path) from None
+        if not verified:
             raise CartsError("internal error: the generated IR does not verify", path)
         if fp_contract == "fast":
             contract(module)
     return module, emitter.ctx
+
+
+def _located_internal_error(err, path: str) -> CartsError:
+    """An MLIR verifier error as an internal error at the C location of the op it names
+    (the file itself when it names none)."""
+    import re
+
+    diagnostics = getattr(err, "error_diagnostics", None) or []
+    if diagnostics:
+        first = diagnostics[0]
+        m = re.search(r'loc\("([^"]+)":(\d+):(\d+)\)', str(first.location))
+        where = f"{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else path
+        return CartsError(f"internal error: {first.message}", where)
+    return CartsError(f"internal error: {_first_line(str(err))}", path)
 
 
 def compile_c(path: str, *, defines=(), includes=(), openmp: bool = False,
