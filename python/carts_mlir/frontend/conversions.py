@@ -36,6 +36,16 @@ def is_llvm_ptr(v: ir.Value) -> bool:
     return is_llvm_ptr_type(v.type)
 
 
+def element_address(base: ir.Value, index: ir.Value, elem: ir.Type) -> ir.Value:
+    """``llvm.getelementptr base[index]`` over elements of type ``elem``: the address of
+    element ``index`` (an integer) of the array an ``!llvm.ptr`` points to."""
+    return ir.Operation.create(
+        "llvm.getelementptr", results=[base.type], operands=[base, index],
+        attributes={"elem_type": ir.TypeAttr.get(elem),
+                    # one dynamic index: the marker the op's format uses for it
+                    "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
+
+
 def constant_index(v: ir.Value) -> int | None:
     """The value of ``v`` when an ``arith.constant`` defines it, else None."""
     owner = v.owner
@@ -169,10 +179,7 @@ class Conversions:
                 linear = term if linear is None else arith.AddIOp(linear, term).result
             base = self.memref_to_ptr(lv.memref)
             at = arith.IndexCastOp(self.types.i(64), linear).result
-            return ir.Operation.create(
-                "llvm.getelementptr", results=[base.type], operands=[base, at],
-                attributes={"elem_type": ir.TypeAttr.get(mtype.element_type),
-                            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
+            return element_address(base, at, mtype.element_type)
 
     def pointer_cast(self, v: ir.Value, to_type: ci.Type, where: ci.Cursor) -> ir.Value:
         target = self.types.to_mlir(to_type, where)

@@ -24,7 +24,7 @@ from mlir.dialects import arith, llvm, memref
 
 from . import clang_support as cs
 from . import typemap as tm
-from .conversions import is_llvm_ptr
+from .conversions import element_address, is_llvm_ptr
 from .folding import ConstantExpressions
 from .typemap import TypeMapper, scalar_of
 
@@ -169,10 +169,7 @@ class MemoryAccess:
         if is_llvm_ptr(p):
             elem = self.types.to_mlir(tm.pointee(pointer.type), where)
             i64 = self._index_to_i64(i)
-            addr = ir.Operation.create(
-                "llvm.getelementptr", results=[p.type], operands=[p, i64],
-                attributes={"elem_type": ir.TypeAttr.get(elem),
-                            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
+            addr = element_address(p, i64, elem)
             return LValue(where.type, ptr=addr, elem=elem)
         return LValue(where.type, memref=p, indices=(i,))
 

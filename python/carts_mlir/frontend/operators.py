@@ -16,6 +16,7 @@ from mlir.dialects import arith, memref, scf
 
 from . import clang_support as cs
 from . import typemap as tm
+from .conversions import element_address
 from .cursor_queries import flatten_init, is_null_constant, is_simple
 from .typemap import Scalar, TypeMapper, scalar_of
 
@@ -106,10 +107,7 @@ class Operators:
         with self.fn.loc(c):
             if op == "-":
                 n = arith.SubIOp(arith.ConstantOp(n.type, 0).result, n).result
-            return ir.Operation.create(
-                "llvm.getelementptr", results=[base.type], operands=[base, n],
-                attributes={"elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8)),
-                            "rawConstantIndices": ir.DenseI32ArrayAttr.get([-2147483648])}).result
+            return element_address(base, n, ir.IntegerType.get_signless(8))
 
     def arith(self, op: str, x: ir.Value, y: ir.Value, s: Scalar, where: ci.Cursor) -> ir.Value:
         if s.is_float:
