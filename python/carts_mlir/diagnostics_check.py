@@ -14,11 +14,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import ir
+from .ir import IMPLICIT_NOTE
 
 EXPECTED = re.compile(
     r"expected-(error|warning|note|remark)(?:\s*@(above|below|[+-]\d+))?\s*\{\{(.*?)\}\}")
-# The verifier's "see current operation" note is debugging help, not a diagnostic to expect.
-IMPLICIT_NOTE = "see current operation"
 
 
 @dataclass

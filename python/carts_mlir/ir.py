@@ -23,6 +23,10 @@ from mlir.passmanager import PassManager
 from . import _plugin
 from .errors import CartsError
 
+#: The note the verifier adds under an error, printing the op in generic form: debugging
+#: help, not a diagnostic a test expects or a C programmer reads.
+IMPLICIT_NOTE = "see current operation"
+
 
 def new_context() -> mir.Context:
     """A fresh context with every upstream dialect and the ARTS dialect registered."""
@@ -116,7 +120,7 @@ class DiagnosedError(CartsError):
         # MLIR's "see current operation" note prints the op in generic form: help for a
         # pass author on an .mlir file, noise under an error located in a C program.
         shown = [d for d in self.diagnostics
-                 if not (d.severity == "note" and d.message.startswith("see current operation")
+                 if not (d.severity == "note" and d.message.startswith(IMPLICIT_NOTE)
                          and _in_c_source(d.location))]
         lines = [d.render() for d in shown] or [f"error: {self.message}"]
         if self.reproduce:
