@@ -420,6 +420,38 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
                         [&](Value operand) { return fromThreadNumber(operand, teamBody); });
   }
 
+  /// Whether `def` loads a variable from outside the team that nothing in the team writes
+  /// (a global's value, `n` of `for (i = 0; i < n; i++)`): the same value wherever the
+  /// team reads it again. A global counts as written where any of its references is
+  /// stored to or passed on.
+  static bool rereadable(Operation *def, EdtOp parallel) {
+    auto load = dyn_cast<memref::LoadOp>(def);
+    if (!load || parallel.getBody().isAncestor(load.getMemRef().getParentRegion()))
+      return false;
+    Value var = load.getMemRef();
+    auto global = var.getDefiningOp<memref::GetGlobalOp>();
+    auto same = [&](Value other) {
+      if (other == var)
+        return true;
+      auto ref = other.getDefiningOp<memref::GetGlobalOp>();
+      return global && ref && ref.getName() == global.getName();
+    };
+    WalkResult written = parallel.getBody().walk([&](Operation *op) {
+      if (isa<memref::LoadOp>(op))
+        return WalkResult::advance();
+      for (Value operand : op->getOperands())
+        if (same(operand))
+          return WalkResult::interrupt();
+      if (auto ref = dyn_cast<memref::GetGlobalOp>(op); ref && global &&
+                                                         ref.getName() == global.getName())
+        for (Operation *user : ref->getUsers())
+          if (!isa<memref::LoadOp>(user))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return !written.wasInterrupted();
+  }
+
   /// Maps a value used by a part to the new task's world: views of the team
   /// become the task's views, pure values of the team's body are recomputed, and so
   /// are the team's queries (a worker part answers them for its own worker).
@@ -430,7 +462,7 @@ struct ForLowering : arts::impl::ForLoweringBase<ForLowering> {
     if (!parallel.getBody().isAncestor(value.getParentRegion()))
       return success(); // defined outside the team: captured as is
     Operation *def = value.getDefiningOp();
-    if (!def || !(isPureLeafOp(def) || isa<RuntimeQueryOp>(def)))
+    if (!def || !(isPureLeafOp(def) || isa<RuntimeQueryOp>(def) || rereadable(def, parallel)))
       return user->emitError("value defined in another barrier-separated part of the parallel "
                              "region cannot be recomputed here");
     for (Value operand : def->getOperands())

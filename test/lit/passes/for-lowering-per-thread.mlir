@@ -131,3 +131,48 @@ module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
     return
   }
 }
+
+// A loop part's trip count read in the part from a variable outside the team that nothing
+// in the team writes (`for (i = 0; i < gn; i++)` over a global `gn`): the launch of each
+// part's chunk tasks reads it again, as the part did.
+// CHECK-LABEL: func.func @bound_from_unwritten_global
+// CHECK: %[[GN:.*]] = memref.get_global @gn : memref<i32>
+// CHECK: %[[N:.*]] = memref.load %[[GN]][] : memref<i32>
+// CHECK: arith.index_cast %[[N]] : i32 to index
+// CHECK: arts.epoch {
+// CHECK: arts.edt <task>
+// CHECK: %[[M:.*]] = memref.load %[[GN]][] : memref<i32>
+// CHECK: arith.index_cast %[[M]] : i32 to index
+// CHECK: arts.epoch {
+// CHECK: arts.edt <task>
+module attributes {arts.nodes = 1 : i64, arts.threads = 2 : i64} {
+  memref.global @gn : memref<i32> = dense<0>
+  func.func @bound_from_unwritten_global(%a: memref<?xf64>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %two = arith.constant 2.0 : f64
+    %r = arith.constant 0 : i32
+    %gn = memref.get_global @gn : memref<i32>
+    arts.edt <parallel> <intranode> route(%r) attributes {workers = 2 : i64} {
+      %n = memref.load %gn[] : memref<i32>
+      %trips = arith.index_cast %n : i32 to index
+      arts.for (%c0) to (%trips) step (%c1) schedule(<static>) {
+      ^bb0(%i: index):
+        %v = memref.load %a[%i] : memref<?xf64>
+        %w = arith.mulf %v, %two : f64
+        memref.store %w, %a[%i] : memref<?xf64>
+      }
+      arts.barrier
+      %m = memref.load %gn[] : memref<i32>
+      %trips2 = arith.index_cast %m : i32 to index
+      arts.for (%c0) to (%trips2) step (%c1) schedule(<static>) {
+      ^bb0(%i: index):
+        %v = memref.load %a[%i] : memref<?xf64>
+        %w = arith.addf %v, %two : f64
+        memref.store %w, %a[%i] : memref<?xf64>
+      }
+      arts.barrier
+    }
+    return
+  }
+}
