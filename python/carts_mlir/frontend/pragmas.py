@@ -342,6 +342,10 @@ def _closing_paren(text: str, start: int) -> int | None:
     return None
 
 
+#: A list item that is one element of a 1-D array or pointer: ``a[k]`` (no ``:``).
+_ELEMENT = re.compile(r"\s*([A-Za-z_]\w*)\s*\[([^\[\]:]+)\]\s*")
+
+
 def _make_clause(name: str, inner: str | None, where: str) -> Clause:
     if inner is None:
         return Clause(name)
@@ -350,8 +354,11 @@ def _make_clause(name: str, inner: str | None, where: str) -> Clause:
             raise CartsError(f"{name} clause needs 'operator: list'", where)
         op, _, names = inner.partition(":")
         flavor, comma, op = op.rpartition(",")
-        return Clause(name, tuple(_split_top_level(names)), op.strip(),
-                      flavor.strip() if comma else None)
+        items = _split_top_level(names)
+        if name == "reduction":  # an element `a[k]` is the section `a[k:1]`, as gcc takes it
+            items = [_ELEMENT.sub(r"\1[\2 : 1]", item) if _ELEMENT.fullmatch(item) else item
+                     for item in items]
+        return Clause(name, tuple(items), op.strip(), flavor.strip() if comma else None)
     if name == "depend" and inner.strip() == "source":  # doacross, before OpenMP 5.2
         return Clause(name, (), "source")
     if name == "doacross":  # doacross(source:), doacross(source: omp_cur_iteration), (sink: ...)
