@@ -213,6 +213,32 @@ SmallVector<memref::AllocaOp> Converter::threadPrivateStorageOf(omp::WsloopOp op
   return storage;
 }
 
+static bool isUniform(Value v, Region &team);
+
+/// Whether `load` reads a local scalar of the region's threads that holds the same value in
+/// each (`int nt = omp_get_num_threads();`): a rank-0 alloca of the region, stored once with
+/// a uniform value, where that store comes before the load in the same block or one
+/// around it, and otherwise only loaded.
+static bool isUniformLocal(memref::LoadOp load, Region &team) {
+  auto slot = load.getMemRef().getDefiningOp<memref::AllocaOp>();
+  if (!slot || slot.getType().getRank() != 0 || !team.isAncestor(slot->getParentRegion()))
+    return false;
+  memref::StoreOp only;
+  for (Operation *user : slot->getUsers()) {
+    if (isa<memref::LoadOp>(user))
+      continue;
+    auto store = dyn_cast<memref::StoreOp>(user);
+    if (!store || only || store.getValueToStore() == slot.getResult())
+      return false;
+    only = store;
+  }
+  if (!only)
+    return false;
+  Operation *ancestor = only->getBlock()->findAncestorOpInBlock(*load);
+  return ancestor && only->isBeforeInBlock(ancestor) &&
+         isUniform(only.getValueToStore(), team);
+}
+
 /// Whether `v` is the same in every thread of the team whose region is `team`: a value
 /// from outside it, the index of a loop whose bounds are, or computed from such values by
 /// operations without memory effects.
@@ -223,6 +249,10 @@ static bool isUniform(Value v, Region &team) {
     return isUniform(loop.getLowerBound(), team) && isUniform(loop.getUpperBound(), team) &&
            isUniform(loop.getStep(), team);
   Operation *def = v.getDefiningOp();
+  if (auto call = dyn_cast_or_null<func::CallOp>(def))
+    return call.getCallee() == "omp_get_num_threads"; // the team's size: one answer
+  if (auto load = dyn_cast_or_null<memref::LoadOp>(def))
+    return isUniformLocal(load, team);
   if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def))
     return false;
   return llvm::all_of(def->getOperands(), [&](Value operand) { return isUniform(operand, team); });

@@ -4,6 +4,7 @@
 // every thread takes alike leaves the branch.
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' | FileCheck %s
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=openmp-to-arts 2>&1 | FileCheck %s --check-prefix=DEBUG
+// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=openmp-to-arts 2>&1 | FileCheck %s --check-prefix=UNIFORM
 
 // Before the loop, the thread's number (computed again in each iteration's region); after
 // it, work of its own (a region of its own after the loop); inside it, a barrier and a
@@ -54,3 +55,32 @@ func.func @time_loop_around(%n: index, %a: memref<?xi64>, %seen: memref<?xi32>) 
 // DEBUG: [openmp-to-arts] {{.*}}openmp-to-arts-barriers.mlir:{{[0-9]+}}:3: omp.parallel whose body is one sequential loop holding its barriers -> the loop outside, a parallel region per iteration, one more for what follows it
 func.func private @omp_get_thread_num() -> i32
 
+
+// A barrier in a branch on the team's size, held in a local the thread stored it in once
+// (`int nt = omp_get_num_threads(); if (nt > 1) { ...; barrier; ... }`): the same answer in
+// every thread, so the branch splits around the barrier.
+// CHECK-LABEL: func.func @branch_on_team_size
+// CHECK: arts.edt <parallel>
+// CHECK: scf.if
+// CHECK: arts.barrier
+// CHECK: scf.if
+func.func @branch_on_team_size(%seen: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1 : i32
+  omp.parallel {
+    %slot = memref.alloca() : memref<i32>
+    %nt = func.call @omp_get_num_threads() : () -> i32
+    memref.store %nt, %slot[] : memref<i32>
+    %n = memref.load %slot[] : memref<i32>
+    %many = arith.cmpi sgt, %n, %one : i32
+    // UNIFORM: [openmp-to-arts] {{.*}}openmp-to-arts-barriers.mlir:[[@LINE+3]]:7: omp.barrier in a branch every thread takes alike -> out of the branch, which splits around it
+    scf.if %many {
+      memref.store %one, %seen[%c0] : memref<?xi32>
+      omp.barrier
+      memref.store %n, %seen[%c0] : memref<?xi32>
+    }
+    omp.terminator
+  }
+  return
+}
+func.func private @omp_get_num_threads() -> i32
