@@ -363,6 +363,14 @@ void Converter::hoistLoopsOutOfParallel() {
     SmallVector<Operation *> outside, storage, post;
     DenseSet<Operation *> threadDependent;
     bool fits = op.getRegion().hasOneBlock() && block.getNumArguments() == 0;
+    // Per-thread set-up before the loop: locals stored there from the thread's number and
+    // values from outside (`int lo = tid * n / nt;`), only read afterwards. Each region
+    // computes them again, to the same values.
+    DenseSet<Operation *> setupSlots;
+    auto isSlot = [&](Value v) {
+      auto alloca = v.getDefiningOp<memref::AllocaOp>();
+      return alloca && alloca->getBlock() == &block && alloca.getType().getRank() == 0;
+    };
     for (Operation &inner : block.without_terminator()) {
       if (loop) {
         post.push_back(&inner);
@@ -371,11 +379,23 @@ void Converter::hoistLoopsOutOfParallel() {
       bool fromThread = isTeamQuery(&inner) || llvm::any_of(inner.getOperands(), [&](Value v) {
                           return threadDependent.contains(v.getDefiningOp());
                         });
+      auto store = dyn_cast<memref::StoreOp>(inner);
+      auto load = dyn_cast<memref::LoadOp>(inner);
       if (auto l = dyn_cast<scf::ForOp>(inner))
         loop = l;
       else if (isa<memref::AllocaOp>(inner))
         storage.push_back(&inner);
-      else if ((isMemoryEffectFree(&inner) && inner.getNumRegions() == 0) || isTeamQuery(&inner)) {
+      else if (store && isSlot(store.getMemRef()) && store.getValueToStore() != store.getMemRef() &&
+               (!store.getValueToStore().getDefiningOp() ||
+                !block.findAncestorOpInBlock(*store.getValueToStore().getDefiningOp()) ||
+                threadDependent.contains(store.getValueToStore().getDefiningOp()) ||
+                llvm::is_contained(outside, store.getValueToStore().getDefiningOp()))) {
+        setupSlots.insert(store.getMemRef().getDefiningOp());
+        threadDependent.insert(&inner);
+      } else if (load && isSlot(load.getMemRef()) &&
+                 setupSlots.contains(load.getMemRef().getDefiningOp())) {
+        threadDependent.insert(&inner);
+      } else if ((isMemoryEffectFree(&inner) && inner.getNumRegions() == 0) || isTeamQuery(&inner)) {
         if (fromThread)
           threadDependent.insert(&inner); // stays at the top of each iteration's region
         else
@@ -385,6 +405,15 @@ void Converter::hoistLoopsOutOfParallel() {
       }
     }
     if (!fits || !loop || loop.getNumResults() != 0)
+      continue;
+    // a set-up local is stored before the loop only, and only loaded and stored otherwise
+    for (Operation *slot : setupSlots)
+      fits &= llvm::all_of(slot->getUsers(), [&](Operation *user) {
+        if (auto store = dyn_cast<memref::StoreOp>(user))
+          return store->getBlock() == &block && store->isBeforeInBlock(loop);
+        return isa<memref::LoadOp>(user);
+      });
+    if (!fits)
       continue;
     // The loop's bounds are the same for every thread.
     if (llvm::any_of(loop->getOperands(),
@@ -398,6 +427,8 @@ void Converter::hoistLoopsOutOfParallel() {
       return llvm::any_of(post, [&](Operation *q) { return q->isAncestor(user); });
     };
     bool storageApart = llvm::all_of(storage, [&](Operation *alloca) {
+      if (setupSlots.contains(alloca))
+        return true; // computed again in each region
       bool inLoops = llvm::all_of(alloca->getUsers(), [&](Operation *user) {
         return user->getParentOfType<omp::WsloopOp>() && loop->isAncestor(user);
       });

@@ -84,3 +84,47 @@ func.func @branch_on_team_size(%seen: memref<?xi32>) {
   return
 }
 func.func private @omp_get_num_threads() -> i32
+
+// SPMD set-up before the time loop: the thread's own range stored in locals (`int lo =
+// tid * n / nt`) and only read afterwards. Each iteration's region stores them again, from
+// the thread's number, before its barriers; what follows the loop reads them in a region
+// of its own.
+// CHECK-LABEL: func.func @spmd_time_loop
+// CHECK: scf.for
+// CHECK: arts.edt <parallel>
+// CHECK: arts.runtime_query <current_worker>
+// CHECK: memref.store
+// CHECK: arts.barrier
+// CHECK: arts.barrier
+// CHECK: }
+// CHECK: arts.edt <parallel>
+// CHECK: arts.runtime_query <current_worker>
+// UNIFORM: [openmp-to-arts] {{.*}}openmp-to-arts-barriers.mlir:[[@LINE+6]]:3: omp.parallel whose body is one sequential loop holding its barriers -> the loop outside, a parallel region per iteration, one more for what follows it
+func.func @spmd_time_loop(%a: memref<64xf64>, %done: memref<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  %two = arith.constant 2.0 : f64
+  omp.parallel {
+    %lo = memref.alloca() : memref<i32>
+    %me = func.call @omp_get_thread_num() : () -> i32
+    %c16 = arith.constant 16 : i32
+    %start = arith.muli %me, %c16 : i32
+    memref.store %start, %lo[] : memref<i32>
+    scf.for %t = %c0 to %c5 step %c1 {
+      %l = memref.load %lo[] : memref<i32>
+      %i = arith.index_cast %l : i32 to index
+      %v = memref.load %a[%i] : memref<64xf64>
+      %w = arith.mulf %v, %two : f64
+      memref.store %w, %a[%i] : memref<64xf64>
+      omp.barrier
+      memref.store %v, %a[%i] : memref<64xf64>
+      omp.barrier
+    }
+    %l2 = memref.load %lo[] : memref<i32>
+    %k = arith.index_cast %me : i32 to index
+    memref.store %l2, %done[%k] : memref<?xi32>
+    omp.terminator
+  }
+  return
+}
