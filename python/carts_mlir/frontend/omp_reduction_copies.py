@@ -23,7 +23,7 @@ from ..errors import CartsError
 from . import typemap as tm
 from .omp_data_sharing import REDUCTION_OPS
 from .pragmas import Pragma
-from .reductions import own_copy, reduction_combine, reduction_identity
+from .reductions import mark_scratch, own_copy, reduction_combine, reduction_identity
 from .state import Var
 from .typemap import scalar_of
 
@@ -141,6 +141,7 @@ def make(fn: "FunctionEmitter", clauses: "ClauseReader", p: Pragma, items, stack
         if tm.is_array(var.ctype):  # an array variable: a whole copy, indexed as it is
             if mtype.has_static_shape:
                 mine, heap = fn.alloca(mtype), False
+                mark_scratch(mine)
             else:
                 dims = [memref.DimOp(shared, fn.const_index(d)).result for d in range(mtype.rank)
                         if mtype.shape[d] == ir.ShapedType.get_dynamic_size()]

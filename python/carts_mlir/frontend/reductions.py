@@ -16,8 +16,20 @@ def own_copy(fn, kind: str, s: Scalar) -> ir.Value:
     from mlir.dialects import memref
 
     mine = fn.alloca(ir.MemRefType.get([], s.mlir()))
+    mark_scratch(mine)
     memref.StoreOp(reduction_identity(kind, s), mine, [])
     return mine
+
+
+#: The attribute of an alloca whose every use is preceded by a store of its construct (a
+#: reduction's own copy, set to the identity where the construct starts): it carries
+#: nothing from one run of the construct to the next.
+SCRATCH = "arts.scratch"
+
+
+def mark_scratch(slot: ir.Value) -> None:
+    """Tags the alloca defining ``slot`` as SCRATCH storage."""
+    slot.owner.attributes[SCRATCH] = ir.UnitAttr.get()
 
 
 def combine_in_critical(copies: list[tuple[ir.Value, ir.Value, Scalar, str]]) -> None:

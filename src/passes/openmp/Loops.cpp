@@ -349,8 +349,9 @@ void Converter::hoistUniformBarriers() {
 /// region of its own: the same barriers, now between regions. What follows the loop gets
 /// a region of its own after it (a barrier more, which OpenMP allows: the threads only
 /// wait longer). The values of `pre` that depend on the thread are computed again in
-/// each region; the others move before it. Repeated while a new region is again such a
-/// loop.
+/// each region; the others move before it. Storage the front end marks `arts.scratch` (a
+/// reduction's own copy, set where its construct starts) may be used anywhere in the
+/// loop: each region has its own. Repeated while a new region is again such a loop.
 void Converter::hoistLoopsOutOfParallel() {
   SmallVector<omp::ParallelOp> worklist;
   module.walk([&](omp::ParallelOp op) { worklist.push_back(op); });
@@ -429,6 +430,10 @@ void Converter::hoistLoopsOutOfParallel() {
     bool storageApart = llvm::all_of(storage, [&](Operation *alloca) {
       if (setupSlots.contains(alloca))
         return true; // computed again in each region
+      if (alloca->hasAttr("arts.scratch") && llvm::all_of(alloca->getUsers(), [&](Operation *u) {
+            return loop->isAncestor(u);
+          }))
+        return true; // set before each use inside the loop: storage of each region
       bool inLoops = llvm::all_of(alloca->getUsers(), [&](Operation *user) {
         return user->getParentOfType<omp::WsloopOp>() && loop->isAncestor(user);
       });

@@ -91,3 +91,19 @@ void bin_counts(const int *v, long *bins, int n, int nb) {
   for (int i = 0; i < n; i++)
     bins[v[i] % nb] += 1;
 }
+
+// An element of a local array (`reduction(+: acc[1])`, the section acc[1:1]): each thread's
+// own copy of the array is scratch storage (arts.scratch: set to the identity where the
+// loop starts, before any use).
+// CHECK-LABEL: func.func @element_of_local(
+// CHECK: omp.parallel {
+// CHECK: %[[OWN:.*]] = memref.alloca() {arts.scratch} : memref<4xf64>
+// CHECK: memref.store %{{.*}}, %[[OWN]][%{{.*}}] : memref<4xf64>
+// CHECK: omp.wsloop nowait {
+double element_of_local(const double *v, int n) {
+  double acc[4] = {0, 0, 0, 0};
+#pragma omp parallel for reduction(+: acc[1])
+  for (int i = 0; i < n; i++)
+    acc[1] += v[i];
+  return acc[1];
+}

@@ -5,6 +5,7 @@
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' | FileCheck %s
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=openmp-to-arts 2>&1 | FileCheck %s --check-prefix=DEBUG
 // RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=openmp-to-arts 2>&1 | FileCheck %s --check-prefix=UNIFORM
+// RUN: carts-opt %s --pass-pipeline='builtin.module(arts-openmp-to-arts)' --debug-only=openmp-to-arts 2>&1 | FileCheck %s --check-prefix=SCRATCH
 
 // Before the loop, the thread's number (computed again in each iteration's region); after
 // it, work of its own (a region of its own after the loop); inside it, a barrier and a
@@ -124,6 +125,48 @@ func.func @spmd_time_loop(%a: memref<64xf64>, %done: memref<?xi32>) {
     %l2 = memref.load %lo[] : memref<i32>
     %k = arith.index_cast %me : i32 to index
     memref.store %l2, %done[%k] : memref<?xi32>
+    omp.terminator
+  }
+  return
+}
+
+// A reduction's own copy (`arts.scratch`: its construct sets it before each use) at the
+// top of the region, used only inside the time loop: each iteration's region has its own.
+// CHECK-LABEL: func.func @scratch_in_time_loop
+// CHECK: scf.for
+// CHECK: arts.edt <parallel>
+// CHECK: memref.alloca() {arts.scratch} : memref<4xf64>
+// CHECK: arts.for
+// CHECK: arts.barrier
+// SCRATCH: [openmp-to-arts] {{.*}}openmp-to-arts-barriers.mlir:[[@LINE+7]]:3: omp.parallel whose body is one sequential loop holding its barriers -> the loop outside, a parallel region per iteration
+func.func @scratch_in_time_loop(%a: memref<100xf64>, %acc: memref<4xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c100 = arith.constant 100 : index
+  %zero = arith.constant 0.0 : f64
+  omp.parallel {
+    %mine = memref.alloca() {arts.scratch} : memref<4xf64>
+    scf.for %t = %c0 to %c3 step %c1 {
+      memref.store %zero, %mine[%c1] : memref<4xf64>
+      omp.wsloop nowait {
+        omp.loop_nest (%i) : index = (%c0) to (%c100) step (%c1) {
+          %v = memref.load %a[%i] : memref<100xf64>
+          %m = memref.load %mine[%c1] : memref<4xf64>
+          %s = arith.addf %m, %v : f64
+          memref.store %s, %mine[%c1] : memref<4xf64>
+          omp.yield
+        }
+      }
+      omp.critical {
+        %m = memref.load %mine[%c1] : memref<4xf64>
+        %x = memref.load %acc[%c1] : memref<4xf64>
+        %y = arith.addf %x, %m : f64
+        memref.store %y, %acc[%c1] : memref<4xf64>
+        omp.terminator
+      }
+      omp.barrier
+    }
     omp.terminator
   }
   return
