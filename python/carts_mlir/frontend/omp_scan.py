@@ -63,7 +63,8 @@ def scan_loop(owner: "OmpEmitter", p: Pragma, stmt: ci.Cursor) -> None:
     fn = owner.fn
     if p.directive != "parallel for":
         raise p.error("unsupported C construct: reduction(inscan, ...) on omp "
-                      f"{p.directive} (a 'parallel for' scan is supported)")
+                      f"{p.directive} among other work of a region (a 'parallel for' scan, "
+                      "or an 'omp for' scan that is the whole region, is supported)")
     if any(c.name == "reduction" and c.flavor != "inscan" for c in p.clauses) or \
             p.clause("lastprivate") or p.clause("collapse"):
         raise p.error("unsupported C construct: a scan loop with other reductions, "

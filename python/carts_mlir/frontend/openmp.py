@@ -16,6 +16,8 @@ reductions, what a task shares), ``omp_loops`` (worksharing loops), ``omp_tasks`
 
 from __future__ import annotations
 
+import dataclasses
+
 import re
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
@@ -152,6 +154,18 @@ class OmpEmitter:
                 # region whose one construct creates the tasks takes
                 marks, target = lone
                 self.construct([*marks, p], target)
+                return
+
+        if p.directive == "parallel" and not self.serial:
+            lone = self._lone_scan_loop(inner, stmt)
+            if lone is not None:  # the region is its scan loop: a `parallel for` scan
+                loop_pragma, loop = lone
+                merged = dataclasses.replace(
+                    loop_pragma, directive="parallel for",
+                    clauses=[*p.clauses, *(c for c in loop_pragma.clauses if c.name != "nowait")])
+                self.validate(merged)
+                with pushed_count(self, "in_loop"):
+                    omp_scan.scan_loop(self, merged, loop)
                 return
 
         def body() -> None:
@@ -357,6 +371,23 @@ class OmpEmitter:
                 all(not m.standalone for m in marks):
             return list(marks), kids[0]
         return None
+
+    def _lone_scan_loop(self, inner: list[Pragma], stmt: ci.Cursor):
+        """(its ``for`` directive, the loop) when a region's statement is one ``omp for``
+        with an inscan reduction (stacked on it, or the only statement of its block; taken
+        from the queue then), else None."""
+        if inner:
+            if len(inner) == 1 and inner[0].directive == "for" and omp_scan.is_scan(inner[0]):
+                return inner[0], stmt
+            return None
+        kids = cs.children(stmt) if stmt.kind == K.COMPOUND_STMT else []
+        if len(kids) != 1 or kids[0].kind != K.FOR_STMT:
+            return None
+        marks = self.fn.module.pragmas.within(stmt.extent.start.offset, kids[0].extent.start.offset)
+        if len(marks) != 1 or marks[0].directive != "for" or not omp_scan.is_scan(marks[0]):
+            return None
+        self.fn.module.pragmas.take_before(kids[0].extent.start.offset)
+        return marks[0], kids[0]
 
     def _take_lone_construct(self, inner: list[Pragma], stmt: ci.Cursor):
         """``_lone_construct``, its directives taken from the queue when they mark the
