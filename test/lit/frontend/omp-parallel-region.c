@@ -52,11 +52,12 @@ double phases(float *a, float *b, int n) {
 }
 
 // A reduction on the parallel region itself: each thread adds into its own copy, which
-// starts at the identity, and combines it into the variable in a critical section at the end.
+// starts at the identity (scratch storage: set before any use), and combines it into the
+// variable in a critical section at the end.
 // CHECK-LABEL: func.func @count(
 // CHECK: %[[C:.*]] = memref.alloca() : memref<i32>
 // CHECK: omp.parallel {
-// CHECK-NEXT: %[[MINE:.*]] = memref.alloca() : memref<i32>
+// CHECK-NEXT: %[[MINE:.*]] = memref.alloca() {arts.scratch} : memref<i32>
 // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: memref.store %[[ZERO]], %[[MINE]][] : memref<i32>
 // CHECK: memref.load %[[MINE]][] : memref<i32>
