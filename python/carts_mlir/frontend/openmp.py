@@ -17,7 +17,6 @@ reductions, what a task shares), ``omp_loops`` (worksharing loops), ``omp_tasks`
 from __future__ import annotations
 
 import dataclasses
-
 import re
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
