@@ -54,9 +54,15 @@ class LValue:
 
     def slot(self, k: ir.Value) -> tuple[ir.Value, ...]:
         """The indices of slot ``k`` of the struct this object is."""
-        if not self.in_slots:
-            return self.indices + (k,)
-        return self.indices[:-1] + (arith.AddIOp(self.indices[-1], k).result,)
+        return slot_indices(self.indices, self.in_slots, k)
+
+
+def slot_indices(lead: tuple, in_slots: bool, k: ir.Value) -> tuple[ir.Value, ...]:
+    """The indices of slot ``k`` of the struct at ``lead``: one more index, or (a struct
+    field of a struct, whose last index is its first slot) that index moved on by ``k``."""
+    if not in_slots:
+        return lead + (k,)
+    return lead[:-1] + (arith.AddIOp(lead[-1], k).result,)
 
 
 def _unqualified(t: ci.Type) -> str:

@@ -18,6 +18,7 @@ from . import clang_support as cs
 from . import typemap as tm
 from .conversions import element_address
 from .cursor_queries import flatten_init, is_null_constant, is_simple
+from .lvalues import slot_indices
 from .typemap import Scalar, TypeMapper, scalar_of
 
 if TYPE_CHECKING:
@@ -29,6 +30,10 @@ COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
 _CMPF = {"<": "olt", "<=": "ole", ">": "ogt", ">=": "oge", "==": "oeq", "!=": "une"}
 _CMPI_S = {"<": "slt", "<=": "sle", ">": "sgt", ">=": "sge", "==": "eq", "!=": "ne"}
 _CMPI_U = {"<": "ult", "<=": "ule", ">": "ugt", ">=": "uge", "==": "eq", "!=": "ne"}
+
+
+def _slot(lead: tuple, in_slots: bool, k: ir.Value) -> list:
+    return list(slot_indices(lead, in_slots, k))
 
 
 class Operators:
@@ -146,11 +151,6 @@ class Operators:
         """The ``count`` slots of the struct ``source`` names copied into ``dst[at...]``
         (an assignment, or a declaration initialised from another struct); ``in_slots``:
         the last of ``at`` is the first slot (a struct field of a struct)."""
-        def slot(lead: tuple, inside: bool, k: ir.Value) -> list:
-            if not inside:
-                return list(lead + (k,))
-            return list(lead[:-1] + (arith.AddIOp(lead[-1], k).result,))
-
         literal = cs.strip_implicit(source)
         if literal.kind == K.COMPOUND_LITERAL_EXPR:  # `a[k] = (S){k, 2.0, {0}}`
             self._store_literal(dst, at, literal, count, where, in_slots)
@@ -165,10 +165,10 @@ class Operators:
         slot_types = tm.slot_types(source.type) if converted else None
 
         def copy(k: ir.Value, n: int | None = None) -> None:
-            v = memref.LoadOp(src.memref, slot(src.indices, src.in_slots, k)).result
+            v = memref.LoadOp(src.memref, _slot(src.indices, src.in_slots, k)).result
             if slot_types is not None:
                 v = self.fn.to_memory(self.fn.from_memory(v, slot_types[n]), dst)
-            memref.StoreOp(v, dst, slot(at, in_slots, k))
+            memref.StoreOp(v, dst, _slot(at, in_slots, k))
 
         with self.fn.loc(where):
             if count <= 8 or converted:
@@ -199,13 +199,8 @@ class Operators:
                     v = self.fn.const_scalar(0, scalar_of(slots[k]))
                 else:
                     v = self.fn.convert(self.rvalue(expr), scalar_of(expr.type), scalar_of(slots[k]))
-                index = self.fn.const_index(k)
-                if in_slots:
-                    index = arith.AddIOp(at[-1], index).result
-                    where_at = list(at[:-1]) + [index]
-                else:
-                    where_at = list(at + (index,))
-                memref.StoreOp(self.fn.to_memory(v, dst), dst, where_at)
+                memref.StoreOp(self.fn.to_memory(v, dst), dst,
+                               _slot(at, in_slots, self.fn.const_index(k)))
 
     def _compound_assign(self, c: ci.Cursor) -> ir.Value:
         op = cs.binary_operator(c)[:-1]
